@@ -1,0 +1,33 @@
+"""Flask extensions, created unbound here and initialised by ``create_app``."""
+
+from __future__ import annotations
+
+from flask_babel import Babel
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf.csrf import CSRFProtect
+from sqlalchemy import MetaData
+from sqlalchemy.orm import DeclarativeBase
+
+# Deterministic constraint names, so Alembic can find (and SQLite batch
+# migrations can recreate) every index and constraint by name.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """Base class of every model (``db.Model``)."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+db = SQLAlchemy(model_class=Base)
+# render_as_batch: SQLite cannot ALTER most things, so migrations copy-and-move tables.
+migrate = Migrate(render_as_batch=True)
+csrf = CSRFProtect()
+babel = Babel()
