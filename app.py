@@ -1,0 +1,150 @@
+"""Rummy Scorebook: the application factory.
+
+``flask --app app run`` finds :func:`create_app` here; no app is created at import.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sqlite3
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app, has_request_context, request, session
+from flask_babel import get_locale
+from sqlalchemy import event
+
+from scorebook.api import bp as api_bp
+from scorebook.cli import register_cli
+from scorebook.config import (
+    SECRET_KEY_FILENAME,
+    SQLITE_FILENAME,
+    DefaultConfig,
+    normalize_database_url,
+)
+from scorebook.errors import register_error_handlers
+from scorebook.extensions import babel, csrf, db, migrate
+
+DEFAULT_INSTANCE_PATH = Path(__file__).resolve().parent / "instance"
+
+
+def create_app(
+    test_config: dict[str, Any] | None = None,
+    instance_path: str | os.PathLike[str] | None = None,
+) -> Flask:
+    """Build the app. ``test_config`` overrides all other configuration."""
+    app = Flask(
+        __name__,
+        instance_path=str(Path(instance_path or DEFAULT_INSTANCE_PATH).resolve()),
+        instance_relative_config=True,
+    )
+    configure_instance_folder(app)
+    configure_app(app, test_config)
+    configure_extensions(app)
+    configure_blueprints(app)
+    configure_cli(app)
+    configure_error_handlers(app)
+    return app
+
+
+def configure_instance_folder(app: Flask) -> None:
+    os.makedirs(app.instance_path, exist_ok=True)
+
+
+def configure_app(app: Flask, test_config: dict[str, Any] | None) -> None:
+    """Defaults < instance/config.py < environment < test_config."""
+    app.config.from_object(DefaultConfig)
+    app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(
+        app.instance_path, SQLITE_FILENAME
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    if database_url := os.environ.get("DATABASE_URL"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = database_url
+    if secret_key := os.environ.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret_key
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    app.config["SQLALCHEMY_DATABASE_URI"] = normalize_database_url(
+        app.config["SQLALCHEMY_DATABASE_URI"]
+    )
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = load_or_create_secret_key(
+            Path(app.instance_path) / SECRET_KEY_FILENAME
+        )
+
+
+def load_or_create_secret_key(path: Path) -> str:
+    """Read the key stored at ``path``; on first run generate and store one (mode 0600).
+
+    The new key is written to a private temporary file and hard-linked into place,
+    so a reader never sees a half-written key and two first runs agree on one key.
+    """
+    try:
+        key = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=".secret_key.")  # mode 0600
+        try:
+            with os.fdopen(fd, "w", encoding="ascii") as tmp:
+                tmp.write(secrets.token_hex(32) + "\n")
+                tmp.flush()
+                os.fsync(tmp.fileno())
+            try:
+                os.link(tmp_name, path)
+            except FileExistsError:
+                pass  # another process stored its key first: use that one
+        finally:
+            os.unlink(tmp_name)
+        key = path.read_text(encoding="ascii").strip()
+    if not key:
+        raise RuntimeError(f"{path} is empty: delete it to generate a new secret key")
+    return key
+
+
+def configure_extensions(app: Flask) -> None:
+    db.init_app(app)
+    migrate.init_app(app, db)
+    csrf.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
+    app.jinja_env.globals["get_locale"] = get_locale
+    with app.app_context():
+        for engine in db.engines.values():
+            if engine.dialect.name == "sqlite":
+                event.listen(engine, "connect", _set_sqlite_pragmas)
+
+
+def _set_sqlite_pragmas(dbapi_connection: sqlite3.Connection, connection_record: Any) -> None:
+    """SQLite leaves foreign keys off unless asked, per connection; WAL lets readers
+    and the writer work at once (an in-memory database just ignores it)."""
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA journal_mode=WAL")
+    finally:
+        cursor.close()
+
+
+def select_locale() -> str | None:
+    """The language chosen on the site (``session['lang']``), else the browser's best match."""
+    if not has_request_context():
+        return None
+    supported: list[str] = current_app.config["LANGUAGES"]
+    lang = session.get("lang")
+    if lang in supported:
+        return str(lang)
+    return request.accept_languages.best_match(supported)
+
+
+def configure_blueprints(app: Flask) -> None:
+    csrf.exempt(api_bp)  # JSON clients send no form token
+    app.register_blueprint(api_bp, url_prefix="/api/v1")
+
+
+def configure_cli(app: Flask) -> None:
+    register_cli(app)
+
+
+def configure_error_handlers(app: Flask) -> None:
+    register_error_handlers(app)
