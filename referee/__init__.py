@@ -1,0 +1,55 @@
+"""The rules engine of Rummy Scorebook: 500 Rum, Rummy 500 and Basic Rummy.
+
+Pure Python, standard library only.  Every question returns a
+:class:`~referee.verdict.Verdict` that cites rule ids from ``RULES.md``.
+"""
+
+from .arrange import Arrangement, Step, Way, best_arrangement, meld_all, pool_of, ways_to_meld
+from .cards import JOKER, Card, CardError, format_cards, parse_card, parse_cards
+from .draws import Callable, DrawError, callable_cards, check_draw, check_rummy_call
+from .going_out import check_going_out
+from .melds import (
+    RUN,
+    SET,
+    Reading,
+    card_value,
+    check_copies,
+    check_meld,
+    is_meld,
+    meld_readings,
+    reading_value,
+)
+from .rules import FAMILIES, RulesError, RuleSet, make_rules
+from .scoring import (
+    HandScore,
+    PlayerHand,
+    PlayerScore,
+    ScoringError,
+    build_table,
+    game_result,
+    score_hand,
+)
+from .table import (
+    LayoffTarget,
+    Table,
+    TableError,
+    TableMeld,
+    apply_layoff,
+    check_layoff,
+    layoff_targets,
+    make_meld,
+)
+from .turns import first_player, next_dealer
+from .verdict import MESSAGES, N_, Verdict
+
+__all__ = [
+    "FAMILIES", "JOKER", "MESSAGES", "N_", "RUN", "SET", "Arrangement", "Callable", "Card",
+    "CardError", "DrawError", "HandScore", "LayoffTarget", "PlayerHand", "PlayerScore",
+    "Reading", "RuleSet", "RulesError", "ScoringError", "Step", "Table", "TableError",
+    "TableMeld", "Verdict", "Way", "apply_layoff", "best_arrangement", "build_table",
+    "callable_cards", "card_value", "check_copies", "check_draw", "check_going_out",
+    "check_layoff", "check_meld", "check_rummy_call", "first_player", "format_cards",
+    "game_result", "is_meld", "layoff_targets", "make_meld", "make_rules", "meld_all",
+    "meld_readings", "next_dealer", "parse_card", "parse_cards", "pool_of", "reading_value",
+    "score_hand", "ways_to_meld",
+]

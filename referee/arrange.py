@@ -1,0 +1,377 @@
+"""Arranging cards into melds: the searches behind draws, calls, going out and
+"Group my cards".
+
+* :func:`ways_to_meld` — how one card can be melded at once with a pool of
+  other cards (a hand, the cards just taken from the pile, or the pile alone):
+  in a new meld, or laid off on a table meld, possibly after laying off the
+  pool's cards that bridge the gap (a chain).
+* :func:`meld_all` — can every card be melded, given the table?  (going out)
+* :func:`best_arrangement` — the split of a bunch of cards into legal melds with
+  the highest melded value.
+
+All three rest on :func:`melds_containing`, every new meld a card can be part
+of with cards from a pool.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+
+from .cards import JOKER, SUITS, Card
+from .melds import RUN, SET, Reading, card_at, card_value, max_position, reading_value
+from .rules import RuleSet
+from .table import LayoffTarget, Table, TableMeld, fits, place
+
+Pool = Counter[Card]
+
+
+@dataclass(frozen=True, slots=True)
+class Way:
+    """One way to meld a card: ``kind`` is ``meld`` (a new meld, ``cards`` its
+    reading) or ``layoff`` (``cards`` laid off on ``meld_id`` in this order, the
+    card concerned last)."""
+
+    kind: str
+    cards: tuple[Card, ...]
+    meld_id: str | None = None
+
+    @property
+    def jokers(self) -> int:
+        return sum(1 for c in self.cards if c.is_joker)
+
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"kind": self.kind, "cards": [str(c) for c in self.cards]}
+        if self.meld_id is not None:
+            out["meld"] = self.meld_id
+        return out
+
+    def __str__(self) -> str:
+        cards = " ".join(str(c) for c in self.cards)
+        return f"{cards} on {self.meld_id}" if self.kind == "layoff" else cards
+
+
+def pool_of(cards: Iterable[Card]) -> Pool:
+    return Counter(c.natural for c in cards)
+
+
+def _positions(card: Card, rules: RuleSet) -> tuple[int, ...]:
+    if card.rank == 1:
+        return (1, 14) if rules.aces_high else (1,)
+    return (card.rank,)
+
+
+# ---------------------------------------------------------------------------------------
+# new melds
+
+
+def melds_containing(card: Card, pool: Pool, rules: RuleSet, max_size: int = 13
+                     ) -> Iterator[tuple[Reading, Pool]]:
+    """Every new meld made of ``card`` and cards from ``pool`` (up to ``max_size``
+    cards), with the pool cards it uses.  Jokers stand in for missing cards and,
+    where that may free a natural for another meld, for cards the pool has too."""
+    jokers = pool[JOKER] if rules.jokers else 0
+    if card.is_joker:
+        yield from _joker_melds(pool, jokers, rules, max_size)
+        return
+    yield from _sets_with(card, pool, jokers, max_size)
+    yield from _runs_with(card, pool, jokers, rules, max_size)
+
+
+def _sets_with(card: Card, pool: Pool, jokers: int, max_size: int
+               ) -> Iterator[tuple[Reading, Pool]]:
+    others = [Card(card.rank, s) for s in SUITS if s != card.suit and pool[Card(card.rank, s)]]
+    limit = min(4, max_size)
+    for mask in range(1 << len(others)):
+        chosen = [others[i] for i in range(len(others)) if mask >> i & 1]
+        for k in range(max(0, 3 - 1 - len(chosen)), jokers + 1):
+            size = 1 + len(chosen) + k
+            if size > limit:
+                break
+            used = Counter(chosen)
+            if k:
+                used[JOKER] = k
+            cards = (card, *chosen) + (JOKER.declared(Card(card.rank, "")),) * k
+            yield Reading(SET, cards, rank=card.rank), used
+
+
+def _runs_with(card: Card, pool: Pool, jokers: int, rules: RuleSet, max_size: int
+               ) -> Iterator[tuple[Reading, Pool]]:
+    top = max_position(rules)
+    suit = card.suit
+    has = [False] * 16
+    for p in range(1, top + 1):
+        has[p] = pool[card_at(p, suit)] > 0
+    longest = min(max_size, 13)
+    for pos in _positions(card, rules):
+        left_gaps = 0
+        for low in range(pos, max(1, pos - longest + 1) - 1, -1):
+            if low < pos and not has[low]:
+                left_gaps += 1
+                if left_gaps > jokers:
+                    break
+            gaps = left_gaps
+            for high in range(pos, min(top, low + longest - 1) + 1):
+                if high > pos and not has[high]:
+                    gaps += 1
+                    if gaps > jokers:
+                        break
+                if high - low >= 2:
+                    yield from _fill(card, pos, low, high, suit, has, jokers - gaps)
+
+
+def _fill(card: Card, pos: int, low: int, high: int, suit: str, has: list[bool], spare: int
+          ) -> Iterator[tuple[Reading, Pool]]:
+    """The run ``low..high`` around ``card``: naturals where the pool has them,
+    jokers elsewhere, and with up to ``spare`` more jokers in place of naturals."""
+    optional = [p for p in range(low, high + 1) if p != pos and has[p]]
+    for k in range(0, min(spare, len(optional)) + 1):
+        for swapped in combinations(optional, k):
+            cards = []
+            used: Pool = Counter()
+            for p in range(low, high + 1):
+                if p == pos:
+                    cards.append(card)
+                elif has[p] and p not in swapped:
+                    natural = card_at(p, suit)
+                    cards.append(natural)
+                    used[natural] += 1
+                else:
+                    cards.append(JOKER.declared(card_at(p, suit)))
+                    used[JOKER] += 1
+            yield Reading(RUN, tuple(cards), suit=suit, low=low), used
+
+
+def _joker_melds(pool: Pool, jokers: int, rules: RuleSet, max_size: int
+                 ) -> Iterator[tuple[Reading, Pool]]:
+    """New melds of the joker concerned with pool cards (``jokers``: the pool's own)."""
+    seen: set[Reading] = set()
+    for natural in sorted(c for c in pool if not c.is_joker and pool[c] > 0):
+        rest = pool.copy()
+        rest[natural] -= 1
+        rest[JOKER] = jokers + 1  # the joker concerned joins the pool for the search
+        for reading, used in melds_containing(natural, rest, rules, max_size):
+            if used[JOKER] == 0 or reading in seen:
+                continue
+            seen.add(reading)
+            used = used.copy()
+            used[JOKER] -= 1
+            used[natural] += 1
+            yield reading, +used
+    if rules.min_natural_cards == 0 and jokers >= 2:
+        for size in range(3, min(jokers + 1, max_size, 4) + 1):
+            for rank in range(1, 14):
+                yield (Reading(SET, (JOKER.declared(Card(rank, "")),) * size, rank=rank),
+                       Counter({JOKER: size - 1}))
+
+
+# ---------------------------------------------------------------------------------------
+# lay-offs, with a bridge of pool cards
+
+
+def layoff_chains(card: Card, pool: Pool, meld: TableMeld, rules: RuleSet
+                  ) -> Iterator[tuple[list[LayoffTarget], Pool]]:
+    """Every way to lay ``card`` off on ``meld``, first laying off pool cards that
+    fill the gap between the meld's end and the card (each step a legal lay-off)."""
+    for target in fits(meld, card, rules):
+        yield [target], Counter()
+    if card.is_joker or meld.kind != RUN or card.suit != meld.reading.suit:
+        return
+    reading = meld.reading
+    jokers = pool[JOKER] if rules.jokers else 0
+    top = max_position(rules)
+    for pos in _positions(card, rules):
+        if pos < reading.low - 1:
+            gap = list(range(reading.low - 1, pos, -1))  # laid off downwards
+            end = "low"
+            span = reading.high - pos + 1
+        elif pos > reading.high + 1 and pos <= top:
+            gap = list(range(reading.high + 1, pos))
+            end = "high"
+            span = pos - reading.low + 1
+        else:
+            continue
+        if span > 13:
+            continue
+        steps: list[LayoffTarget] = []
+        used: Pool = Counter()
+        for p in gap:
+            natural = card_at(p, reading.suit)
+            if pool[natural] > used[natural]:
+                steps.append(LayoffTarget(meld.id, natural, end))
+                used[natural] += 1
+            elif used[JOKER] < jokers:
+                steps.append(LayoffTarget(meld.id, JOKER.declared(natural), end))
+                used[JOKER] += 1
+            else:
+                break
+        else:
+            steps.append(LayoffTarget(meld.id, card, end))
+            yield steps, used
+
+
+def lay_off_chain(table: Table, steps: Sequence[LayoffTarget], laid_by: str | None) -> Table:
+    meld = table.get(steps[0].meld_id)
+    for step in steps:
+        meld = place(meld, step, laid_by)
+    return table.with_meld(meld)
+
+
+# ---------------------------------------------------------------------------------------
+# one card, at once
+
+
+def ways_to_meld(card: Card, pool: Pool, table: Table, rules: RuleSet, *,
+                 new_meld_only: bool = False, direct_only: bool = False,
+                 limit: int = 24) -> list[Way]:
+    """The ways to meld ``card`` now with cards from ``pool`` (which must not hold
+    ``card`` itself): the smallest new melds first, then lay-offs, fewest jokers first.
+
+    ``new_meld_only`` keeps new melds of three or more (``draw.deep-new-meld``);
+    ``direct_only`` keeps lay-offs of the card alone (``rummy.mode`` = top).
+    """
+    ways: list[Way] = []
+    if not direct_only:
+        seen: set[tuple[Card, ...]] = set()
+        for reading, _used in melds_containing(card, pool, rules):
+            if reading.cards in seen:
+                continue
+            seen.add(reading.cards)
+            ways.append(Way("meld", reading.cards))
+    if not new_meld_only:
+        for meld in table:
+            if direct_only:
+                for target in fits(meld, card, rules):
+                    ways.append(Way("layoff", (target.card,), meld.id))
+                continue
+            for steps, _used in layoff_chains(card, pool, meld, rules):
+                ways.append(Way("layoff", tuple(s.card for s in steps), meld.id))
+    ways.sort(key=lambda w: (w.jokers, len(w.cards), w.kind != "meld"))
+    return ways[:limit]
+
+
+def can_meld(card: Card, pool: Pool, table: Table, rules: RuleSet, **options: bool) -> bool:
+    return bool(ways_to_meld(card, pool, table, rules, limit=1, **options))
+
+
+# ---------------------------------------------------------------------------------------
+# every card (going out) and the best arrangement
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One move of a plan: a new meld (``meld_id`` None) or a chain of lay-offs."""
+
+    cards: tuple[Card, ...]
+    meld_id: str | None = None
+
+    def __str__(self) -> str:
+        cards = " ".join(str(c) for c in self.cards)
+        return f"{cards} on {self.meld_id}" if self.meld_id else cards
+
+
+def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted((c.natural for c in cards),
+                        key=lambda c: (c.is_joker, c.suit, c.rank)))
+
+
+def _without(remaining: tuple[Card, ...], used: Pool) -> tuple[Card, ...]:
+    left = used.copy()
+    out = []
+    for c in remaining:
+        if left[c]:
+            left[c] -= 1
+        else:
+            out.append(c)
+    return tuple(out)
+
+
+def _moves(remaining: tuple[Card, ...], table: Table, rules: RuleSet
+           ) -> Iterator[tuple[Step, tuple[Card, ...], Table, bool]]:
+    """Each way the first remaining card can be melded: (step, what remains, the
+    table after, whether the step is a new meld)."""
+    card, rest = remaining[0], remaining[1:]
+    pool = Counter(rest)
+    for meld in table:
+        for steps, used in layoff_chains(card, pool, meld, rules):
+            after = lay_off_chain(table, steps, None)
+            yield Step(tuple(s.card for s in steps), meld.id), _without(rest, used), after, False
+    for reading, used in melds_containing(card, pool, rules):
+        yield Step(reading.cards), _without(rest, used), table, True
+
+
+def meld_all(cards: Iterable[Card], table: Table, rules: RuleSet,
+             max_new_melds: int | None = None) -> list[Step] | None:
+    """A plan that melds every card (new melds and lay-offs on ``table``), or None.
+
+    ``max_new_melds`` limits the new melds (``meld.once-per-turn``)."""
+    failed: set[tuple[tuple[Card, ...], Table, int | None]] = set()
+
+    def search(remaining: tuple[Card, ...], table: Table, budget: int | None
+               ) -> list[Step] | None:
+        if not remaining:
+            return []
+        key = (remaining, table, budget)
+        if key in failed:
+            return None
+        for step, rest, after, is_new in _moves(remaining, table, rules):
+            left = budget
+            if is_new and budget is not None:
+                if budget == 0:
+                    continue
+                left = budget - 1
+            plan = search(rest, after, left)
+            if plan is not None:
+                return [step, *plan]
+        failed.add(key)
+        return None
+
+    return search(_sorted(cards), table, max_new_melds)
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """Cards split into melds; ``stranded`` could not be melded."""
+
+    melds: tuple[Reading, ...]
+    stranded: tuple[Card, ...]
+    value: int
+
+    @property
+    def complete(self) -> bool:
+        return not self.stranded
+
+
+def best_arrangement(cards: Iterable[Card], rules: RuleSet) -> Arrangement:
+    """The split of ``cards`` into legal melds with the highest melded value
+    (ties: fewer stranded points, then fewer melds)."""
+    start = _sorted(cards)
+
+    @cache
+    def best(remaining: tuple[Card, ...]) -> tuple[int, int, int, tuple[Reading, ...]]:
+        # (melded value, -stranded points, -melds, melds)
+        if not remaining:
+            return 0, 0, 0, ()
+        card, rest = remaining[0], remaining[1:]
+        value, stranded, count, melds = best(rest)
+        top = (value, stranded - card_value(card, rules), count, melds)
+        pool = Counter(rest)
+        for reading, used in melds_containing(card, pool, rules):
+            v, s, n, m = best(_without(rest, used))
+            option = (v + reading_value(reading, rules), s, n - 1, (reading, *m))
+            if option[:3] > top[:3]:
+                top = option
+        return top
+
+    value, _s, _n, melds = best(start)
+    used = Counter(c.natural for r in melds for c in r.cards)
+    stranded = []
+    for c in start:
+        if used[c]:
+            used[c] -= 1
+        else:
+            stranded.append(c)
+    return Arrangement(tuple(melds), tuple(stranded), value)

@@ -1,0 +1,161 @@
+"""Cards, suits and jokers: the values the whole referee is made of.
+
+A card has one canonical text form: rank then suit (``7S``, ``10H``, ``AD``,
+``QC``), ``JK`` for a joker, and ``JK=8H`` for a joker declared as the eight of
+hearts.  In a set the joker's suit need not be declared, so ``JK=9`` (rank
+only) is a valid declaration too.  :func:`parse_card` also reads what people
+type at a table: ``7♠``, ``7s``, ``s7``, ``S7``, ``T♥``, ``h1`` (the ace in
+the Basic Rummy source's notation), ``joker``, ``*`` and ``🃏``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+SUITS = ("S", "H", "D", "C")
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
+#: Ranks 1 (ace) to 13 (king); a joker has rank 0 and no suit.
+RANKS = tuple(range(1, 14))
+JOKER_RANK = 0
+
+_RANK_WORDS = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10, "1": 1}
+_SUIT_WORDS = {
+    "S": "S", "H": "H", "D": "D", "C": "C",
+    "♠": "S", "♥": "H", "♦": "D", "♣": "C",
+    "♤": "S", "♡": "H", "♢": "D", "♧": "C",
+}
+_JOKER_WORDS = {"JK", "JOKER", "*", "🃏", "JKR"}
+_TOKEN = re.compile(r"^(?:(?P<r1>10|[2-9AJQKT1])(?P<s1>[SHDC♠♥♦♣♤♡♢♧])"
+                    r"|(?P<s2>[SHDC♠♥♦♣♤♡♢♧])(?P<r2>10|1[0-3]|[2-9AJQKT1]))$")
+
+
+class CardError(ValueError):
+    """Raised for text that is not a card; the message names the token."""
+
+    def __init__(self, token: str, reason: str = "") -> None:
+        self.token = token
+        self.reason = reason
+        super().__init__(f"not a card: {token!r}" + (f" ({reason})" if reason else ""))
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One card. ``rank`` 1–13 (ace = 1) and ``suit`` in ``SHDC`` for a natural
+    card; ``rank == 0`` and ``suit == ""`` for a joker, whose ``stands_for`` may
+    hold the card it was declared as (with ``suit == ""`` when only the rank of
+    a set was declared)."""
+
+    rank: int
+    suit: str
+    stands_for: Card | None = None
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == JOKER_RANK
+
+    @property
+    def natural(self) -> Card:
+        """The card without its declaration (what physically lies there)."""
+        return JOKER if self.is_joker else self
+
+    def declared(self, as_card: Card) -> Card:
+        """This joker declared as ``as_card``."""
+        if not self.is_joker:
+            raise ValueError("only a joker can be declared")
+        return Card(JOKER_RANK, "", Card(as_card.rank, as_card.suit))
+
+    def __str__(self) -> str:
+        if self.is_joker:
+            if self.stands_for is None:
+                return "JK"
+            return "JK=" + str(self.stands_for)
+        return rank_text(self.rank) + self.suit
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    def pretty(self) -> str:
+        """The card with its suit symbol, e.g. ``10♥`` or ``🃏=8♥``."""
+        if self.is_joker:
+            return "🃏" if self.stands_for is None else "🃏=" + self.stands_for.pretty()
+        return rank_text(self.rank) + SUIT_SYMBOLS.get(self.suit, "")
+
+
+JOKER = Card(JOKER_RANK, "")
+
+
+def rank_text(rank: int) -> str:
+    return RANK_TEXT.get(rank, str(rank))
+
+
+def _parse_rank(text: str) -> int | None:
+    if text in _RANK_WORDS:
+        return _RANK_WORDS[text]
+    if text.isdigit() and 2 <= int(text) <= 13:
+        return int(text)
+    return None
+
+
+def _parse_declaration(token: str, text: str) -> Card:
+    """The part after ``JK=``: a full card, or a rank alone (a set joker)."""
+    match = _TOKEN.match(text)
+    if match:
+        rank_s = match.group("r1") or match.group("r2")
+        suit_s = match.group("s1") or match.group("s2")
+        rank = _parse_rank(rank_s)
+        if rank is not None:
+            return Card(rank, _SUIT_WORDS[suit_s])
+    rank = _parse_rank(text)
+    if rank is not None:
+        return Card(rank, "")
+    raise CardError(token, "a joker must be declared as a card, e.g. JK=8H, or a rank, e.g. JK=9")
+
+
+def parse_card(token: str | Card) -> Card:
+    """Parse one card; raise :class:`CardError` naming the token if it is not one."""
+    if isinstance(token, Card):
+        return token
+    if not isinstance(token, str):
+        raise CardError(repr(token), "a card is written as text such as 7S or JK")
+    raw = token
+    text = token.strip().upper().replace("\ufe0f", "")
+    if not text:
+        raise CardError(raw, "empty")
+    if "=" in text:
+        head, _, tail = text.partition("=")
+        if head.strip() not in _JOKER_WORDS:
+            raise CardError(raw, "only a joker can be declared as another card")
+        return JOKER.declared(_parse_declaration(raw, tail.strip()))
+    if text in _JOKER_WORDS:
+        return JOKER
+    match = _TOKEN.match(text)
+    if not match:
+        raise CardError(raw)
+    rank_s = match.group("r1") or match.group("r2")
+    suit_s = match.group("s1") or match.group("s2")
+    rank = _parse_rank(rank_s)
+    if rank is None:
+        raise CardError(raw, "unknown rank")
+    return Card(rank, _SUIT_WORDS[suit_s])
+
+
+def parse_cards(cards: str | Iterable[str | Card]) -> list[Card]:
+    """Parse a list of cards, or a string of them separated by spaces or commas."""
+    if isinstance(cards, str):
+        tokens: Iterable[str | Card] = [t for t in re.split(r"[\s,;]+", cards) if t]
+    else:
+        tokens = cards
+    return [parse_card(t) for t in tokens]
+
+
+def format_cards(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def full_deck(jokers: int = 2) -> list[Card]:
+    """One deck: the 52 natural cards and ``jokers`` jokers."""
+    return [Card(rank, suit) for suit in SUITS for rank in RANKS] + [JOKER] * jokers

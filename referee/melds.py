@@ -1,0 +1,301 @@
+"""Melds: sets and runs, the readings of a bunch of cards, and card values.
+
+A *reading* is one way a bunch of cards forms a legal meld, with every joker
+fixed to the card it stands for (``meld.joker``).  :func:`meld_readings` lists
+them all; :func:`check_meld` turns that into a :class:`~referee.verdict.Verdict`
+that says why not, or which declaration is still needed.
+
+Run positions: a run is a block of consecutive *positions* 1–14 in one suit,
+where the ace is position 1 (low) or 14 (high, not in Basic Rummy).  Position
+14 is the ace again, so a run never holds an ace at both ends (``meld.ace``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .cards import JOKER, SUITS, Card
+from .rules import RuleSet
+from .verdict import Verdict
+
+SET = "set"
+RUN = "run"
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One legal reading of a meld.
+
+    ``cards`` holds the cards with every joker declared: for a run in position
+    order from ``low`` up; for a set the naturals first, then the jokers, each
+    declared as the set's rank (and a suit only where the player named one).
+    """
+
+    kind: str
+    cards: tuple[Card, ...]
+    rank: int = 0  # a set's rank
+    suit: str = ""  # a run's suit
+    low: int = 0  # a run's first position (1-14)
+
+    @property
+    def high(self) -> int:
+        return self.low + len(self.cards) - 1
+
+    @property
+    def jokers(self) -> int:
+        return sum(1 for c in self.cards if c.is_joker)
+
+    def __str__(self) -> str:
+        return " ".join(str(c) for c in self.cards)
+
+
+def position_rank(position: int) -> int:
+    """The rank at a run position (14 is the ace again)."""
+    return 1 if position == 14 else position
+
+
+def card_at(position: int, suit: str) -> Card:
+    return Card(position_rank(position), suit)
+
+
+def card_value(card: Card, rules: RuleSet, *, low_ace: bool = False) -> int:
+    """Points for one card (``values.face``, ``values.low-ace``, ``values.joker``).
+
+    ``low_ace`` says the card is an ace melded low in a run (position 1).
+    """
+    if card.is_joker:
+        return 15
+    rank = card.rank
+    if rules.is_basic:
+        return 10 if rank >= 10 else rank
+    if rank == 1:
+        return rules.low_ace_value if low_ace else 15
+    if rank >= 10:
+        return 10
+    return 5 if rules.values == "5-10-15" else rank
+
+
+def reading_values(reading: Reading, rules: RuleSet) -> list[int]:
+    """The value of each card of a reading, where it lies (the ace's value depends on it)."""
+    if reading.kind == RUN:
+        return [
+            card_value(c, rules, low_ace=(reading.low + i == 1))
+            for i, c in enumerate(reading.cards)
+        ]
+    return [card_value(c, rules) for c in reading.cards]
+
+
+def reading_value(reading: Reading, rules: RuleSet) -> int:
+    return sum(reading_values(reading, rules))
+
+
+def max_position(rules: RuleSet) -> int:
+    return 14 if rules.aces_high else 13
+
+
+# ---------------------------------------------------------------------------------------
+# readings
+
+
+def _set_readings(naturals: Sequence[Card], jokers: int, rules: RuleSet) -> list[Reading]:
+    n = len(naturals) + jokers
+    if n > 4:
+        return []
+    if naturals:
+        rank = naturals[0].rank
+        suits = {c.suit for c in naturals}
+        if len(suits) != len(naturals) or any(c.rank != rank for c in naturals):
+            return []
+        ranks: Iterable[int] = (rank,)
+    else:
+        ranks = range(1, 14)
+    return [
+        Reading(SET, tuple(naturals) + (JOKER.declared(Card(r, "")),) * jokers, rank=r)
+        for r in ranks
+    ]
+
+
+def _run_readings(naturals: Sequence[Card], jokers: int, rules: RuleSet) -> list[Reading]:
+    n = len(naturals) + jokers
+    top = max_position(rules)
+    if n > 13 or n > top:
+        return []
+    if not naturals:
+        return [
+            Reading(RUN, tuple(JOKER.declared(card_at(p, suit)) for p in range(low, low + n)),
+                    suit=suit, low=low)
+            for suit in SUITS for low in range(1, top - n + 2)
+        ]
+    suit = naturals[0].suit
+    ranks = []
+    for c in naturals:
+        if c.suit != suit:
+            return []
+        ranks.append(c.rank)
+    if len(set(ranks)) != len(ranks):
+        return []
+    ace_choices = (1, 14) if (1 in ranks and rules.aces_high) else (1,)
+    readings = []
+    for ace in ace_choices:
+        positions = {ace if r == 1 else r: c for r, c in zip(ranks, naturals, strict=True)}
+        lo, hi = min(positions), max(positions)
+        if hi - lo + 1 > n:
+            continue
+        for low in range(max(1, hi - n + 1), min(lo, top - n + 1) + 1):
+            cards = tuple(
+                positions[p] if p in positions else JOKER.declared(card_at(p, suit))
+                for p in range(low, low + n)
+            )
+            readings.append(Reading(RUN, cards, suit=suit, low=low))
+    return readings
+
+
+def _split(cards: Iterable[Card]) -> tuple[list[Card], list[Card]]:
+    naturals: list[Card] = []
+    jokers: list[Card] = []
+    for c in cards:
+        (jokers if c.is_joker else naturals).append(c)
+    return naturals, jokers
+
+
+def _matches_declarations(reading: Reading, declared: Sequence[Card]) -> Reading | None:
+    """The reading with the declared jokers in place, or None if they cannot stand there."""
+    if not declared:
+        return reading
+    if reading.kind == SET:
+        taken = {c.suit for c in reading.cards if not c.is_joker}
+        for d in declared:
+            if d.rank != reading.rank:
+                return None
+            if d.suit:
+                if d.suit in taken:
+                    return None
+                taken.add(d.suit)
+        undeclared = sum(1 for c in reading.cards if c.is_joker) - len(declared)
+        if undeclared > 4 - len(taken):
+            return None
+        naturals = tuple(c for c in reading.cards if not c.is_joker)
+        jokers = tuple(JOKER.declared(d) for d in declared)
+        rest = (JOKER.declared(Card(reading.rank, "")),) * undeclared
+        return Reading(SET, naturals + jokers + rest, rank=reading.rank)
+    wanted = Counter((d.rank, d.suit) for d in declared)
+    for c in reading.cards:
+        if c.is_joker and c.stands_for is not None:
+            key = (c.stands_for.rank, c.stands_for.suit)
+            if wanted[key]:
+                wanted[key] -= 1
+    return None if any(wanted.values()) else reading
+
+
+def meld_readings(cards: Iterable[Card], rules: RuleSet) -> list[Reading]:
+    """Every legal reading of ``cards`` that agrees with the jokers' declarations.
+
+    Card order does not matter; sets come first, then runs from the lowest.
+    """
+    naturals, jokers = _split(cards)
+    n = len(naturals) + len(jokers)
+    if n < 3 or len(naturals) < rules.min_natural_cards:
+        return []
+    if jokers and not rules.jokers:
+        return []
+    readings = _set_readings(naturals, len(jokers), rules) + _run_readings(
+        naturals, len(jokers), rules
+    )
+    declared = [j.stands_for for j in jokers if j.stands_for is not None]
+    if not declared:
+        return readings
+    out = []
+    for r in readings:
+        m = _matches_declarations(r, declared)
+        if m is not None:
+            out.append(m)
+    return out
+
+
+def is_meld(cards: Iterable[Card], rules: RuleSet) -> bool:
+    return bool(meld_readings(cards, rules))
+
+
+# ---------------------------------------------------------------------------------------
+# verdicts
+
+
+def _fmt(cards: Iterable[Card]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+def _diagnose(cards: Sequence[Card], rules: RuleSet) -> Verdict:
+    """Why a bunch of cards with no reading is not a meld."""
+    naturals, jokers = _split(cards)
+    text = _fmt(cards)
+    ranks = {c.rank for c in naturals}
+    suits = [c.suit for c in naturals]
+    if len(ranks) == 1:
+        if len(set(suits)) != len(suits):
+            return Verdict(False, "meld.set-same-suit", ("meld.set",), {"cards": text})
+        if jokers and len(naturals) <= 4:
+            return Verdict(False, "meld.no-card-for-joker", ("meld.joker", "meld.set"))
+        return Verdict(False, "meld.set-too-big", ("meld.set",))
+    if len(set(suits)) == 1 and len(ranks) == len(naturals):
+        if 1 in ranks and 13 in ranks and not rules.aces_high:
+            return Verdict(False, "meld.ace-low-only", ("meld.ace",))
+        if 1 in ranks and (2 in ranks or 3 in ranks) and (13 in ranks or 12 in ranks):
+            return Verdict(False, "meld.wrap-around", ("meld.ace",))
+        if jokers:
+            return Verdict(False, "meld.no-card-for-joker", ("meld.joker", "meld.run"))
+    return Verdict(False, "meld.not-a-meld", ("meld.set", "meld.run"), {"cards": text})
+
+
+def check_meld(cards: Sequence[Card], rules: RuleSet) -> Verdict:
+    """Is this a legal meld? ``detail["readings"]`` lists the readings that fit.
+
+    A meld whose jokers are not declared and could be read several ways is legal
+    but ``meld.ambiguous``: the player must say which reading they mean.
+    """
+    naturals, jokers = _split(cards)
+    if jokers and not rules.jokers:
+        return Verdict(False, "meld.no-jokers", ("cards.deck",))
+    if len(cards) < 3:
+        return Verdict(False, "meld.too-short", ("meld.set", "meld.run"), {"count": len(cards)})
+    if len(naturals) < rules.min_natural_cards:
+        return Verdict(False, "meld.min-natural", ("meld.min-natural",),
+                       {"min": rules.min_natural_cards})
+    readings = meld_readings(cards, rules)
+    if not readings:
+        if any(j.stands_for is not None for j in jokers):
+            undeclared = [c.natural for c in cards]
+            options = meld_readings(undeclared, rules)
+            if options:
+                return Verdict(False, "meld.bad-declaration", ("meld.joker",),
+                               {"readings": "; ".join(str(r) for r in options)},
+                               {"readings": tuple(options)})
+        return _diagnose(cards, rules)
+    kinds = {r.kind for r in readings}
+    rule_ids = tuple(sorted(kinds, key=(SET, RUN).index))
+    rule_ids = tuple(f"meld.{k}" for k in rule_ids)
+    if jokers:
+        rule_ids += ("meld.joker",)
+    if len(readings) > 1:
+        return Verdict(True, "meld.ambiguous", rule_ids,
+                       {"count": len(readings), "readings": "; ".join(str(r) for r in readings)},
+                       {"readings": tuple(readings)})
+    reading = readings[0]
+    return Verdict(True, f"meld.ok-{reading.kind}", rule_ids, {"cards": str(reading)},
+                   {"readings": (reading,)})
+
+
+def check_copies(cards: Iterable[Card], rules: RuleSet, players: int) -> Verdict | None:
+    """A :class:`Verdict` naming the first card used more often than the decks hold
+    (``cards.copies``), or None when every card can exist."""
+    decks = rules.decks(players)
+    counts = Counter(c.natural for c in cards)
+    for card, count in counts.items():
+        limit = rules.jokers_in_play(players) if card.is_joker else decks
+        if card.is_joker and not rules.jokers:
+            return Verdict(False, "meld.no-jokers", ("cards.deck",), {"card": str(card)})
+        if count > limit:
+            return Verdict(False, "cards.too-many-copies", ("cards.copies",),
+                           {"card": str(card), "count": count, "decks": decks, "max": limit})
+    return None

@@ -1,0 +1,224 @@
+"""Scoring: a hand's points per player, and when the game is won.
+
+``pagat-500`` and ``rummy-500`` (``score.500``): each player scores every card
+they melded or laid off (a laid-off card scores for whoever laid it,
+``layoff.owner``; an ace's value is decided by where it lies,
+``values.low-ace``) minus every card left in their hand.  ``basic``
+(``score.basic``): whoever went out takes the value of everyone else's hand,
+doubled for going Rummy (``score.going-rummy``); nobody else scores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .cards import Card
+from .melds import RUN, card_value, check_copies
+from .rules import RuleSet
+from .table import Table, TableError, fits, make_meld, place
+from .verdict import Verdict
+
+
+class ScoringError(ValueError):
+    """A hand that cannot have happened; ``code`` says what kind, ``card`` which card."""
+
+    def __init__(self, message: str, code: str = "impossible-hand", card: str | None = None
+                 ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.card = card
+
+
+@dataclass(frozen=True)
+class PlayerHand:
+    """What one player did in a hand: melds put down (id, cards as they lie),
+    lay-offs (card, the meld id it went on) and the cards left in their hand."""
+
+    name: str
+    melds: Sequence[tuple[str, Sequence[Card]]] = ()
+    layoffs: Sequence[tuple[Card, str]] = ()
+    hand: Sequence[Card] = ()
+    going_rummy: bool = False
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    name: str
+    melded: int
+    stranded: int
+    score: int
+
+
+@dataclass(frozen=True)
+class HandScore:
+    players: tuple[PlayerScore, ...]
+    table: Table
+    rules: tuple[str, ...] = field(default=())
+
+    def by_name(self) -> dict[str, PlayerScore]:
+        return {p.name: p for p in self.players}
+
+
+def build_table(rules: RuleSet, players: Sequence[PlayerHand]) -> Table:
+    """The table at the end of the hand: every meld, then every lay-off in an order
+    in which each one fits (a lay-off may need another one first: 8♥ before 9♥)."""
+    table = Table()
+    for player in players:
+        for meld_id, cards in player.melds:
+            if meld_id in table:
+                raise ScoringError(f"two melds have the id {meld_id!r}", "duplicate-meld")
+            try:
+                table = table.with_meld(make_meld(meld_id, cards, rules, player.name))
+            except TableError as exc:
+                raise ScoringError(f"{player.name}'s meld {' '.join(map(str, cards))}: {exc}",
+                                   "illegal-meld") from exc
+    pending = [(p.name, card, onto) for p in players for card, onto in p.layoffs]
+    for _name, card, onto in pending:
+        if onto not in table:
+            raise ScoringError(f"{card} is laid off on meld {onto!r}, which is not on the table",
+                               "unknown-meld", str(card))
+    failed: set[tuple[Table, tuple[int, ...]]] = set()
+
+    def settle(table: Table, left: tuple[int, ...]) -> Table | None:
+        if not left:
+            return table
+        if (table, left) in failed:
+            return None
+        for i in left:
+            name, card, onto = pending[i]
+            meld = table.get(onto)
+            for target in fits(meld, card, rules):
+                done = settle(table.with_meld(place(meld, target, name)),
+                              tuple(j for j in left if j != i))
+                if done is not None:
+                    return done
+        failed.add((table, left))
+        return None
+
+    settled = settle(table, tuple(range(len(pending))))
+    if settled is None:
+        for _name, card, onto in pending:
+            if not _ever_fits(table, card, onto, pending, rules):
+                raise ScoringError(f"{card} cannot be laid off on meld {onto}", "bad-layoff",
+                                   str(card))
+        raise ScoringError("these lay-offs cannot all be made on the melds given", "bad-layoff")
+    return settled
+
+
+def _ever_fits(table: Table, card: Card, onto: str,
+               pending: Sequence[tuple[str, Card, str]], rules: RuleSet) -> bool:
+    """Could ``card`` fit on ``onto`` if every other lay-off on that meld came first?"""
+    meld = table.get(onto)
+    others = [c for _n, c, o in pending if o == onto and c is not card]
+    for _ in range(len(others) + 1):
+        if fits(meld, card, rules):
+            return True
+        for other in others:
+            targets = fits(meld, other, rules)
+            if targets:
+                meld = place(meld, targets[0], None)
+                others.remove(other)
+                break
+        else:
+            return False
+    return bool(fits(meld, card, rules))
+
+
+def score_hand(rules: RuleSet, players: Sequence[PlayerHand], went_out: str | None
+               ) -> HandScore:
+    """Each player's points for one hand (raises :class:`ScoringError` for a hand
+    that cannot have happened: a card more often than the decks hold, an illegal
+    meld or lay-off, a player who went out still holding cards)."""
+    names = [p.name for p in players]
+    if len(set(names)) != len(names):
+        raise ScoringError("two players have the same name", "duplicate-player")
+    try:
+        rules.check_players(len(players))
+    except ValueError as exc:
+        raise ScoringError(str(exc), "bad-players") from exc
+    if went_out is not None and went_out not in names:
+        raise ScoringError(f"{went_out!r} went out but is not a player", "unknown-player")
+    everything = [c for p in players for _id, cards in p.melds for c in cards]
+    everything += [c for p in players for c, _onto in p.layoffs]
+    everything += [c for p in players for c in p.hand]
+    bad = check_copies(everything, rules, len(players))
+    if bad is not None:
+        raise ScoringError(bad.message, "too-many-copies", str(bad.params.get("card")))
+    for p in players:
+        if p.name == went_out and p.hand:
+            raise ScoringError(f"{p.name} went out but still holds "
+                               f"{' '.join(map(str, p.hand))}", "went-out-with-cards")
+        if p.going_rummy and (not rules.is_basic or p.name != went_out):
+            raise ScoringError("only the player who went out in Basic Rummy can go Rummy",
+                               "bad-going-rummy")
+    table = build_table(rules, players)
+    melded = dict.fromkeys(names, 0)
+    for meld in table:
+        for i, card in enumerate(meld.cards):
+            low = meld.kind == RUN and meld.reading.low + i == 1
+            layer = meld.layer(i)
+            if layer is not None:
+                melded[layer] += card_value(card, rules, low_ace=low)
+    stranded = {p.name: sum(card_value(c, rules) for c in p.hand) for p in players}
+    if not rules.is_basic:
+        return HandScore(tuple(PlayerScore(n, melded[n], stranded[n], melded[n] - stranded[n])
+                               for n in names), table,
+                         ("score.500", "layoff.owner", "values.face", "values.low-ace"))
+    scores = dict.fromkeys(names, 0)
+    rule_ids: tuple[str, ...] = ("score.basic",)
+    if went_out is None:
+        rule_ids += ("basic.stock-reshuffle",)
+    else:
+        pot = sum(v for n, v in stranded.items() if n != went_out)
+        winner = next(p for p in players if p.name == went_out)
+        if winner.going_rummy:
+            pot *= 2
+            rule_ids += ("score.going-rummy",)
+        scores[went_out] = pot
+    return HandScore(tuple(PlayerScore(n, melded[n], stranded[n], scores[n]) for n in names),
+                     table, rule_ids)
+
+
+def game_result(rules: RuleSet, totals: Sequence[int], went_out: int | None = None,
+                names: Sequence[str] | None = None) -> Verdict:
+    """Is the game over after this hand, and who won?  ``detail`` has ``finished``
+    and ``winner`` (an index into ``totals``, or None)."""
+    count = len(totals)
+    if names is None:
+        names = [f"player {i + 1}" for i in range(count)]
+    if went_out is not None and not 0 <= went_out < count:
+        raise ScoringError("went_out must be the index of a player", "unknown-player")
+    target = rules.target_for(count)
+    continues = Verdict(False, "game.continues",
+                        ("game.target-basic",) if rules.is_basic else ("game.target-500",),
+                        {"target": target}, {"finished": False, "winner": None})
+
+    def won(i: int, rule_ids: tuple[str, ...]) -> Verdict:
+        return Verdict(True, "game.won", rule_ids, {"winner": names[i], "total": totals[i]},
+                       {"finished": True, "winner": i})
+
+    reached = [i for i in range(count) if totals[i] >= target]
+    if rules.must_go_out and not rules.is_basic:
+        if went_out is not None and totals[went_out] >= target:
+            return won(went_out, ("game.must-go-out",))
+        if not reached:
+            return continues
+        if went_out is None:
+            return Verdict(False, "game.nobody-out", ("game.must-go-out",), {"target": target},
+                           {"finished": False, "winner": None})
+        return Verdict(False, "game.must-go-out", ("game.must-go-out",),
+                       {"player": names[went_out], "target": target},
+                       {"finished": False, "winner": None})
+    rule = "game.target-basic" if rules.is_basic else "game.target-500"
+    if not reached:
+        return continues
+    if rules.is_basic and went_out is not None and went_out in reached:
+        return won(went_out, (rule,))
+    top = max(totals[i] for i in reached)
+    leaders = [i for i in reached if totals[i] == top]
+    if len(leaders) > 1:
+        return Verdict(False, "game.tie", (rule,),
+                       {"players": ", ".join(names[i] for i in leaders), "total": top},
+                       {"finished": False, "winner": None, "tied": tuple(leaders)})
+    return won(leaders[0], (rule,))

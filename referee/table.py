@@ -1,0 +1,286 @@
+"""The table: melds that lie face up, who laid each card, and lay-offs.
+
+A :class:`Table` is a value: :func:`apply_layoff` returns a new table.  A
+melded joker keeps the card it was declared as for the rest of the hand
+(``layoff.joker-fixed``), so laying off only ever adds cards at the ends of a
+run or to a set of three.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+
+from .cards import JOKER, Card
+from .melds import RUN, SET, Reading, card_at, check_meld, max_position
+from .rules import RuleSet
+from .verdict import Verdict
+
+
+class TableError(ValueError):
+    """A meld or lay-off that cannot be placed; ``verdict`` says why."""
+
+    def __init__(self, message: str, verdict: Verdict | None = None) -> None:
+        super().__init__(message)
+        self.verdict = verdict
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld on the table. ``laid_by[i]`` is who laid ``reading.cards[i]``
+    (None: the meld's owner, who melded it)."""
+
+    id: str
+    reading: Reading
+    owner: str | None = None
+    laid_by: tuple[str | None, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.laid_by:
+            object.__setattr__(self, "laid_by", (None,) * len(self.reading.cards))
+
+    @property
+    def kind(self) -> str:
+        return self.reading.kind
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self.reading.cards
+
+    def layer(self, index: int) -> str | None:
+        """Who laid the card at ``index`` (the owner unless someone laid it off)."""
+        by = self.laid_by[index]
+        return self.owner if by is None else by
+
+    def __str__(self) -> str:
+        return f"{self.id}: {self.reading}"
+
+
+@dataclass(frozen=True, slots=True)
+class LayoffTarget:
+    """Where a card can go: the meld, the card as it would lie (a joker declared)
+    and the end of a run (``low``/``high``) or ``set``."""
+
+    meld_id: str
+    card: Card
+    end: str
+
+
+@dataclass(frozen=True)
+class Table:
+    melds: tuple[TableMeld, ...] = ()
+
+    def __iter__(self) -> Iterator[TableMeld]:
+        return iter(self.melds)
+
+    def __len__(self) -> int:
+        return len(self.melds)
+
+    def __contains__(self, meld_id: object) -> bool:
+        return any(m.id == meld_id for m in self.melds)
+
+    def get(self, meld_id: str) -> TableMeld:
+        for m in self.melds:
+            if m.id == meld_id:
+                return m
+        raise KeyError(meld_id)
+
+    def with_meld(self, meld: TableMeld) -> Table:
+        """This table with ``meld`` added, or put in place of the meld with its id."""
+        if meld.id in self:
+            return Table(tuple(meld if m.id == meld.id else m for m in self.melds))
+        return Table(self.melds + (meld,))
+
+    def cards(self) -> list[Card]:
+        return [c for m in self.melds for c in m.cards]
+
+
+# ---------------------------------------------------------------------------------------
+# building melds from what the players put down
+
+
+def _in_order(given: Sequence[Card], reading: Reading) -> bool:
+    """Do the cards, in the order given, lie as this run reading (up or down)?"""
+    laid = [c.natural for c in reading.cards]
+    as_given = [c.natural for c in given]
+    return as_given == laid or as_given == laid[::-1]
+
+
+def resolve_meld(cards: Sequence[Card], rules: RuleSet) -> Reading:
+    """The single reading of cards put down as one meld.
+
+    Declared jokers pick the reading; an undeclared joker in a run is read from
+    its place in the given order (6♥ 7♥ 🃏 is 6-7-8, 🃏 6♥ 7♥ is 5-6-7).
+    Raises :class:`TableError` when the cards are no meld or stay ambiguous.
+    """
+    verdict = check_meld(cards, rules)
+    if not verdict.legal:
+        raise TableError(verdict.message, verdict)
+    readings: tuple[Reading, ...] = verdict.detail["readings"]
+    if len(readings) == 1:
+        return readings[0]
+    ordered = [r for r in readings if r.kind == SET or _in_order(cards, r)]
+    if len(ordered) == 1:
+        return ordered[0]
+    raise TableError(verdict.message, verdict)
+
+
+def make_meld(
+    meld_id: str,
+    cards: Sequence[Card],
+    rules: RuleSet,
+    owner: str | None = None,
+    laid_by: Sequence[str | None] | None = None,
+) -> TableMeld:
+    """A table meld from cards as they lie; ``laid_by`` (in the given order) says who
+    laid each card when some were laid off by other players."""
+    reading = resolve_meld(cards, rules)
+    if laid_by is None:
+        return TableMeld(meld_id, reading, owner)
+    if len(laid_by) != len(cards):
+        raise TableError("laid_by must name who laid each card")
+    # match the given cards to their place in the reading
+    pool = list(zip(cards, laid_by, strict=True))
+    placed: list[str | None] = []
+    for c in reading.cards:
+        for i, (g, by) in enumerate(pool):
+            if g.natural == c.natural and (not g.is_joker or g.stands_for in (None, c.stands_for)
+                                           or _same_rank(g, c)):
+                placed.append(None if by == owner else by)
+                del pool[i]
+                break
+    return TableMeld(meld_id, reading, owner, tuple(placed))
+
+
+def _same_rank(given: Card, placed: Card) -> bool:
+    return (given.stands_for is not None and placed.stands_for is not None
+            and given.stands_for.rank == placed.stands_for.rank)
+
+
+# ---------------------------------------------------------------------------------------
+# lay-offs
+
+
+def _set_suits(reading: Reading) -> set[str]:
+    return {c.suit if not c.is_joker else (c.stands_for.suit if c.stands_for else "")
+            for c in reading.cards} - {""}
+
+
+def fits(meld: TableMeld, card: Card, rules: RuleSet) -> list[LayoffTarget]:
+    """Every way ``card`` can be laid off on ``meld`` (``layoff.basic``, ``layoff.joker``)."""
+    reading = meld.reading
+    out: list[LayoffTarget] = []
+    if reading.kind == SET:
+        if len(reading.cards) >= 4:  # layoff.full-set
+            return out
+        if card.is_joker:
+            want = card.stands_for
+            if want is None:
+                out.append(LayoffTarget(meld.id, JOKER.declared(Card(reading.rank, "")), SET))
+            elif want.rank == reading.rank and want.suit not in _set_suits(reading):
+                out.append(LayoffTarget(meld.id, card, SET))
+            return out
+        if card.rank == reading.rank and card.suit not in _set_suits(reading):
+            out.append(LayoffTarget(meld.id, card, SET))
+        return out
+    # a run: one more position at either end, never longer than 13 cards
+    if len(reading.cards) >= 13:
+        return out
+    ends = []
+    if reading.low > 1:
+        ends.append(("low", reading.low - 1))
+    if reading.high < max_position(rules):
+        ends.append(("high", reading.high + 1))
+    for end, position in ends:
+        slot = card_at(position, reading.suit)
+        if card.is_joker:
+            if card.stands_for is None or card.stands_for == slot:
+                out.append(LayoffTarget(meld.id, JOKER.declared(slot), end))
+        elif card == slot:
+            out.append(LayoffTarget(meld.id, card, end))
+    return out
+
+
+def layoff_targets(table: Table | Iterable[TableMeld], card: Card, rules: RuleSet
+                   ) -> list[LayoffTarget]:
+    """Every meld (and end) the card can legally join; for a joker, the card it
+    would stand for."""
+    return [t for meld in table for t in fits(meld, card, rules)]
+
+
+def place(meld: TableMeld, target: LayoffTarget, laid_by: str | None) -> TableMeld:
+    """``meld`` with the target's card added where the target says."""
+    reading = meld.reading
+    by = None if laid_by == meld.owner else laid_by
+    if target.end == "low":
+        new = replace(reading, cards=(target.card,) + reading.cards, low=reading.low - 1)
+        return replace(meld, reading=new, laid_by=(by,) + meld.laid_by)
+    new = replace(reading, cards=reading.cards + (target.card,))
+    return replace(meld, reading=new, laid_by=meld.laid_by + (by,))
+
+
+def apply_layoff(table: Table, meld_id: str, card: Card, laid_by: str | None,
+                 rules: RuleSet) -> Table:
+    """The table after ``laid_by`` lays ``card`` off on meld ``meld_id``.
+
+    Raises :class:`TableError` (with the verdict) when it does not fit, or when an
+    undeclared joker could go at either end of the run.
+    """
+    verdict = check_layoff(table, card, rules, meld_id)
+    if not verdict.legal:
+        raise TableError(verdict.message, verdict)
+    meld = table.get(meld_id)
+    targets = fits(meld, card, rules)
+    if len(targets) > 1:
+        raise TableError(
+            f"say which card the joker stands for: {' or '.join(str(t.card) for t in targets)}")
+    return table.with_meld(place(meld, targets[0], laid_by))
+
+
+def _why_not(meld: TableMeld, card: Card) -> Verdict | None:
+    """A specific reason ``card`` cannot join ``meld``, where there is one."""
+    if meld.kind == SET and len(meld.cards) >= 4 and (card.is_joker or card.rank ==
+                                                       meld.reading.rank):
+        return Verdict(False, "layoff.set-full", ("layoff.full-set",), {"meld": meld.id})
+    if not card.is_joker and meld.kind == RUN:
+        for c in meld.cards:
+            if c.is_joker and c.stands_for == card:
+                return Verdict(False, "layoff.joker-fixed", ("layoff.joker-fixed",),
+                               {"meld": meld.id, "card": str(card)})
+    return None
+
+
+def check_layoff(table: Table, card: Card, rules: RuleSet, meld_id: str | None = None
+                 ) -> Verdict:
+    """May ``card`` be laid off (on ``meld_id``, or anywhere)?
+
+    ``detail["targets"]`` lists every :class:`LayoffTarget` on the table.
+    """
+    targets = layoff_targets(table, card, rules)
+    ids = list(dict.fromkeys(t.meld_id for t in targets))
+    detail = {"targets": tuple(targets)}
+    base = ("layoff.basic", "layoff.joker") if card.is_joker else ("layoff.basic",)
+    if meld_id is not None:
+        if meld_id not in table:
+            return Verdict(False, "layoff.unknown-meld", ("layoff.basic",), {"meld": meld_id},
+                           detail)
+        if meld_id in ids:
+            return Verdict(True, "layoff.ok", base, {"card": str(card), "meld": meld_id}, detail)
+        why = _why_not(table.get(meld_id), card)
+        if why is not None:
+            return replace(why, detail=detail)
+        if ids:
+            return Verdict(False, "layoff.wrong-meld", base + ("layoff.choice",),
+                           {"card": str(card), "meld": meld_id, "targets": ", ".join(ids)},
+                           detail)
+        return Verdict(False, "layoff.no-fit", base, {"card": str(card)}, detail)
+    if len(ids) == 1:
+        return Verdict(True, "layoff.ok", base, {"card": str(card), "meld": ids[0]}, detail)
+    if ids:
+        return Verdict(True, "layoff.choose", base + ("layoff.choice",),
+                       {"card": str(card), "targets": ", ".join(ids)}, detail)
+    for meld in table:
+        why = _why_not(meld, card)
+        if why is not None:
+            return replace(why, detail=detail)
+    return Verdict(False, "layoff.no-fit", base, {"card": str(card)}, detail)
