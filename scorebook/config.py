@@ -21,7 +21,6 @@ class DefaultConfig:
     """Settings every deployment starts from."""
 
     SQLALCHEMY_TRACK_MODIFICATIONS = False
-    SQLALCHEMY_ENGINE_OPTIONS: dict[str, object] = {}
 
     # Requests bigger than this get a 413 (JSON under /api/, a friendly page elsewhere).
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024
