@@ -1,0 +1,172 @@
+"""The OpenAPI 3.1 document of the JSON API, served at ``/api/v1/openapi.json``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+CARD = {"type": "string", "description": "A card: 7S, 10H, AD, JK, or a declared joker JK=8H",
+        "examples": ["7S", "JK=8H"]}
+CARDS = {"type": "array", "items": {"$ref": "#/components/schemas/Card"}}
+RULES = {
+    "type": "object",
+    "description": "A family plus house-rule options; unknown or contradictory options are a 400.",
+    "properties": {
+        "family": {"enum": ["pagat-500", "rummy-500", "basic"]},
+        "jokers": {"type": "boolean"},
+        "values": {"enum": ["face", "5-10-15"]},
+        "low_ace_value": {"enum": [1, 5, 15]},
+        "rummy_call": {"enum": ["off", "top", "pile"]},
+        "draw_must_meld": {"type": "boolean"},
+        "deep_draw_new_meld": {"type": "boolean"},
+        "discard_required": {"type": "boolean"},
+        "floating": {"type": "boolean"},
+        "unplayable_discard": {"type": "boolean"},
+        "must_go_out": {"type": "boolean"},
+        "target": {"type": ["integer", "null"], "minimum": 1},
+        "min_natural_cards": {"enum": [0, 1]},
+        "one_meld_per_turn": {"type": "boolean"},
+    },
+    "additionalProperties": False,
+}
+TABLE = {
+    "type": "array",
+    "description": "Melds on the table, cards in the order they lie.",
+    "items": {
+        "type": "object",
+        "required": ["id", "cards"],
+        "properties": {
+            "id": {"type": "string"},
+            "owner": {"type": "string"},
+            "cards": {"type": "array", "items": {"oneOf": [
+                {"$ref": "#/components/schemas/Card"},
+                {"type": "object", "required": ["card"],
+                 "properties": {"card": {"$ref": "#/components/schemas/Card"},
+                                "by": {"type": "string"}}},
+            ]}},
+        },
+    },
+}
+VERDICT = {
+    "type": "object",
+    "required": ["legal", "code", "rules", "message"],
+    "properties": {
+        "legal": {"type": "boolean"},
+        "code": {"type": "string"},
+        "rules": {"type": "array", "items": {"type": "string"},
+                  "description": "Rule ids from the rule book"},
+        "params": {"type": "object"},
+        "message": {"type": "string"},
+    },
+}
+WAY = {"type": "object", "properties": {"kind": {"enum": ["meld", "layoff"]}, "cards": CARDS,
+                                        "meld": {"type": "string"}}}
+READING = {"type": "object", "properties": {"kind": {"enum": ["set", "run"]}, "cards": CARDS,
+                                            "value": {"type": "integer"}}}
+PLAYERS = {"type": "integer", "minimum": 2, "maximum": 8,
+           "description": "The number of players (two decks from 5)"}
+
+
+def _with(schema: dict[str, Any], **props: Any) -> dict[str, Any]:
+    return {"allOf": [{"$ref": "#/components/schemas/Verdict"},
+                      {"type": "object", "properties": props}]} if schema is VERDICT else schema
+
+
+def _post(summary: str, request: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:
+    return {"post": {
+        "summary": summary,
+        "requestBody": {"required": True,
+                        "content": {"application/json": {"schema": request}}},
+        "responses": {
+            "200": {"description": "The answer",
+                    "content": {"application/json": {"schema": response}}},
+            "400": {"description": "Bad input",
+                    "content": {"application/json": {
+                        "schema": {"$ref": "#/components/schemas/Error"}}}},
+        },
+    }}
+
+
+def _obj(required: list[str], **props: Any) -> dict[str, Any]:
+    return {"type": "object", "required": required, "properties": props}
+
+
+def openapi_document() -> dict[str, Any]:
+    ref = {name: {"$ref": f"#/components/schemas/{name}"}
+           for name in ("Rules", "Table", "Verdict", "Way", "Reading")}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Rummy Scorebook API", "version": "1",
+                 "description": "The referee and the scoring of 500 Rum, Rummy 500 and Basic "
+                                "Rummy. Every verdict cites rule ids from the rule book."},
+        "servers": [{"url": "/api/v1"}],
+        "paths": {
+            "/referee/meld": _post(
+                "Is this a legal meld? Every reading of the cards.",
+                _obj(["cards"], rules=ref["Rules"], players=PLAYERS, cards=CARDS),
+                _with(VERDICT, kind={"enum": ["set", "run", None]},
+                      readings={"type": "array", "items": ref["Reading"]})),
+            "/referee/layoff": _post(
+                "Can this card be laid off (on this meld)?",
+                _obj(["table", "card"], rules=ref["Rules"], players=PLAYERS,
+                     table=ref["Table"], card=CARD, meld={"type": "string"}),
+                _with(VERDICT, targets={"type": "array", "items": {"type": "string"}},
+                      placements={"type": "array"})),
+            "/referee/draw": _post(
+                "May the player take this many cards from the discard pile?",
+                _obj(["pile", "hand"], rules=ref["Rules"], players=PLAYERS, table=ref["Table"],
+                     pile={**CARDS, "description": "bottom to top"}, hand=CARDS,
+                     take={"type": "integer", "minimum": 1}, discard=CARD),
+                _with(VERDICT, card=CARD, taken=CARDS,
+                      ways={"type": "array", "items": ref["Way"]})),
+            "/referee/rummy-call": _post(
+                "Is this call of \"Rummy!\" legal? Every callable card in the pile.",
+                _obj(["pile", "discarder", "caller"], rules=ref["Rules"], players=PLAYERS,
+                     table=ref["Table"], pile=CARDS, discarder={"type": "string"},
+                     caller={"type": "string"}, next_player_drew={"type": "boolean"},
+                     hand_over={"type": "boolean"}),
+                _with(VERDICT, deepest={"type": ["string", "null"]},
+                      take={"type": ["integer", "null"]},
+                      callable={"type": "array", "items": _obj(
+                          [], card=CARD, take={"type": "integer"}, how=ref["Way"])})),
+            "/referee/going-out": _post(
+                "May the player go out with this hand (and this last discard)?",
+                _obj(["hand"], rules=ref["Rules"], players=PLAYERS, table=ref["Table"],
+                     hand=CARDS, discard=CARD, took=CARDS),
+                _with(VERDICT, plan={"type": "array", "items": {"type": "string"}})),
+            "/score/hand": _post(
+                "Each player's points for one hand.",
+                _obj(["players"], rules=ref["Rules"], went_out={"type": ["string", "null"]},
+                     players={"type": "array", "items": _obj(
+                         ["name"], name={"type": "string"},
+                         melds={"type": "array", "items": _obj(
+                             ["cards"], id={"type": "string"}, cards=CARDS)},
+                         layoffs={"type": "array", "items": _obj(
+                             ["card", "onto"], card=CARD, onto={"type": "string"})},
+                         hand=CARDS, going_rummy={"type": "boolean"})}),
+                _obj(["players"], players={"type": "array", "items": _obj(
+                    [], name={"type": "string"}, melded={"type": "integer"},
+                    stranded={"type": "integer"}, score={"type": "integer"})})),
+            "/score/game": _post(
+                "Is the game over after this hand, and who won?",
+                _obj(["totals"], rules=ref["Rules"],
+                     totals={"type": "array", "items": {"type": "integer"}},
+                     went_out={"type": ["integer", "null"]},
+                     names={"type": "array", "items": {"type": "string"}}),
+                _with(VERDICT, finished={"type": "boolean"},
+                      winner={"type": ["integer", "null"]}, target={"type": "integer"})),
+            "/arrange": _post(
+                "The split of cards into melds with the highest melded value.",
+                _obj(["cards"], rules=ref["Rules"], players=PLAYERS, cards=CARDS),
+                _obj([], melds={"type": "array", "items": ref["Reading"]}, stranded=CARDS,
+                     value={"type": "integer"}, complete={"type": "boolean"})),
+            "/rules": _post(
+                "A rule set resolved: every option, decks, deal and target.",
+                _obj([], rules=ref["Rules"], players=PLAYERS), {"type": "object"}),
+        },
+        "components": {"schemas": {
+            "Card": CARD, "Rules": RULES, "Table": TABLE, "Verdict": VERDICT, "Way": WAY,
+            "Reading": READING,
+            "Error": _obj(["error"], error=_obj(["code", "message"], code={"type": "string"},
+                                               message={"type": "string"})),
+        }},
+    }
