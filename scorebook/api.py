@@ -3,274 +3,46 @@ and for anyone else.  JSON in, JSON out, no CSRF token; bad input is a 400
 ``{"error": {"code", "message"}}`` and never a 500.
 
 Every verdict carries ``legal``, ``code``, ``rules`` (ids from the rule book),
-``params`` and ``message`` (the explanation in the request's language).
+``params`` and ``message`` (the explanation in the request's language).  The
+answers themselves come from :mod:`scorebook.questions`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
-from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
-from flask_babel import gettext
 
-from referee import (
-    DrawError,
-    Reading,
-    ScoringError,
-    Verdict,
-    best_arrangement,
-    check_copies,
-    check_draw,
-    check_going_out,
-    check_layoff,
-    check_meld,
-    check_rummy_call,
-    game_result,
-    reading_value,
-    score_hand,
-)
-from referee.verdict import render
 from scorebook.errors import error_response
 from scorebook.openapi import openapi_document
-from scorebook.payloads import (
-    PayloadError,
-    bool_from,
-    card_from,
-    cards_from,
-    check_cards_exist,
-    player_count_from,
-    players_from,
-    require_object,
-    rules_from,
-    table_from,
-    text_from,
-    went_out_from,
-)
+from scorebook.payloads import PayloadError, require_object
+from scorebook.questions import QUESTIONS, Question
 
 bp = Blueprint("api", __name__)
 
-Handler = Callable[[dict[str, Any]], dict[str, Any]]
 
+def json_endpoint(question: Question) -> Callable[[], Response]:
+    """A view that parses the JSON body, asks ``question`` and answers its dict as
+    JSON; a :class:`PayloadError` becomes a 400 that says what is wrong."""
 
-def json_endpoint(func: Handler) -> Callable[[], Response | tuple[Response, int]]:
-    """Parse the JSON body, call ``func`` with it, answer its dict as JSON; a
-    :class:`PayloadError` becomes a 400 that says what is wrong."""
-
-    @wraps(func)
-    def view() -> Response | tuple[Response, int]:
+    def view() -> Response:
         body = request.get_json(silent=True)
         try:
             if body is None:
                 raise PayloadError("invalid-json", "send a JSON object with Content-Type "
                                                    "application/json")
-            return jsonify(func(dict(require_object(body))))
+            return jsonify(question(dict(require_object(body))))
         except PayloadError as exc:
             return error_response(exc.status, exc.message, exc.code)
 
     return view
 
 
-def message(verdict: Verdict) -> str:
-    """The verdict's explanation, translated."""
-    return render(gettext(verdict.template), verdict.params)
-
-
-def verdict_json(verdict: Verdict) -> dict[str, Any]:
-    return {
-        "legal": verdict.legal,
-        "code": verdict.code,
-        "rules": list(verdict.rules),
-        "params": {k: v if isinstance(v, int | str) else str(v)
-                   for k, v in verdict.params.items()},
-        "message": message(verdict),
-    }
-
-
-def reading_json(reading: Reading, rules: Any) -> dict[str, Any]:
-    return {"kind": reading.kind, "cards": [str(c) for c in reading.cards],
-            "value": reading_value(reading, rules)}
-
-
-def _setup(body: dict[str, Any]) -> tuple[Any, int]:
-    rules = rules_from(body.get("rules"))
-    return rules, player_count_from(body.get("players"), rules)
-
-
-@bp.post("/referee/meld")
-@json_endpoint
-def meld(body: dict[str, Any]) -> dict[str, Any]:
-    rules, players = _setup(body)
-    cards = cards_from(body.get("cards"))
-    too_many = check_copies(cards, rules, players)
-    verdict = too_many if too_many is not None else check_meld(cards, rules)
-    readings = verdict.detail.get("readings", ()) if verdict.legal else ()
-    kinds = {r.kind for r in readings}
-    return {
-        **verdict_json(verdict),
-        "kind": kinds.pop() if len(kinds) == 1 else None,
-        "readings": [reading_json(r, rules) for r in readings],
-    }
-
-
-@bp.post("/referee/layoff")
-@json_endpoint
-def layoff(body: dict[str, Any]) -> dict[str, Any]:
-    rules, players = _setup(body)
-    table = table_from(body.get("table"), rules)
-    card = card_from(body.get("card"))
-    meld_id = text_from(body.get("meld"), "meld", required=False)
-    if meld_id is not None and meld_id not in table:
-        raise PayloadError("unknown-meld", f"there is no meld {meld_id!r} on the table")
-    check_cards_exist([*table.cards(), card], rules, players)
-    verdict = check_layoff(table, card, rules, meld_id)
-    targets = verdict.detail["targets"]
-    return {
-        **verdict_json(verdict),
-        "targets": list(dict.fromkeys(t.meld_id for t in targets)),
-        "placements": [{"meld": t.meld_id, "card": str(t.card), "end": t.end} for t in targets],
-    }
-
-
-@bp.post("/referee/draw")
-@json_endpoint
-def draw(body: dict[str, Any]) -> dict[str, Any]:
-    rules, players = _setup(body)
-    table = table_from(body.get("table"), rules)
-    pile = cards_from(body.get("pile"), "pile")
-    hand = cards_from(body.get("hand"), "hand")
-    take = body.get("take", 1)
-    if not isinstance(take, int) or isinstance(take, bool):
-        raise PayloadError("bad-request", "take must be the number of cards taken from the top")
-    if not pile:
-        raise PayloadError("bad-request", "the discard pile is empty: there is nothing to take")
-    if not 1 <= take <= len(pile):
-        raise PayloadError("bad-request", f"take must be from 1 to {len(pile)}, the number of "
-                                          "cards in the pile")
-    discard = body.get("discard")
-    discard_card = card_from(discard, "discard") if discard is not None else None
-    check_cards_exist([*table.cards(), *pile, *hand], rules, players)
-    try:
-        verdict = check_draw(rules, table, pile, hand, take, discard_card)
-    except DrawError as exc:
-        raise PayloadError("bad-request", str(exc)) from exc
-    return {
-        **verdict_json(verdict),
-        "card": str(pile[-take]),
-        "taken": [str(c) for c in pile[-take:]],
-        "ways": [w.as_dict() for w in verdict.detail.get("ways", ())],
-    }
-
-
-@bp.post("/referee/rummy-call")
-@json_endpoint
-def rummy_call(body: dict[str, Any]) -> dict[str, Any]:
-    rules, players = _setup(body)
-    table = table_from(body.get("table"), rules)
-    pile = cards_from(body.get("pile"), "pile")
-    discarder = text_from(body.get("discarder"), "discarder")
-    caller = text_from(body.get("caller"), "caller")
-    assert discarder is not None and caller is not None
-    check_cards_exist([*table.cards(), *pile], rules, players)
-    verdict = check_rummy_call(
-        rules, table, pile, discarder, caller,
-        next_player_drew=bool_from(body.get("next_player_drew"), "next_player_drew"),
-        hand_over=bool_from(body.get("hand_over"), "hand_over"),
-    )
-    deepest = verdict.detail["deepest"]
-    return {
-        **verdict_json(verdict),
-        "deepest": str(deepest.card) if deepest else None,
-        "take": deepest.take if deepest else None,
-        "callable": [{"card": str(c.card), "take": c.take, "how": c.how.as_dict()}
-                     for c in verdict.detail["callable"]],
-    }
-
-
-@bp.post("/referee/going-out")
-@json_endpoint
-def going_out(body: dict[str, Any]) -> dict[str, Any]:
-    rules, players = _setup(body)
-    table = table_from(body.get("table"), rules)
-    hand = cards_from(body.get("hand"), "hand")
-    discard = body.get("discard")
-    discard_card = card_from(discard, "discard") if discard is not None else None
-    took = cards_from(body.get("took"), "took")
-    check_cards_exist([*table.cards(), *hand], rules, players)
-    verdict = check_going_out(rules, table, hand, discard_card, took)
-    return {**verdict_json(verdict),
-            "plan": [str(step) for step in verdict.detail.get("plan", ())]}
-
-
-@bp.post("/score/hand")
-@json_endpoint
-def score(body: dict[str, Any]) -> dict[str, Any]:
-    rules = rules_from(body.get("rules"))
-    players = players_from(body.get("players"))
-    player_count_from(len(players), rules)
-    went_out = went_out_from(body.get("went_out"), players)
-    try:
-        result = score_hand(rules, players, went_out)
-    except ScoringError as exc:
-        raise PayloadError(exc.code, str(exc)) from exc
-    return {
-        "players": [{"name": p.name, "melded": p.melded, "stranded": p.stranded,
-                     "score": p.score} for p in result.players],
-        "rules": list(result.rules),
-        "melds": [{"id": m.id, "owner": m.owner, "kind": m.kind,
-                   "cards": [str(c) for c in m.cards],
-                   "laid_by": [m.layer(i) for i in range(len(m.cards))]}
-                  for m in result.table],
-    }
-
-
-@bp.post("/score/game")
-@json_endpoint
-def game(body: dict[str, Any]) -> dict[str, Any]:
-    rules = rules_from(body.get("rules"))
-    totals = body.get("totals")
-    if not isinstance(totals, list) or not all(
-            isinstance(t, int) and not isinstance(t, bool) for t in totals):
-        raise PayloadError("bad-request", "totals must be a list of whole numbers, one per player")
-    player_count_from(len(totals), rules)
-    went_out = body.get("went_out")
-    if went_out is not None and (not isinstance(went_out, int) or isinstance(went_out, bool)
-                                 or not 0 <= went_out < len(totals)):
-        raise PayloadError("bad-request", "went_out must be the index of a player in totals")
-    names = body.get("names")
-    if names is not None and (not isinstance(names, list) or len(names) != len(totals)
-                              or not all(isinstance(n, str) for n in names)):
-        raise PayloadError("bad-request", "names must be a list of texts, one per player")
-    verdict = game_result(rules, totals, went_out, names)
-    return {**verdict_json(verdict), "finished": verdict.detail["finished"],
-            "winner": verdict.detail["winner"], "target": rules.target_for(len(totals))}
-
-
-@bp.post("/arrange")
-@json_endpoint
-def arrange(body: dict[str, Any]) -> dict[str, Any]:
-    rules, players = _setup(body)
-    cards = cards_from(body.get("cards"))
-    if len(cards) > 30:
-        raise PayloadError("bad-request", "arrange at most 30 cards at a time")
-    check_cards_exist(cards, rules, players)
-    result = best_arrangement(cards, rules)
-    return {"melds": [reading_json(r, rules) for r in result.melds],
-            "stranded": [str(c) for c in result.stranded], "value": result.value,
-            "complete": result.complete}
-
-
-@bp.post("/rules")
-@json_endpoint
-def rule_set(body: dict[str, Any]) -> dict[str, Any]:
-    rules, players = _setup(body)
-    return {"rules": rules.as_dict(), "players": players, "decks": rules.decks(players),
-            "jokers": rules.jokers_in_play(players), "deck_size": rules.deck_size(players),
-            "cards_dealt": rules.cards_dealt(players), "target": rules.target_for(players)}
+for _path, _question in QUESTIONS.items():
+    bp.add_url_rule(f"/{_path}", endpoint=_path.replace("/", "_").replace("-", "_"),
+                    view_func=json_endpoint(_question), methods=["POST"])
 
 
 @bp.get("/openapi.json")
 def openapi() -> Response:
     return jsonify(openapi_document())
-
