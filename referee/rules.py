@@ -139,7 +139,7 @@ _BOOL_OPTIONS = {
 }
 #: Options that only make sense with 500-style scoring and deep draws.
 _NOT_BASIC = {
-    "jokers": True, "rummy_call": "off", "deep_draw_new_meld": True, "floating": True,
+    "jokers": True, "deep_draw_new_meld": True, "floating": True,
     "unplayable_discard": True, "must_go_out": True, "values": "5-10-15",
 }
 
@@ -198,6 +198,11 @@ def make_rules(spec: Mapping[str, Any] | str | None = None, **overrides: Any) ->
                 raise RulesError(f"option {name}={bad!r} does not apply to Basic Rummy")
         if options.get("low_ace_value", 1) != 1:
             raise RulesError("in Basic Rummy an ace always counts 1")
+        if options.get("rummy_call", "off") != "off":
+            raise RulesError(
+                f"option rummy_call={options['rummy_call']!r} does not apply to Basic Rummy: "
+                "Basic Rummy has no Rummy! calls"
+            )
     if options.get("floating") and options.get("discard_required"):
         raise RulesError("floating needs discard_required off: a floater melds every card")
     if options.get("unplayable_discard"):
