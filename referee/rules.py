@@ -191,6 +191,9 @@ def make_rules(spec: Mapping[str, Any] | str | None = None, **overrides: Any) ->
         if name not in OPTIONS:
             raise RulesError(f"unknown option {name!r}")
     options = {name: _check_value(name, value) for name, value in given.items()}
+    if "target" in options and options["target"] is None:
+        # null means "the family's own target": 500, or Basic's by player count
+        del options["target"]
 
     if family == "basic":
         for name, bad in _NOT_BASIC.items():
