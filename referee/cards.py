@@ -95,7 +95,8 @@ def rank_text(rank: int) -> str:
 def _parse_rank(text: str) -> int | None:
     if text in _RANK_WORDS:
         return _RANK_WORDS[text]
-    if text.isdigit() and 2 <= int(text) <= 13:
+    # isascii: str.isdigit() is also true for "²" or "٣", which int() rejects or misreads
+    if text.isascii() and text.isdigit() and 2 <= int(text) <= 13:
         return int(text)
     return None
 
