@@ -170,6 +170,8 @@ def fits(meld: TableMeld, card: Card, rules: RuleSet) -> list[LayoffTarget]:
     """Every way ``card`` can be laid off on ``meld`` (``layoff.basic``, ``layoff.joker``)."""
     reading = meld.reading
     out: list[LayoffTarget] = []
+    if card.is_joker and not rules.jokers:  # cards.deck: no jokers in this game
+        return out
     if reading.kind == SET:
         if len(reading.cards) >= 4:  # layoff.full-set
             return out
@@ -256,6 +258,9 @@ def check_layoff(table: Table, card: Card, rules: RuleSet, meld_id: str | None =
 
     ``detail["targets"]`` lists every :class:`LayoffTarget` on the table.
     """
+    if card.is_joker and not rules.jokers:
+        return Verdict(False, "meld.no-jokers", ("cards.deck",), {"card": str(card)},
+                       {"targets": ()})
     targets = layoff_targets(table, card, rules)
     ids = list(dict.fromkeys(t.meld_id for t in targets))
     detail = {"targets": tuple(targets)}
