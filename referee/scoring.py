@@ -73,7 +73,11 @@ def build_table(rules: RuleSet, players: Sequence[PlayerHand]) -> Table:
             except TableError as exc:
                 raise ScoringError(f"{player.name}'s meld {' '.join(map(str, cards))}: {exc}",
                                    "illegal-meld") from exc
-    pending = [(p.name, card, onto) for p in players for card, onto in p.layoffs]
+    # A canonical order, so that where a lay-off could lie at either end of a run (an ace
+    # on 2..K, or on 3..K once the 2 is there) the same end is chosen however the
+    # players and their lay-offs happen to be listed: the score never depends on it.
+    pending = sorted(((p.name, card, onto) for p in players for card, onto in p.layoffs),
+                     key=_layoff_key)
     for _name, card, onto in pending:
         if onto not in table:
             raise ScoringError(f"{card} is laid off on meld {onto!r}, which is not on the table",
@@ -104,6 +108,11 @@ def build_table(rules: RuleSet, players: Sequence[PlayerHand]) -> Table:
                                    str(card))
         raise ScoringError("these lay-offs cannot all be made on the melds given", "bad-layoff")
     return settled
+
+
+def _layoff_key(item: tuple[str, Card, str]) -> tuple[str, int, str, str, str]:
+    name, card, onto = item
+    return onto, card.rank, card.suit, str(card), name
 
 
 def _ever_fits(table: Table, card: Card, onto: str,
