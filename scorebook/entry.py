@@ -1,0 +1,236 @@
+"""What a scorer submits for one hand, and the stored hand turned back into it.
+
+A hand arrives either as the JSON the record page's script writes into a hidden
+field (the shape of the API's ``POST /api/v1/score/hand`` body, parsed by
+:mod:`scorebook.payloads`) or, without JavaScript, as text typed per player:
+melds one per line (``7s 8s 9s``), lay-offs one per line as the card and the
+meld it went on (``ks Ada 1``: Ada's first meld; ``6s 1``: your own first meld),
+and the cards left in hand (``5h jd 9h ah``).  Both become an :class:`Entry`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask_babel import gettext
+
+from referee import Card, CardError, PlayerHand, parse_card, parse_cards
+from scorebook.models import DRAW, HAND_ENDINGS, STOCK_OUT, WENT_OUT, Hand
+from scorebook.payloads import PayloadError, players_from, went_out_from
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a submitted hand, placed where the form can show it:
+    ``player`` and ``field`` (``melds``, ``layoffs``, ``hand``), ``index`` the meld
+    or lay-off line; no player means the whole hand (``field`` ``ending`` etc.)."""
+
+    message: str
+    player: str | None = None
+    field: str | None = None
+    index: int | None = None
+
+
+class HandError(ValueError):
+    """A hand that cannot be stored; ``problems`` says what and where."""
+
+    status = 400
+
+    def __init__(self, problems: Sequence[Problem] | str, code: str = "invalid-hand") -> None:
+        if isinstance(problems, str):
+            problems = [Problem(problems)]
+        self.problems = list(problems)
+        self.code = code
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        return " ".join(p.message for p in self.problems)
+
+    def for_player(self, name: str) -> list[Problem]:
+        return [p for p in self.problems if p.player == name]
+
+    def general(self) -> list[Problem]:
+        return [p for p in self.problems if p.player is None]
+
+
+@dataclass
+class Entry:
+    """One hand as submitted: every player's cards, how it ended, who went out."""
+
+    players: list[PlayerHand]
+    ending: str = WENT_OUT
+    went_out: str | None = None
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+def default_ending(went_out: str | None, basic: bool) -> str:
+    if went_out is not None:
+        return WENT_OUT
+    return DRAW if basic else STOCK_OUT
+
+
+def entry_from_json(obj: Any, basic: bool) -> Entry:
+    """An entry from ``{"players": [...], "went_out": name|null, "ending"?}``."""
+    if not isinstance(obj, Mapping):
+        raise HandError(gettext("The hand could not be read; please try again."), "bad-json")
+    try:
+        players = players_from(obj.get("players"))
+        went_out = went_out_from(obj.get("went_out"), players)
+    except PayloadError as exc:
+        raise HandError(exc.message, exc.code) from exc
+    ending = obj.get("ending") or default_ending(went_out, basic)
+    if ending not in HAND_ENDINGS:
+        raise HandError([Problem(gettext("Say how the hand ended."), field="ending")])
+    return Entry(players, ending, went_out, dict(obj))
+
+
+# --- typed text (no JavaScript) --------------------------------------------------------
+
+
+def _cards(text: str) -> list[Card]:
+    return parse_cards(text) if text.strip() else []
+
+
+def _layoff(line: str, owner: str, melds: Mapping[str, int], names: Sequence[str]
+            ) -> tuple[str, str]:
+    """``(card, meld id)`` from ``ks Ada 1``, ``ks on Ada 1``, ``ks Ada-1`` or ``6s 1``."""
+    tokens = [t for t in re.split(r"[\s,;]+", line.strip()) if t]
+    card = str(parse_card(tokens[0]))
+    rest = [t for t in tokens[1:] if t.lower() not in {"on", "onto", "to", ">", "→", "->"}]
+    if len(rest) == 1 and (m := re.fullmatch(r"(.+?)-(\d+)", rest[0])):
+        rest = [m.group(1), m.group(2)]
+    number: int | None = None
+    if rest and rest[-1].isdigit():
+        number = int(rest.pop())
+    wanted = " ".join(rest).lower()
+    if not wanted:
+        name = owner
+    else:
+        exact = [n for n in names if n.lower() == wanted]
+        starts = [n for n in names if n.lower().startswith(wanted)]
+        if exact or len(starts) == 1:
+            name = (exact or starts)[0]
+        else:
+            raise ValueError(gettext("“%(who)s” is not one of the players.", who=" ".join(rest)))
+    count = melds.get(name, 0)
+    if number is None:
+        if count != 1:
+            raise ValueError(gettext(
+                "Say which of %(name)s's melds %(card)s went on, e.g. “%(card)s %(name)s 1”.",
+                name=name, card=card))
+        number = 1
+    if not 1 <= number <= count:
+        raise ValueError(gettext("%(name)s has no meld %(number)s.", name=name, number=number))
+    return card, f"{name}-{number}"
+
+
+def entry_from_text(names: Sequence[str], texts: Mapping[str, Mapping[str, str]],
+                    went_out: str | None, ending: str | None, going_rummy: bool,
+                    basic: bool) -> Entry:
+    """An entry from the typed fields of each player (``melds``, ``layoffs``, ``hand``)."""
+    problems: list[Problem] = []
+    players: list[dict[str, Any]] = []
+    meld_counts: dict[str, int] = {}
+    for name in names:
+        lines = [ln for ln in texts.get(name, {}).get("melds", "").splitlines() if ln.strip()]
+        meld_counts[name] = len(lines)
+    for name in names:
+        text = texts.get(name, {})
+        melds = []
+        for k, line in enumerate(
+                [ln for ln in text.get("melds", "").splitlines() if ln.strip()]):
+            try:
+                melds.append({"id": f"{name}-{k + 1}", "cards": [str(c) for c in _cards(line)]})
+            except CardError as exc:
+                problems.append(Problem(_card_error(exc), name, "melds", k))
+        layoffs = []
+        for j, line in enumerate(
+                [ln for ln in text.get("layoffs", "").splitlines() if ln.strip()]):
+            try:
+                card, onto = _layoff(line, name, meld_counts, names)
+                layoffs.append({"card": card, "onto": onto})
+            except CardError as exc:
+                problems.append(Problem(_card_error(exc), name, "layoffs", j))
+            except ValueError as exc:
+                problems.append(Problem(str(exc), name, "layoffs", j))
+        try:
+            hand = [str(c) for c in _cards(text.get("hand", ""))]
+        except CardError as exc:
+            problems.append(Problem(_card_error(exc), name, "hand"))
+            hand = []
+        players.append({"name": name, "melds": melds, "layoffs": layoffs, "hand": hand,
+                        "going_rummy": bool(going_rummy and went_out == name)})
+    if problems:
+        raise HandError(problems)
+    return entry_from_json({"players": players, "went_out": went_out or None,
+                            "ending": ending or None}, basic)
+
+
+def _card_error(exc: CardError) -> str:
+    return gettext("“%(token)s” is not a card (write cards like 7s, 10h, qd, as or jk).",
+                   token=exc.token)
+
+
+# --- the stored hand, back into an entry ------------------------------------------------
+
+
+def stored_players(hand: Hand, names: Sequence[str], id_of: Mapping[str, int]
+                   ) -> list[PlayerHand]:
+    """The stored cards of ``hand`` as the referee's :class:`PlayerHand` list."""
+    out = []
+    for name in names:
+        pid = id_of[name]
+        melds = [(m.label, tuple(parse_card(c.text) for c in m.cards if not c.is_layoff))
+                 for m in hand.melds if m.owner_id == pid]
+        layoffs = [(parse_card(c.text), m.label) for m in hand.melds for c in m.cards
+                   if c.is_layoff and c.laid_by_id == pid]
+        stranded = tuple(parse_card(s.card) for s in hand.stranded if s.player_id == pid)
+        going_rummy = hand.going_rummy and hand.went_out_id == pid
+        out.append(PlayerHand(name, tuple(melds), tuple(layoffs), stranded, going_rummy))
+    return out
+
+
+def entry_json(players: Sequence[PlayerHand], went_out: str | None, ending: str
+               ) -> dict[str, Any]:
+    """The JSON form of a hand (what the page's script and the API take)."""
+    return {
+        "players": [
+            {"name": p.name,
+             "melds": [{"id": mid, "cards": [str(c) for c in cards]} for mid, cards in p.melds],
+             "layoffs": [{"card": str(c), "onto": onto} for c, onto in p.layoffs],
+             "hand": [str(c) for c in p.hand],
+             "going_rummy": p.going_rummy}
+            for p in players],
+        "went_out": went_out,
+        "ending": ending,
+    }
+
+
+def entry_texts(players: Sequence[PlayerHand]) -> dict[str, dict[str, str]]:
+    """The typed-text form of a hand, for the form without JavaScript."""
+    where: dict[str, tuple[str, int]] = {}
+    for p in players:
+        for k, (mid, _cards) in enumerate(p.melds):
+            where[mid] = (p.name, k + 1)
+    out = {}
+    for p in players:
+        layoffs = []
+        for card, onto in p.layoffs:
+            owner, number = where.get(onto, (p.name, 0))
+            layoffs.append(f"{card} {number}" if owner == p.name else f"{card} {owner} {number}")
+        out[p.name] = {
+            "melds": "\n".join(" ".join(str(c) for c in cards) for _mid, cards in p.melds),
+            "layoffs": "\n".join(layoffs),
+            "hand": " ".join(str(c) for c in p.hand),
+        }
+    return out
+
+
+__all__ = [
+    "DRAW", "STOCK_OUT", "WENT_OUT", "Entry", "HandError", "Problem", "default_ending",
+    "entry_from_json", "entry_from_text", "entry_json", "entry_texts", "stored_players",
+]

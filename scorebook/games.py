@@ -1,0 +1,287 @@
+"""Games: the default league, starting a game, the deal, totals and the scoreboard.
+
+The referee decides who won (:func:`referee.game_result`); this module keeps the
+stored game in step with it after every change to its hands (:func:`recompute`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from sqlalchemy.orm import selectinload
+
+from referee import RulesError, RuleSet, Verdict, game_result, make_rules
+from referee.rules import FAMILY_NAMES
+from referee.turns import dealer_of_hand
+from referee.verdict import render
+from scorebook.extensions import db
+from scorebook.models import (
+    ABANDONED,
+    DRAW,
+    FINISHED,
+    IN_PROGRESS,
+    STOCK_OUT,
+    WENT_OUT,
+    Game,
+    Hand,
+    League,
+    Player,
+    Seat,
+    utcnow,
+)
+
+DEFAULT_LEAGUE_NAME = "Our table"
+MAX_NAME_LENGTH = 40
+
+
+class GameSetupError(ValueError):
+    """A game that cannot be started; ``field`` names the form field at fault."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def explain(verdict: Verdict) -> str:
+    """A referee verdict in the reader's language."""
+    return render(gettext(verdict.template), verdict.params)
+
+
+def family_name(family: str) -> str:
+    return gettext(FAMILY_NAMES.get(family, family))
+
+
+# --- the league and its players -----------------------------------------------------
+
+
+def default_league() -> League:
+    """The league every game belongs to until leagues can be chosen; made on first use."""
+    league = db.session.scalar(db.select(League).order_by(League.id).limit(1))
+    if league is None:
+        league = League(name=DEFAULT_LEAGUE_NAME)
+        db.session.add(league)
+        db.session.commit()
+    return league
+
+
+def roster(league: League) -> list[Player]:
+    return list(db.session.scalars(
+        db.select(Player).where(Player.league_id == league.id).order_by(Player.name)))
+
+
+def clean_name(name: str) -> str:
+    return " ".join(name.split())
+
+
+def player_named(league: League, name: str) -> Player:
+    """The league's player with this name (case-insensitive), added if new."""
+    name = clean_name(name)
+    player = db.session.scalar(db.select(Player).where(
+        Player.league_id == league.id, db.func.lower(Player.name) == name.lower()))
+    if player is None:
+        player = Player(league=league, name=name)
+        db.session.add(player)
+    return player
+
+
+# --- starting a game ------------------------------------------------------------------
+
+
+def build_rules(family: str, options: dict[str, Any]) -> RuleSet:
+    """The rule set for a family and the options the table chose (None: family default)."""
+    spec = {k: v for k, v in options.items() if v is not None}
+    try:
+        return make_rules(family, **spec)
+    except RulesError as exc:
+        raise GameSetupError(gettext("Those house rules do not go together: %(why)s",
+                                     why=str(exc)), "rules") from exc
+
+
+def create_game(league: League, names: Sequence[str], first_dealer: int,
+                rules: RuleSet) -> Game:
+    """Start a game: players seated clockwise in the order given, ``first_dealer``
+    the seat that deals the first hand.  Commits."""
+    names = [clean_name(n) for n in names if clean_name(n)]
+    try:
+        rules.check_players(len(names))
+    except RulesError as exc:
+        raise GameSetupError(
+            gettext("%(family)s is played by %(low)s to %(high)s players, not %(count)s.",
+                    family=family_name(rules.family), low=rules.min_players,
+                    high=rules.max_players, count=len(names)), "players") from exc
+    lowered = [n.lower() for n in names]
+    for n in names:
+        if len(n) > MAX_NAME_LENGTH:
+            raise GameSetupError(gettext("A name can be at most %(max)s characters long.",
+                                         max=MAX_NAME_LENGTH), "players")
+        if lowered.count(n.lower()) > 1:
+            raise GameSetupError(gettext("%(name)s is seated twice.", name=n), "players")
+    if not 0 <= first_dealer < len(names):
+        raise GameSetupError(gettext("The first dealer must be one of the players."),
+                             "first_dealer")
+    players = [player_named(league, name) for name in names]
+    game = Game(league=league, family=rules.family, rules_json=rules.as_dict(),
+                target=rules.target_for(len(names)), status=IN_PROGRESS)
+    for position, player in enumerate(players):
+        game.seats.append(Seat(player=player, position=position,
+                               first_dealer=position == first_dealer))
+    db.session.add(game)
+    db.session.commit()
+    return game
+
+
+def load_game(game_id: int) -> Game | None:
+    """A game with its seats, hands and scores loaded in a few queries."""
+    return db.session.scalar(
+        db.select(Game).where(Game.id == game_id).options(
+            selectinload(Game.seats).selectinload(Seat.player),
+            selectinload(Game.hands).selectinload(Hand.scores),
+        ))
+
+
+# --- the deal and the totals ----------------------------------------------------------
+
+
+def complete_hands(game: Game) -> list[Hand]:
+    return [h for h in game.hands if h.complete]
+
+
+def live_hand(game: Game) -> Hand | None:
+    return next((h for h in game.hands if not h.complete), None)
+
+
+def next_hand_number(game: Game) -> int:
+    return max((h.number for h in game.hands), default=0) + 1
+
+
+def next_dealer_position(game: Game) -> int:
+    """Who deals the next hand: left of the last dealer (``turn.order``)."""
+    count = len(game.seats)
+    hands = complete_hands(game)
+    if not hands:
+        return dealer_of_hand(game.first_dealer, 1, count)
+    last = hands[-1]
+    position = next((s.position for s in game.seats if s.player_id == last.dealer_id), 0)
+    return (position + 1) % count
+
+
+def totals(game: Game) -> list[int]:
+    """Each seat's running total after the last complete hand."""
+    out = [0] * len(game.seats)
+    for hand in complete_hands(game):
+        for i, seat in enumerate(game.seats):
+            score = hand.score_of(seat.player_id)
+            out[i] += score.score if score else 0
+    return out
+
+
+def verdict_of(game: Game) -> Verdict:
+    """The referee's verdict on the game after its last complete hand."""
+    hands = complete_hands(game)
+    names = [s.player.name for s in game.seats]
+    went_out = None
+    if hands and hands[-1].went_out_id is not None:
+        went_out = next((i for i, s in enumerate(game.seats)
+                         if s.player_id == hands[-1].went_out_id), None)
+    return game_result(game.rules, totals(game), went_out, names)
+
+
+def recompute(game: Game) -> Verdict:
+    """Set the game's status and winner from its hands (an abandoned game stays so).
+    Does not commit."""
+    verdict = verdict_of(game)
+    game.revision = (game.revision or 0) + 1
+    if game.status == ABANDONED:
+        return verdict
+    if verdict.detail.get("finished"):
+        winner = game.seats[verdict.detail["winner"]].player
+        if game.status != FINISHED or game.winner_id != winner.id:
+            game.finished_at = utcnow()
+        game.status = FINISHED
+        game.winner = winner
+    else:
+        game.status = IN_PROGRESS
+        game.winner = None
+        game.finished_at = None
+    return verdict
+
+
+# --- the scoreboard ---------------------------------------------------------------------
+
+ENDINGS = {
+    WENT_OUT: _l("went out"),
+    STOCK_OUT: _l("stock ran out"),
+    DRAW: _l("draw"),
+}
+
+
+@dataclass
+class Row:
+    number: int
+    dealer: str
+    ending: str
+    went_out: str | None
+    going_rummy: bool
+    cells: list[tuple[int, int]]  # (hand score, running total) per seat
+
+
+@dataclass
+class Scoreboard:
+    game: Game
+    names: list[str]
+    rows: list[Row]
+    totals: list[int]
+    target: int
+    verdict: Verdict
+    message: str
+    next_dealer: str | None
+    leaders: list[str]
+    winner: str | None
+    live_number: int | None
+    progress: list[int] = field(default_factory=list)  # percent of the target, 0-100
+
+    @property
+    def running(self) -> list[list[int]]:
+        """Each seat's running totals, hand by hand (for the chart)."""
+        return [[row.cells[i][1] for row in self.rows] for i in range(len(self.names))]
+
+
+def scoreboard(game: Game) -> Scoreboard:
+    names = [s.player.name for s in game.seats]
+    by_id = {s.player_id: s.player.name for s in game.seats}
+    running = [0] * len(names)
+    rows = []
+    for hand in complete_hands(game):
+        cells = []
+        for i, seat in enumerate(game.seats):
+            score = hand.score_of(seat.player_id)
+            value = score.score if score else 0
+            running[i] += value
+            cells.append((value, running[i]))
+        rows.append(Row(hand.number, by_id.get(hand.dealer_id, "?"),
+                        str(ENDINGS.get(hand.ending, hand.ending)),
+                        by_id.get(hand.went_out_id) if hand.went_out_id else None,
+                        hand.going_rummy, cells))
+    verdict = verdict_of(game)
+    top = max(running) if running else 0
+    leaders = [n for n, t in zip(names, running) if t == top] if rows else []
+    live = live_hand(game)
+    next_dealer = names[next_dealer_position(game)] if game.is_open else None
+    return Scoreboard(
+        game=game, names=names, rows=rows, totals=running, target=game.target,
+        verdict=verdict, message=explain(verdict), next_dealer=next_dealer,
+        leaders=leaders, winner=game.winner.name if game.winner else None,
+        live_number=live.number if live else None,
+        progress=[max(0, min(100, round(100 * t / game.target))) if game.target else 0
+                  for t in running],
+    )
+
+
+def abandon(game: Game) -> None:
+    game.status = ABANDONED
+    game.revision = (game.revision or 0) + 1

@@ -1,0 +1,294 @@
+"""The scorebook's tables: leagues, players, games, seats, hands and every card.
+
+A hand is stored card by card: the melds put down (:class:`Meld`), each card on
+them and who laid it (:class:`MeldCard`), and the cards each player was left
+holding (:class:`StrandedCard`).  :class:`HandScore` caches the referee's score
+of each player for the hand; ``flask scorebook verify`` recomputes it from the
+cards.  :class:`Change` is the history of every edit.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from referee import RuleSet, make_rules
+from scorebook.extensions import db
+
+IN_PROGRESS = "in-progress"
+FINISHED = "finished"
+ABANDONED = "abandoned"
+GAME_STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)
+
+#: How a hand ended: someone went out, the stock ran out (500 families), or a
+#: draw (Basic Rummy: the stock ran out twice, nobody scores).
+WENT_OUT = "out"
+STOCK_OUT = "stock"
+DRAW = "draw"
+HAND_ENDINGS = (WENT_OUT, STOCK_OUT, DRAW)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class League(db.Model):
+    __tablename__ = "league"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="league", order_by="Player.name"
+    )
+    games: Mapped[list[Game]] = relationship(back_populates="league")
+
+    def __repr__(self) -> str:
+        return f"<League {self.name!r}>"
+
+
+class Player(db.Model):
+    __tablename__ = "player"
+    __table_args__ = (UniqueConstraint("league_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    league: Mapped[League] = relationship(back_populates="players")
+
+    def __repr__(self) -> str:
+        return f"<Player {self.name!r}>"
+
+
+class Game(db.Model):
+    __tablename__ = "game"
+    __table_args__ = (
+        CheckConstraint(f"status IN {GAME_STATUSES!r}", name="status"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id"), index=True)
+    family: Mapped[str] = mapped_column(String(20))
+    #: The rule set, frozen when the game starts (``RuleSet.as_dict()``).
+    rules_json: Mapped[dict[str, Any]] = mapped_column(JSON)
+    target: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(20), default=IN_PROGRESS, index=True)
+    winner_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    #: Bumped on every change to the game's hands (cache key for the scoreboard).
+    revision: Mapped[int] = mapped_column(Integer, default=0)
+
+    league: Mapped[League] = relationship(back_populates="games")
+    winner: Mapped[Player | None] = relationship()
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
+    )
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="game", order_by="Hand.number", cascade="all, delete-orphan"
+    )
+
+    @property
+    def rules(self) -> RuleSet:
+        """The frozen rule set (stored whole, so later changes to the family
+        defaults never change a game already played)."""
+        return RuleSet(**self.rules_json)
+
+    @property
+    def rules_spec(self) -> dict[str, Any]:
+        """The rule set as the API takes it: the family and the options that differ
+        from the family's defaults."""
+        defaults = make_rules(self.family).as_dict()
+        return {k: v for k, v in self.rules_json.items()
+                if k == "family" or defaults.get(k) != v}
+
+    @property
+    def rules_text(self) -> str:
+        return json.dumps(self.rules_spec, sort_keys=True)
+
+    @property
+    def players(self) -> list[Player]:
+        return [seat.player for seat in self.seats]
+
+    @property
+    def first_dealer(self) -> int:
+        """The seat position that dealt hand 1."""
+        return next((s.position for s in self.seats if s.first_dealer), 0)
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == IN_PROGRESS
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id} {self.family} {self.status}>"
+
+
+class Seat(db.Model):
+    """A player's place at the table; positions run clockwise from 0."""
+
+    __tablename__ = "seat"
+    __table_args__ = (
+        UniqueConstraint("game_id", "position"),
+        UniqueConstraint("game_id", "player_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    first_dealer: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship()
+
+
+class Hand(db.Model):
+    """One hand of a game.  ``complete`` is False while a live hand is being played;
+    ``version`` guards against two phones changing the same hand at once."""
+
+    __tablename__ = "hand"
+    __table_args__ = (
+        UniqueConstraint("game_id", "number"),
+        CheckConstraint(f"ending IN {HAND_ENDINGS!r}", name="ending"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    dealer_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    ending: Mapped[str] = mapped_column(String(10), default=WENT_OUT)
+    went_out_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    going_rummy: Mapped[bool] = mapped_column(Boolean, default=False)
+    complete: Mapped[bool] = mapped_column(Boolean, default=True)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+
+    game: Mapped[Game] = relationship(back_populates="hands")
+    dealer: Mapped[Player] = relationship(foreign_keys=[dealer_id])
+    went_out: Mapped[Player | None] = relationship(foreign_keys=[went_out_id])
+    melds: Mapped[list[Meld]] = relationship(
+        back_populates="hand", order_by="Meld.position", cascade="all, delete-orphan"
+    )
+    stranded: Mapped[list[StrandedCard]] = relationship(
+        back_populates="hand", order_by="StrandedCard.position", cascade="all, delete-orphan"
+    )
+    scores: Mapped[list[HandScore]] = relationship(
+        back_populates="hand", cascade="all, delete-orphan"
+    )
+
+    __mapper_args__ = {"version_id_col": version}
+
+    def score_of(self, player_id: int) -> HandScore | None:
+        return next((s for s in self.scores if s.player_id == player_id), None)
+
+
+class Meld(db.Model):
+    """A meld put down in a hand; ``label`` is its id within the hand (what lay-offs
+    name), ``kind`` and ``reading`` the referee's reading of it at the end of the hand."""
+
+    __tablename__ = "meld"
+    __table_args__ = (UniqueConstraint("hand_id", "label"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id", ondelete="CASCADE"), index=True)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    label: Mapped[str] = mapped_column(String(20))
+    position: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(10), default="")
+    reading: Mapped[str] = mapped_column(Text, default="")
+
+    hand: Mapped[Hand] = relationship(back_populates="melds")
+    owner: Mapped[Player] = relationship()
+    cards: Mapped[list[MeldCard]] = relationship(
+        back_populates="meld", order_by="MeldCard.position", cascade="all, delete-orphan"
+    )
+
+
+class MeldCard(db.Model):
+    """One card on a meld: put down by the meld's owner, or laid off (by anyone).
+    ``card`` is the canonical text (``7S``, ``JK``); ``declared`` what a joker stands for."""
+
+    __tablename__ = "meld_card"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    meld_id: Mapped[int] = mapped_column(ForeignKey("meld.id", ondelete="CASCADE"), index=True)
+    card: Mapped[str] = mapped_column(String(4))
+    declared: Mapped[str | None] = mapped_column(String(4))
+    laid_by_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    is_layoff: Mapped[bool] = mapped_column(Boolean, default=False)
+    position: Mapped[int] = mapped_column(Integer)
+
+    meld: Mapped[Meld] = relationship(back_populates="cards")
+    laid_by: Mapped[Player] = relationship()
+
+    @property
+    def text(self) -> str:
+        return f"{self.card}={self.declared}" if self.declared else self.card
+
+
+class StrandedCard(db.Model):
+    """A card left in a player's hand when the hand ended."""
+
+    __tablename__ = "stranded_card"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    card: Mapped[str] = mapped_column(String(4))
+    position: Mapped[int] = mapped_column(Integer)
+
+    hand: Mapped[Hand] = relationship(back_populates="stranded")
+    player: Mapped[Player] = relationship()
+
+
+class HandScore(db.Model):
+    """The referee's score of one player for one hand: a cache of what the stored
+    cards give (``flask scorebook verify`` proves it)."""
+
+    __tablename__ = "hand_score"
+    __table_args__ = (UniqueConstraint("hand_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    melded: Mapped[int] = mapped_column(Integer)
+    stranded: Mapped[int] = mapped_column(Integer)
+    score: Mapped[int] = mapped_column(Integer)
+
+    hand: Mapped[Hand] = relationship(back_populates="scores")
+    player: Mapped[Player] = relationship()
+
+
+class Change(db.Model):
+    """One entry of a game's history: what changed, when and from which device."""
+
+    __tablename__ = "change"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    hand_number: Mapped[int | None] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(20))
+    summary: Mapped[str] = mapped_column(Text, default="")
+    device: Mapped[str] = mapped_column(String(80), default="")
+    session_key: Mapped[str] = mapped_column(String(16), default="")
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
