@@ -171,9 +171,13 @@ def score_hand(rules: RuleSet, players: Sequence[PlayerHand], went_out: str | No
                 melded[layer] += card_value(card, rules, low_ace=low)
     stranded = {p.name: sum(card_value(c, rules) for c in p.hand) for p in players}
     if not rules.is_basic:
+        ids: tuple[str, ...] = ("score.500", "layoff.owner", "values.face", "values.low-ace")
+        if rules.jokers:
+            ids += ("values.joker",)
+        if went_out is None:  # nobody went out: the stock ran out
+            ids += ("out.stock-empty",)
         return HandScore(tuple(PlayerScore(n, melded[n], stranded[n], melded[n] - stranded[n])
-                               for n in names), table,
-                         ("score.500", "layoff.owner", "values.face", "values.low-ace"))
+                               for n in names), table, ids)
     scores = dict.fromkeys(names, 0)
     rule_ids: tuple[str, ...] = ("score.basic",)
     if went_out is None:
