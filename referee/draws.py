@@ -27,7 +27,8 @@ def check_draw(rules: RuleSet, table: Table, pile: Sequence[Card], hand: Sequenc
 
     ``detail["ways"]`` lists how the deepest card taken could be melded at once
     (:class:`~referee.arrange.Way`).  ``discard`` is the card they then mean to
-    discard, checked against ``discard.not-same``.
+    discard, checked against ``discard.not-same``; when the card taken must be
+    melded at once, the discard is not available to meld it with.
     """
     if not 1 <= take <= len(pile):
         raise DrawError(f"take must be from 1 to {len(pile)}, the cards in the pile")
@@ -37,10 +38,19 @@ def check_draw(rules: RuleSet, table: Table, pile: Sequence[Card], hand: Sequenc
     if take > 1 and not rules.deep_draws:
         return Verdict(False, "draw.basic-top-only", ("draw.basic",), params)
     pool = pool_of(list(hand) + list(above))
-    ways = ways_to_meld(card, pool, table, rules)
+    must_meld = take > 1 or rules.draw_must_meld
+    discarding_it = False
+    if must_meld and discard is not None:
+        # the card discarded at the end of the turn cannot also be melded with this one
+        if pool[discard.natural]:
+            pool[discard.natural] -= 1
+        elif discard.natural == card.natural:
+            discarding_it = True
+    ways = [] if discarding_it else ways_to_meld(card, pool, table, rules)
     new_melds = [w for w in ways if w.kind == "meld"]
     detail = {"ways": tuple(ways), "card": card, "taken": tuple(pile[-take:])}
-    must_meld = take > 1 or rules.draw_must_meld
+    if take == 1 and discarding_it:
+        return Verdict(False, "draw.same-discard", ("discard.not-same",), params, detail)
     if must_meld:
         rule = "draw.deep" if take > 1 else "draw.must-meld"
         if not ways:
