@@ -26,6 +26,8 @@ from scorebook.config import (
 )
 from scorebook.errors import register_error_handlers
 from scorebook.extensions import babel, csrf, db, migrate
+from scorebook.views.referee import bp as referee_pages_bp
+from scorebook.views.rulebook import bp as rulebook_bp
 
 DEFAULT_INSTANCE_PATH = Path(__file__).resolve().parent / "instance"
 
@@ -140,6 +142,8 @@ def select_locale() -> str | None:
 def configure_blueprints(app: Flask) -> None:
     csrf.exempt(api_bp)  # JSON clients send no form token
     app.register_blueprint(api_bp, url_prefix="/api/v1")
+    app.register_blueprint(referee_pages_bp, url_prefix="/referee")
+    app.register_blueprint(rulebook_bp, url_prefix="/rules")
 
 
 def configure_cli(app: Flask) -> None:

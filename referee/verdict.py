@@ -25,8 +25,8 @@ MESSAGES: dict[str, str] = {
     "meld.ok-set": N_("A legal set: %(cards)s."),
     "meld.ok-run": N_("A legal run: %(cards)s."),
     "meld.ambiguous": N_(
-        "These cards can be read %(count)s ways; the player must declare which "
-        "card each joker stands for: %(readings)s."
+        "These cards can be read %(count)s ways; the player must declare which card "
+        "each joker stands for."
     ),
     "meld.too-short": N_("A meld needs at least three cards; %(count)s were given."),
     "meld.not-a-meld": N_(

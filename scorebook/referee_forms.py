@@ -1,0 +1,139 @@
+"""The forms of the referee pages: a rule set (family and house rules) and the
+question of each tool.  They are GET forms: the question lives in the URL, so
+every verdict has a permalink that opens to the same answer."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from wtforms import BooleanField, Form, IntegerField, SelectField, StringField, TextAreaField
+from wtforms.validators import NumberRange, Optional
+
+from referee.rules import FAMILIES, FAMILY_NAMES
+from scorebook.payloads import PayloadError
+
+TRI_STATE = [("", _l("as the family plays it")), ("on", _l("on")), ("off", _l("off"))]
+BOOL_OPTIONS = ("jokers", "draw_must_meld", "deep_draw_new_meld", "discard_required",
+                "floating", "unplayable_discard", "must_go_out", "one_meld_per_turn")
+
+
+class RulesForm(Form):
+    """A family plus house-rule overrides; empty fields keep the family's default."""
+
+    family = SelectField(_l("Game"), choices=[(f, _l(FAMILY_NAMES[f])) for f in FAMILIES],
+                         default="pagat-500")
+    players = IntegerField(_l("Players at the table"), default=4,
+                           validators=[Optional(), NumberRange(2, 8)])
+    jokers = SelectField(_l("Jokers"), choices=TRI_STATE, default="")
+    values = SelectField(_l("Card values"), default="", choices=[
+        ("", _l("as the family plays it")), ("face", _l("face value")),
+        ("5-10-15", _l("5-10-15"))])
+    low_ace_value = SelectField(_l("Low ace (A-2-3) scores"), default="", choices=[
+        ("", _l("as the family plays it")), ("1", "1"), ("5", "5"), ("15", "15")])
+    rummy_call = SelectField(_l("\"Rummy!\" calls"), default="", choices=[
+        ("", _l("as the family plays it")), ("off", _l("never")),
+        ("top", _l("latest discard only")), ("pile", _l("anywhere in the pile"))])
+    draw_must_meld = SelectField(_l("A card taken from the pile must be melded"),
+                                 choices=TRI_STATE, default="")
+    deep_draw_new_meld = SelectField(_l("The deepest card taken starts a new meld"),
+                                     choices=TRI_STATE, default="")
+    discard_required = SelectField(_l("Going out needs a last discard"), choices=TRI_STATE,
+                                   default="")
+    floating = SelectField(_l("Floating"), choices=TRI_STATE, default="")
+    unplayable_discard = SelectField(_l("The last discard must be unplayable"),
+                                     choices=TRI_STATE, default="")
+    must_go_out = SelectField(_l("Must go out to win"), choices=TRI_STATE, default="")
+    min_natural_cards = SelectField(_l("Real cards a meld needs"), default="", choices=[
+        ("", _l("as the family plays it")), ("1", "1"), ("0", "0")])
+    one_meld_per_turn = SelectField(_l("One new meld per turn"), choices=TRI_STATE,
+                                    default="")
+    target = IntegerField(_l("Target"), validators=[Optional(), NumberRange(1, 100000)])
+
+    def option_fields(self) -> list[Any]:
+        return [f for f in self if f.name not in ("family", "players")]
+
+    def rules_body(self) -> dict[str, Any]:
+        """The ``rules`` object of an API body."""
+        body: dict[str, Any] = {"family": self.family.data}
+        for name in BOOL_OPTIONS:
+            value = getattr(self, name).data
+            if value:
+                body[name] = value == "on"
+        for name in ("values", "rummy_call"):
+            if getattr(self, name).data:
+                body[name] = getattr(self, name).data
+        for name in ("low_ace_value", "min_natural_cards"):
+            if getattr(self, name).data:
+                body[name] = int(getattr(self, name).data)
+        if self.target.data is not None:
+            body["target"] = self.target.data
+        return body
+
+
+TABLE_HELP = _l("One meld per line: an id, a colon, the cards in the order they lie. Add the "
+                "owner in brackets and mark a card laid off by someone else with @name: "
+                "“A (Ann): 5H 6H 7H 8H@Ben”.")
+CARDS_HELP = _l("Type cards like 7s 10h qd, JK for a joker, JK=8H for a joker declared as 8♥.")
+
+
+class MeldForm(RulesForm):
+    cards = StringField(_l("The meld"), description=CARDS_HELP)
+
+
+class LayoffForm(RulesForm):
+    table = TextAreaField(_l("Melds on the table"), description=TABLE_HELP)
+    card = StringField(_l("The card to lay off"), description=CARDS_HELP)
+    meld = StringField(_l("On meld (id, optional)"))
+
+
+class DrawForm(RulesForm):
+    table = TextAreaField(_l("Melds on the table"), description=TABLE_HELP)
+    pile = StringField(_l("Discard pile, bottom to top"), description=CARDS_HELP)
+    hand = StringField(_l("The player's hand"), description=CARDS_HELP)
+    take = IntegerField(_l("Cards taken from the top"), default=1,
+                        validators=[Optional(), NumberRange(1, 108)])
+    discard = StringField(_l("Card they then discard (optional)"))
+
+
+class RummyCallForm(RulesForm):
+    table = TextAreaField(_l("Melds on the table"), description=TABLE_HELP)
+    pile = StringField(_l("Discard pile, bottom to top"), description=CARDS_HELP)
+    discarder = StringField(_l("Who discarded last"), default="")
+    caller = StringField(_l("Who calls \"Rummy!\""), default="")
+    next_player_drew = BooleanField(_l("The next player has already drawn"))
+    hand_over = BooleanField(_l("The hand is already over"))
+
+
+class GoingOutForm(RulesForm):
+    table = TextAreaField(_l("Melds on the table"), description=TABLE_HELP)
+    hand = StringField(_l("The player's cards"), description=CARDS_HELP)
+    discard = StringField(_l("The last discard (empty: meld every card)"))
+    took = StringField(_l("Cards taken from the discard pile this turn (optional)"))
+
+
+_LINE = re.compile(r"^\s*(?P<id>[^:()]+?)\s*(?:\((?P<owner>[^)]*)\))?\s*:\s*(?P<cards>.*)$")
+
+
+def table_body(text: str | None) -> list[dict[str, Any]]:
+    """The API's table from the text area (``A (Ann): 5H 6H 7H 8H@Ben``)."""
+    melds: list[dict[str, Any]] = []
+    for number, line in enumerate((text or "").splitlines(), start=1):
+        if not line.strip():
+            continue
+        match = _LINE.match(line)
+        if not match:
+            raise PayloadError("bad-table", str(_l(
+                "Line %(n)s of the table needs an id and a colon before the cards, "
+                "like “A: 5H 6H 7H”.", n=number)))
+        owner = (match.group("owner") or "").strip() or None
+        cards: list[Any] = []
+        for token in match.group("cards").split():
+            card, _, by = token.partition("@")
+            cards.append({"card": card, "by": by} if by else card)
+        meld: dict[str, Any] = {"id": match.group("id").strip(), "cards": cards}
+        if owner:
+            meld["owner"] = owner
+        melds.append(meld)
+    return melds

@@ -1,0 +1,137 @@
+"""The referee pages: five tools that settle a dispute at the table.
+
+Every tool is a GET form whose answer comes from the same functions as the JSON
+API (:mod:`scorebook.questions`), so the URL of a verdict is its permalink.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, abort, render_template, request, url_for
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import MultiDict
+
+from referee.rulebook import RULES_BY_ID
+from scorebook.payloads import PayloadError
+from scorebook.questions import QUESTIONS
+from scorebook.referee_forms import (
+    DrawForm,
+    GoingOutForm,
+    LayoffForm,
+    MeldForm,
+    RulesForm,
+    RummyCallForm,
+    table_body,
+)
+
+bp = Blueprint("referee_pages", __name__)
+
+
+def _common(form: RulesForm) -> dict[str, Any]:
+    return {"rules": form.rules_body(), "players": form.players.data or 4}
+
+
+def _meld(form: Any) -> dict[str, Any]:
+    return {**_common(form), "cards": form.cards.data}
+
+
+def _layoff(form: Any) -> dict[str, Any]:
+    body = {**_common(form), "table": table_body(form.table.data), "card": form.card.data}
+    if (form.meld.data or "").strip():
+        body["meld"] = form.meld.data.strip()
+    return body
+
+
+def _draw(form: Any) -> dict[str, Any]:
+    body = {**_common(form), "table": table_body(form.table.data), "pile": form.pile.data,
+            "hand": form.hand.data, "take": form.take.data or 1}
+    if (form.discard.data or "").strip():
+        body["discard"] = form.discard.data.strip()
+    return body
+
+
+def _rummy_call(form: Any) -> dict[str, Any]:
+    return {**_common(form), "table": table_body(form.table.data), "pile": form.pile.data,
+            "discarder": form.discarder.data, "caller": form.caller.data,
+            "next_player_drew": form.next_player_drew.data, "hand_over": form.hand_over.data}
+
+
+def _going_out(form: Any) -> dict[str, Any]:
+    body = {**_common(form), "table": table_body(form.table.data), "hand": form.hand.data,
+            "took": form.took.data or ""}
+    if (form.discard.data or "").strip():
+        body["discard"] = form.discard.data.strip()
+    return body
+
+
+@dataclass(frozen=True)
+class Tool:
+    slug: str
+    title: Any
+    question: Any
+    form: type[RulesForm]
+    body: Callable[[Any], dict[str, Any]]
+    asked_by: str  # the field whose presence in the URL asks the question
+
+
+TOOLS = {t.slug: t for t in (
+    Tool("meld", _l("Meld"), _l("Is this a legal meld?"), MeldForm, _meld, "cards"),
+    Tool("layoff", _l("Lay-off"), _l("Can this card be laid off there?"), LayoffForm,
+         _layoff, "card"),
+    Tool("draw", _l("Discard draw"), _l("May I take these cards from the discard pile?"),
+         DrawForm, _draw, "pile"),
+    Tool("rummy-call", _l("\"Rummy!\" call"), _l("Is this call of \"Rummy!\" legal?"),
+         RummyCallForm, _rummy_call, "pile"),
+    Tool("going-out", _l("Going out"), _l("May this player go out?"), GoingOutForm,
+         _going_out, "hand"),
+)}
+
+
+def rule_entries(rule_ids: list[str], family: str) -> list[dict[str, Any]]:
+    """The cited rules with their title and text, linked into the rule book."""
+    entries = []
+    for rule_id in rule_ids:
+        rule = RULES_BY_ID.get(rule_id)
+        if rule is None:
+            continue
+        entries.append({"id": rule_id, "title": gettext(rule.title),
+                        "text": gettext(rule.text),
+                        "url": url_for("rulebook.family", family=family, _anchor=rule_id)})
+    return entries
+
+
+@bp.get("/")
+def index() -> str:
+    return render_template("referee/index.html", tools=TOOLS.values())
+
+
+@bp.get("/<slug>")
+def tool(slug: str) -> tuple[str, int] | str:
+    spec = TOOLS.get(slug)
+    if spec is None:
+        abort(404)
+    args = MultiDict(request.args)
+    form = spec.form(args)
+    asked = bool((args.get(spec.asked_by) or "").strip())
+    answer: dict[str, Any] | None = None
+    error: str | None = None
+    status = 200
+    if asked:
+        if not form.validate():
+            error = " ".join(str(e) for errors in form.errors.values() for e in errors)
+        else:
+            try:
+                answer = QUESTIONS[f"referee/{slug}"](spec.body(form))
+            except PayloadError as exc:
+                error = exc.message
+        if error:
+            status = 400
+    rules = rule_entries(answer["rules"], form.family.data) if answer else []
+    page = render_template("referee/tool.html", tool=spec, tools=TOOLS.values(), form=form,
+                           answer=answer, error=error, rules=rules,
+                           permalink=request.url if answer else None)
+    return page, status

@@ -1,0 +1,29 @@
+"""The rule book pages: every rule of a family in our own words, each with its id
+as an anchor that verdicts link to, and every house-rule option explained."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template
+
+from referee.rulebook import OPTION_TEXTS, SECTIONS, rules_for
+from referee.rules import FAMILIES, FAMILY_NAMES, make_rules
+
+bp = Blueprint("rulebook", __name__)
+
+
+@bp.get("/")
+def index() -> str:
+    return render_template("rulebook/index.html", families=FAMILIES, names=FAMILY_NAMES)
+
+
+@bp.get("/<family>")
+def family(family: str) -> str:
+    if family not in FAMILIES:
+        abort(404)
+    rules = rules_for(family)
+    sections = [(key, title, [r for r in rules if r.section == key])
+                for key, title in SECTIONS.items()]
+    defaults = make_rules(family).as_dict()
+    return render_template("rulebook/family.html", family=family, names=FAMILY_NAMES,
+                           families=FAMILIES, sections=[s for s in sections if s[2]],
+                           options=OPTION_TEXTS, defaults=defaults)
