@@ -8,13 +8,27 @@ import re
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import BooleanField, Form, IntegerField, SelectField, StringField, TextAreaField
+from wtforms import (
+    BooleanField,
+    Form,
+    IntegerField,
+    SelectChoice,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.validators import NumberRange, Optional
 
 from referee.rules import FAMILIES, FAMILY_NAMES
 from scorebook.payloads import PayloadError
 
-TRI_STATE = [("", _l("as the family plays it")), ("on", _l("on")), ("off", _l("off"))]
+
+def choices(*pairs: tuple[str, Any]) -> list[SelectChoice]:
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+FAMILY_DEFAULT = ("", _l("as the family plays it"))
+TRI_STATE = choices(FAMILY_DEFAULT, ("on", _l("on")), ("off", _l("off")))
 BOOL_OPTIONS = ("jokers", "draw_must_meld", "deep_draw_new_meld", "discard_required",
                 "floating", "unplayable_discard", "must_go_out", "one_meld_per_turn")
 
@@ -22,19 +36,20 @@ BOOL_OPTIONS = ("jokers", "draw_must_meld", "deep_draw_new_meld", "discard_requi
 class RulesForm(Form):
     """A family plus house-rule overrides; empty fields keep the family's default."""
 
-    family = SelectField(_l("Game"), choices=[(f, _l(FAMILY_NAMES[f])) for f in FAMILIES],
+    family = SelectField(_l("Game"),
+                         choices=choices(*((f, _l(FAMILY_NAMES[f])) for f in FAMILIES)),
                          default="pagat-500")
     players = IntegerField(_l("Players at the table"), default=4,
                            validators=[Optional(), NumberRange(2, 8)])
     jokers = SelectField(_l("Jokers"), choices=TRI_STATE, default="")
-    values = SelectField(_l("Card values"), default="", choices=[
-        ("", _l("as the family plays it")), ("face", _l("face value")),
-        ("5-10-15", _l("5-10-15"))])
-    low_ace_value = SelectField(_l("Low ace (A-2-3) scores"), default="", choices=[
-        ("", _l("as the family plays it")), ("1", "1"), ("5", "5"), ("15", "15")])
-    rummy_call = SelectField(_l("\"Rummy!\" calls"), default="", choices=[
-        ("", _l("as the family plays it")), ("off", _l("never")),
-        ("top", _l("latest discard only")), ("pile", _l("anywhere in the pile"))])
+    values = SelectField(_l("Card values"), default="", choices=choices(
+        FAMILY_DEFAULT, ("face", _l("face value")),
+        ("5-10-15", _l("5-10-15"))))
+    low_ace_value = SelectField(_l("Low ace (A-2-3) scores"), default="", choices=choices(
+        FAMILY_DEFAULT, ("1", "1"), ("5", "5"), ("15", "15")))
+    rummy_call = SelectField(_l("\"Rummy!\" calls"), default="", choices=choices(
+        FAMILY_DEFAULT, ("off", _l("never")),
+        ("top", _l("latest discard only")), ("pile", _l("anywhere in the pile"))))
     draw_must_meld = SelectField(_l("A card taken from the pile must be melded"),
                                  choices=TRI_STATE, default="")
     deep_draw_new_meld = SelectField(_l("The deepest card taken starts a new meld"),
@@ -45,8 +60,8 @@ class RulesForm(Form):
     unplayable_discard = SelectField(_l("The last discard must be unplayable"),
                                      choices=TRI_STATE, default="")
     must_go_out = SelectField(_l("Must go out to win"), choices=TRI_STATE, default="")
-    min_natural_cards = SelectField(_l("Real cards a meld needs"), default="", choices=[
-        ("", _l("as the family plays it")), ("1", "1"), ("0", "0")])
+    min_natural_cards = SelectField(_l("Real cards a meld needs"), default="", choices=choices(
+        FAMILY_DEFAULT, ("1", "1"), ("0", "0")))
     one_meld_per_turn = SelectField(_l("One new meld per turn"), choices=TRI_STATE,
                                     default="")
     target = IntegerField(_l("Target"), validators=[Optional(), NumberRange(1, 100000)])

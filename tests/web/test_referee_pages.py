@@ -1,0 +1,117 @@
+"""The referee and rule-book pages: every tool answers through the page as the API
+does, the rule book's examples included; bad input is a 400 shown in place."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pytest
+
+from referee.rulebook import RULES_BY_ID
+
+
+def ask(client, tool: str, status: int = 200, **args) -> str:
+    response = client.get(f"/referee/{tool}?{urlencode(args)}")
+    assert response.status_code == status, response.get_data(as_text=True)[:500]
+    return response.get_data(as_text=True)
+
+
+def test_index_lists_the_five_tools(client):
+    page = client.get("/referee/").get_data(as_text=True)
+    for slug in ("meld", "layoff", "draw", "rummy-call", "going-out"):
+        assert f'href="/referee/{slug}"' in page
+
+
+@pytest.mark.parametrize("slug", ["meld", "layoff", "draw", "rummy-call", "going-out"])
+def test_empty_tool_shows_only_the_form(client, slug):
+    page = ask(client, slug)
+    assert "LEGAL" not in page
+    assert 'name="family"' in page and "Ask the referee" in page
+
+
+def test_meld_verdict_with_readings_and_rule_texts(client):
+    page = ask(client, "meld", cards="9s jk jk", family="pagat-500", players=3)
+    assert "LEGAL" in page and "NOT LEGAL" not in page
+    assert page.count("<li>run:") == 3 and page.count("<li>set:") == 1
+    assert 'href="/rules/pagat-500#meld.joker"' in page
+    assert str(RULES_BY_ID["meld.joker"].title) in page
+
+
+def test_meld_not_legal_in_basic(client):
+    page = ask(client, "meld", cards="QH KH AH", family="basic", players=2)
+    assert "NOT LEGAL" in page
+    assert "#meld.ace" in page
+
+
+def test_layoff_choice_story(client):
+    """layoff.choice: the 9♥ fits the run and the nines; the player must say which."""
+    table = "A (Ann): 5H 6H 7H 8H@Ben\nB (Ben): 9C 9S 9D"
+    page = ask(client, "layoff", table=table, card="9h", players=4)
+    assert "LEGAL" in page and "more than one meld" in page
+    page = ask(client, "layoff", table="A (Ann): 5H 6H 7H 8H@Ben 9H@Cy\nB (Ben): 9C 9S 9D",
+               card="10h", meld="B", players=4)
+    assert "NOT LEGAL" in page
+
+
+def test_draw_worked_example(client):
+    page = ask(client, "draw", pile="6C 4S 7D 4H QS AD", hand="2C 4D 5C 8C JH KS KD", take=5,
+               players=3)
+    assert "LEGAL" in page and "NOT LEGAL" not in page
+    assert "#draw.deep" in page
+
+
+def test_rummy_call_example(client):
+    page = ask(client, "rummy-call", pile="2D KC 5S QC 9H JC", discarder="Ann", caller="Ben",
+               players=3)
+    assert "LEGAL" in page and "take 5 cards" in page
+    page = ask(client, "rummy-call", pile="3C 8D 9S", table="M (Ann): 4C 5C 6C",
+               discarder="Ann", caller="Ann", players=3)
+    assert "NOT LEGAL" in page and "#rummy.own-meld" in page
+
+
+def test_going_out_with_house_rules(client):
+    page = ask(client, "going-out", table="A: 5H 6H 7H", hand="8H 4H", discard="4H",
+               unplayable_discard="on", players=3)
+    assert "NOT LEGAL" in page and "#out.unplayable-discard" in page
+    page = ask(client, "going-out", table="A: 5H 6H 7H", hand="8H 4H", discard="4H",
+               players=3)
+    assert "NOT LEGAL" not in page and "LEGAL" in page
+
+
+def test_permalink_reopens_the_same_verdict(client):
+    page = ask(client, "meld", cards="7s 8s 9s")
+    start = page.index('id="permalink"')
+    url = page[page.index('value="', start) + 7: page.index('"', page.index('value="', start) + 7)]
+    assert "cards=7s+8s+9s" in url.replace("&amp;", "&")
+    again = client.get(url.replace("&amp;", "&").replace("http://localhost", ""))
+    assert again.status_code == 200 and "A legal run" in again.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("tool,args,text", [
+    ("meld", {"cards": "7S 8Z"}, "8Z"),
+    ("layoff", {"table": "A: 5H 6H 7H", "card": "8H", "meld": "Z"}, "Z"),
+    ("layoff", {"table": "no colon here", "card": "8H"}, "Line 1"),
+    ("draw", {"pile": "6C 4S", "hand": "2C", "take": 5}, "take"),
+    ("meld", {"cards": "7S 8S 9S", "family": "basic", "jokers": "on"}, "Basic"),
+    ("meld", {"cards": "7S 8S 9S", "players": 12}, "players"),
+])
+def test_bad_input_is_400_in_place(client, tool, args, text):
+    page = ask(client, tool, 400, **args)
+    assert 'role="alert"' in page and text in page
+    assert "Ask the referee" in page  # the form is still there to fix
+
+
+def test_unknown_tool_is_404(client):
+    assert client.get("/referee/poker").status_code == 404
+
+
+def test_rule_book_has_every_rule_of_the_family_as_an_anchor(client):
+    page = client.get("/rules/pagat-500").get_data(as_text=True)
+    for rule_id, rule in RULES_BY_ID.items():
+        if "pagat-500" in rule.families:
+            assert f'id="{rule_id}"' in page
+    assert 'id="draw.basic"' not in page
+    basic = client.get("/rules/basic").get_data(as_text=True)
+    assert 'id="draw.basic"' in basic and 'id="rummy.call"' not in basic
+    assert client.get("/rules/").status_code == 200
+    assert client.get("/rules/gin").status_code == 404
