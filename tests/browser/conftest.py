@@ -1,0 +1,84 @@
+"""Browser tests: the app served on a free loopback port, driven by Playwright in
+Debian's Chromium at phone size (390×844).  Never downloads a browser."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from app import create_app
+from scorebook.extensions import db
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+PHONE = {"width": 390, "height": 844}
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app on 127.0.0.1 and a free port, with its own database; yields the base URL."""
+    folder = tmp_path_factory.mktemp("live")
+    url = os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{folder / 'live.sqlite3'}"
+    app = create_app({"TESTING": True, "SECRET_KEY": "browser-tests",
+                      "SQLALCHEMY_DATABASE_URI": url}, instance_path=folder)
+    with app.app_context():
+        db.create_all()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        with app.app_context():
+            db.session.remove()
+            db.drop_all()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def screenshot(page):  # type: ignore[no-untyped-def]
+    """``screenshot(name)`` saves the page, full length at phone width, into
+    docs/screenshots/ (committed, so a person can look at every page)."""
+
+    def shoot(name: str) -> None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+    return shoot

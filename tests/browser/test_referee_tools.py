@@ -1,0 +1,61 @@
+"""Each referee tool at phone size, as someone at the table would use it: type the
+cards, ask, read the verdict, follow the rule link."""
+
+from __future__ import annotations
+
+
+def fill_and_ask(page, fields: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
+    for label, value in fields.items():
+        page.get_by_label(label, exact=True).fill(value)
+    page.get_by_role("button", name="Ask the referee").click()
+    page.wait_for_load_state()
+
+
+def test_meld_tool(page, live_server, screenshot):
+    page.goto(f"{live_server}/referee/")
+    page.get_by_role("link", name="Meld").first.click()
+    fill_and_ask(page, {"The meld": "9s jk jk"})
+    assert "LEGAL" in page.locator(".verdict-word").inner_text()
+    assert page.locator(".answer-detail li").count() == 4
+    screenshot("referee-meld")
+    page.get_by_role("link", name="meld.joker").first.click()
+    assert page.url.endswith("#meld.joker")
+
+
+def test_layoff_tool(page, live_server, screenshot):
+    page.goto(f"{live_server}/referee/layoff")
+    fill_and_ask(page, {"Melds on the table": "A (Ann): 6H 7H JK=8H",
+                        "The card to lay off": "8h"})
+    assert "NOT LEGAL" in page.locator(".verdict-word").inner_text()
+    assert "layoff.joker-fixed" in page.locator(".cited-rules").inner_text()
+    screenshot("referee-layoff")
+
+
+def test_draw_tool(page, live_server, screenshot):
+    page.goto(f"{live_server}/referee/draw")
+    fill_and_ask(page, {"Discard pile, bottom to top": "6C 4S 7D 4H QS AD",
+                        "The player's hand": "2C 4D 5C 8C JH KS KD",
+                        "Cards taken from the top": "5"})
+    assert page.locator(".verdict-word").inner_text().strip().endswith("LEGAL")
+    assert "NOT" not in page.locator(".verdict-word").inner_text()
+    assert "4♠" in page.locator(".answer-detail").inner_text()
+    screenshot("referee-draw")
+
+
+def test_rummy_call_tool(page, live_server, screenshot):
+    page.goto(f"{live_server}/referee/rummy-call")
+    fill_and_ask(page, {"Discard pile, bottom to top": "2D KC 5S QC 9H JC",
+                        "Who discarded last": "Ann", "Who calls \"Rummy!\"": "Ben"})
+    assert "NOT" not in page.locator(".verdict-word").inner_text()
+    assert "take 5 cards" in page.locator(".answer-detail").inner_text()
+    screenshot("referee-rummy-call")
+
+
+def test_going_out_tool_and_bad_input(page, live_server, screenshot):
+    page.goto(f"{live_server}/referee/going-out")
+    fill_and_ask(page, {"Melds on the table": "A: 5H 6H 7H", "The player's cards": "8H 4H",
+                        "The last discard (empty: meld every card)": "4H"})
+    assert "NOT" not in page.locator(".verdict-word").inner_text()
+    screenshot("referee-going-out")
+    fill_and_ask(page, {"The player's cards": "8H 4X"})
+    assert "4X" in page.get_by_role("alert").inner_text()
