@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from .cards import JOKER, Card
-from .melds import RUN, SET, Reading, card_at, check_meld, max_position
+from .melds import SET, Reading, card_at, check_meld, max_position
 from .rules import RuleSet
 from .verdict import Verdict
 
@@ -244,8 +244,9 @@ def _why_not(meld: TableMeld, card: Card) -> Verdict | None:
     if meld.kind == SET and len(meld.cards) >= 4 and (card.is_joker or card.rank ==
                                                        meld.reading.rank):
         return Verdict(False, "layoff.set-full", ("layoff.full-set",), {"meld": meld.id})
-    if not card.is_joker and meld.kind == RUN:
+    if not card.is_joker:
         for c in meld.cards:
+            # a run's jokers stand for whole cards; a set's joker may name its suit too
             if c.is_joker and c.stands_for == card:
                 return Verdict(False, "layoff.joker-fixed", ("layoff.joker-fixed",),
                                {"meld": meld.id, "card": str(card)})
