@@ -10,12 +10,13 @@ FLASK := $(BIN)/flask --app app
 LANGUAGES := es it
 BABEL_KEYWORDS := -k _ -k _l -k N_ -k gettext -k ngettext:1,2 -k lazy_gettext
 
-.PHONY: help venv run lint test clean babel-extract babel-update babel-compile
+.PHONY: help venv run lint test screenshots clean babel-extract babel-update babel-compile
 
 help:
 	@echo "make run      serve on http://127.0.0.1:5000 (SQLite in instance/)"
 	@echo "make test     lint, then run the test suite"
 	@echo "make lint     ruff on everything, mypy --strict on referee/"
+	@echo "make screenshots  the browser tests, saving phone-size pages to docs/screenshots/"
 	@echo "make babel-extract | babel-update | babel-compile"
 	@echo "make clean    remove .venv and caches (never the instance/ data)"
 
@@ -48,6 +49,10 @@ test: venv
 	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory babel-compile
 	$(BIN)/pytest -q
+
+# The browser tests again, saving a 390x844 screenshot of every page they visit.
+screenshots: venv babel-compile
+	SCREENSHOTS=1 $(BIN)/pytest -q tests/browser
 
 babel-extract: venv
 	$(BIN)/pybabel extract -F babel.cfg $(BABEL_KEYWORDS) -o translations/messages.pot .

@@ -75,9 +75,13 @@ def page(browser):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def screenshot(page):  # type: ignore[no-untyped-def]
     """``screenshot(name)`` saves the page, full length at phone width, into
-    docs/screenshots/ (committed, so a person can look at every page)."""
+    docs/screenshots/ (committed, so a person can look at every page) when the
+    environment has ``SCREENSHOTS=1`` (``make screenshots``); otherwise it does
+    nothing, so a test run leaves the work tree clean."""
 
     def shoot(name: str) -> None:
+        if os.environ.get("SCREENSHOTS") != "1":
+            return
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
