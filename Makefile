@@ -10,11 +10,13 @@ FLASK := $(BIN)/flask --app app
 LANGUAGES := es it
 BABEL_KEYWORDS := -k _ -k _l -k N_ -k gettext -k ngettext:1,2 -k lazy_gettext
 
-.PHONY: help venv run lint test screenshots clean babel-extract babel-update babel-compile
+.PHONY: help venv run serve db-upgrade lint test test-db test-pg screenshots clean babel-extract babel-update babel-compile
 
 help:
 	@echo "make run      serve on http://127.0.0.1:5000 (SQLite in instance/)"
+	@echo "make serve    gunicorn, WORKERS=4 on BIND=127.0.0.1:8000, after flask db upgrade (DATABASE_URL)"
 	@echo "make test     lint, then run the test suite"
+	@echo "make test-pg  the test suite on PostgreSQL (installs and starts it: needs root)"
 	@echo "make lint     ruff on everything, mypy --strict on referee/"
 	@echo "make screenshots  the browser tests, saving phone-size pages to docs/screenshots/"
 	@echo "make babel-extract | babel-update | babel-compile"
@@ -28,13 +30,22 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --disable-pip-version-check --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-run: venv babel-compile
+run: venv babel-compile db-upgrade
+	$(FLASK) run --host 127.0.0.1 --port 5000
+
+# Production: gunicorn's sync workers on the configured database (DATABASE_URL,
+# else the SQLite file in instance/). GUNICORN_ARGS adds options, e.g. --access-logfile -.
+WORKERS ?= 4
+BIND ?= 127.0.0.1:8000
+serve: venv babel-compile db-upgrade
+	$(BIN)/gunicorn --workers $(WORKERS) --bind $(BIND) $(GUNICORN_ARGS) "app:create_app()"
+
+db-upgrade: venv
 	@if ls migrations/versions/*.py >/dev/null 2>&1; then \
 		$(FLASK) db upgrade; \
 	else \
 		$(FLASK) init-db; \
 	fi
-	$(FLASK) run --host 127.0.0.1 --port 5000
 
 lint: venv
 	$(BIN)/ruff check .
@@ -49,6 +60,16 @@ test: venv
 	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory babel-compile
 	$(BIN)/pytest -q
+
+# The suite without lint, on TEST_DATABASE_URL (in-memory SQLite when unset).
+test-db: venv babel-compile
+	$(BIN)/pytest -q
+
+# The suite on the machine's PostgreSQL (.ci/postgres installs and starts it).
+test-pg: venv
+	@port=$$(bash .ci/postgres scorebook_test) && \
+	TEST_DATABASE_URL="postgresql+psycopg://scorebook:scorebook@127.0.0.1:$$port/scorebook_test" \
+		$(MAKE) --no-print-directory test-db
 
 # The browser tests again, saving a 390x844 screenshot of every page they visit.
 screenshots: venv babel-compile
