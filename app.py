@@ -27,6 +27,9 @@ from scorebook.config import (
 from scorebook.errors import register_error_handlers
 from scorebook.extensions import babel, csrf, db, migrate
 from scorebook.views.referee import bp as referee_pages_bp
+from scorebook.views.games import bp as games_bp
+from scorebook.views.hands import bp as hands_bp
+from scorebook.views.main import bp as main_bp
 from scorebook.views.rulebook import bp as rulebook_bp
 
 DEFAULT_INSTANCE_PATH = Path(__file__).resolve().parent / "instance"
@@ -141,6 +144,9 @@ def select_locale() -> str | None:
 
 def configure_blueprints(app: Flask) -> None:
     csrf.exempt(api_bp)  # JSON clients send no form token
+    app.register_blueprint(main_bp)
+    app.register_blueprint(games_bp, url_prefix="/games")
+    app.register_blueprint(hands_bp, url_prefix="/games/<int:game_id>/hands")
     app.register_blueprint(api_bp, url_prefix="/api/v1")
     app.register_blueprint(referee_pages_bp, url_prefix="/referee")
     app.register_blueprint(rulebook_bp, url_prefix="/rules")

@@ -1,0 +1,115 @@
+"""The cumulative-score chart: an SVG drawn on the server (no JavaScript).
+
+Each player is a line with its own colour, dash pattern and marker shape, so the
+lines can be told apart without colour; ``<title>`` and ``<desc>`` say in words
+what the chart shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from flask_babel import gettext
+from markupsafe import Markup, escape
+
+# Okabe-Ito colours, darkened where needed for 3:1 contrast on white.
+COLOURS = ("#0b5394", "#b3470a", "#00785a", "#a4377e", "#8a6100", "#1d6f9e", "#1a1a1a",
+           "#6b3fa0")
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 2 1 2", "3 3")
+MARKERS = ("circle", "square", "triangle", "diamond", "cross", "circle", "square", "triangle")
+
+WIDTH, HEIGHT = 340, 200
+LEFT, RIGHT, TOP, BOTTOM = 40, 12, 12, 24
+LEGEND_ROW = 20
+
+
+def _marker(kind: str, x: float, y: float, colour: str) -> str:
+    if kind == "square":
+        return f'<rect x="{x - 3.5:.1f}" y="{y - 3.5:.1f}" width="7" height="7" fill="{colour}"/>'
+    if kind == "triangle":
+        return (f'<path d="M{x:.1f} {y - 4.5:.1f}L{x + 4.5:.1f} {y + 3.5:.1f}'
+                f'L{x - 4.5:.1f} {y + 3.5:.1f}Z" fill="{colour}"/>')
+    if kind == "diamond":
+        return (f'<path d="M{x:.1f} {y - 4.5:.1f}L{x + 4.5:.1f} {y:.1f}L{x:.1f} {y + 4.5:.1f}'
+                f'L{x - 4.5:.1f} {y:.1f}Z" fill="{colour}"/>')
+    if kind == "cross":
+        return (f'<path d="M{x - 4:.1f} {y - 4:.1f}L{x + 4:.1f} {y + 4:.1f}M{x + 4:.1f} '
+                f'{y - 4:.1f}L{x - 4:.1f} {y + 4:.1f}" stroke="{colour}" stroke-width="2"/>')
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{colour}"/>'
+
+
+def _ticks(low: int, high: int) -> list[int]:
+    span = max(high - low, 1)
+    step = next(s for s in (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2500, 5000, 10000,
+                            25000, 50000, 100000) if span / s <= 5)
+    first = (low // step) * step
+    return [v for v in range(first, high + step, step) if low <= v <= high]
+
+
+def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: int) -> Markup:
+    """The chart of each player's running total after each hand, with the target."""
+    hands = max((len(r) for r in running), default=0)
+    values = [v for r in running for v in r]
+    low = min([0, *values])
+    high = max([target, *values])
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+    legend_rows = (len(names) + 1) // 2
+    total_h = HEIGHT + 8 + legend_rows * LEGEND_ROW
+
+    def x(i: int) -> float:
+        return LEFT + plot_w * i / max(hands, 1)
+
+    def y(v: int) -> float:
+        return TOP + plot_h * (high - v) / max(high - low, 1)
+
+    title = gettext("Running totals after each hand")
+    if hands:
+        last = ", ".join(f"{n} {r[-1] if r else 0}" for n, r in zip(names, running))
+        desc = gettext("After %(hands)s hand(s), towards %(target)s: %(totals)s.",
+                       hands=hands, target=target, totals=last)
+    else:
+        desc = gettext("No hands yet. The target is %(target)s.", target=target)
+    out = [f'<svg class="chart" viewBox="0 0 {WIDTH} {total_h}" role="img" '
+           f'aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg">',
+           f'<title id="chart-title">{escape(title)}</title>',
+           f'<desc id="chart-desc">{escape(desc)}</desc>']
+    for v in _ticks(low, high):
+        out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+                   f'stroke="#d0d0cb" stroke-width="1"/>')
+        out.append(f'<text x="{LEFT - 4}" y="{y(v) + 4:.1f}" text-anchor="end" '
+                   f'font-size="11" fill="#4a4a4a">{v}</text>')
+    out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(target):.1f}" '
+               f'y2="{y(target):.1f}" stroke="#1a1a1a" stroke-width="1.5" '
+               f'stroke-dasharray="4 4"/>')
+    out.append(f'<text x="{WIDTH - RIGHT}" y="{y(target) - 4:.1f}" text-anchor="end" '
+               f'font-size="11" fill="#1a1a1a">{escape(gettext("target"))} {target}</text>')
+    if low < 0:
+        out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(0):.1f}" y2="{y(0):.1f}" '
+                   f'stroke="#4a4a4a" stroke-width="1"/>')
+    for i in range(hands + 1):
+        if hands <= 12 or i % max(1, hands // 8) == 0 or i == hands:
+            out.append(f'<text x="{x(i):.1f}" y="{HEIGHT - 6}" text-anchor="middle" '
+                       f'font-size="11" fill="#4a4a4a">{i}</text>')
+    show_markers = hands <= 20
+    for k, (name, series) in enumerate(zip(names, running)):
+        colour, dash, marker = COLOURS[k % 8], DASHES[k % 8], MARKERS[k % 8]
+        points = [(x(0), y(0))] + [(x(i + 1), y(v)) for i, v in enumerate(series)]
+        path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(f'<g><title>{escape(name)}</title>'
+                   f'<polyline points="{path}" fill="none" stroke="{colour}" '
+                   f'stroke-width="2.5"{dash_attr} stroke-linejoin="round"/>')
+        for px, py in points[1:] if show_markers else points[-1:]:
+            out.append(_marker(marker, px, py, colour))
+        out.append("</g>")
+        lx = 8 + (k % 2) * (WIDTH // 2)
+        ly = HEIGHT + 8 + (k // 2) * LEGEND_ROW + 10
+        out.append(f'<line x1="{lx}" x2="{lx + 28}" y1="{ly}" y2="{ly}" stroke="{colour}" '
+                   f'stroke-width="2.5"{dash_attr}/>')
+        out.append(_marker(marker, lx + 14, ly, colour))
+        total = series[-1] if series else 0
+        out.append(f'<text x="{lx + 34}" y="{ly + 4}" font-size="12" fill="#1a1a1a">'
+                   f'{escape(name)} {total}</text>')
+    out.append("</svg>")
+    return Markup("".join(out))

@@ -1,0 +1,182 @@
+"""Flask-WTF forms: a new game, a hand (typed cards or the picker's JSON), the live hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.validators import NumberRange, Optional
+
+from referee.rules import FAMILIES, FAMILY_NAMES
+from scorebook.games import MAX_NAME_LENGTH
+from scorebook.models import DRAW, STOCK_OUT
+
+MAX_SEATS = 8
+
+#: Each house-rule option: (field name, label, one-line explanation).
+OPTION_HELP: dict[str, tuple[Any, Any]] = {
+    "jokers": (_l("Jokers"),
+               _l("Two jokers per deck, wild: each stands for one card the player names.")),
+    "values": (_l("Card values"),
+               _l("Face value (2–9 as marked), or 5-10-15 (low cards 5, tens and faces 10, "
+                  "aces 15).")),
+    "low_ace_value": (_l("Ace melded low"),
+                      _l("What an ace is worth when melded in a run below the 2 (A-2-3).")),
+    "rummy_call": (_l("Calling “Rummy!”"),
+                   _l("Off; only the last discard if it can be laid off; or the whole pile "
+                      "down to any card that can be melded.")),
+    "draw_must_meld": (_l("Discard-pile cards must be melded at once"),
+                       _l("Even the top card alone, when taken from the pile, must be melded "
+                          "in the same turn.")),
+    "deep_draw_new_meld": (_l("Deep draws need a new meld"),
+                           _l("The deepest card taken from the pile must start a new meld; "
+                              "laying it off is not enough.")),
+    "discard_required": (_l("Going out needs a discard"),
+                         _l("A player must keep one card to discard when going out.")),
+    "floating": (_l("Floating"),
+                 _l("A player may meld every card and play on until their next turn.")),
+    "unplayable_discard": (_l("No playable last discard"),
+                           _l("A player cannot go out by discarding a card that could be "
+                              "laid off (needs floating).")),
+    "must_go_out": (_l("Winner must go out"),
+                    _l("Only the player who goes out can win, and only with the target "
+                       "reached.")),
+    "min_natural_cards": (_l("Melds of jokers only"),
+                          _l("Whether a meld may be made of jokers alone.")),
+    "one_meld_per_turn": (_l("One new meld per turn"),
+                          _l("Basic Rummy house rule: at most one new meld each turn.")),
+    "target": (_l("Target"),
+               _l("Points that end the game. Leave empty for the family's own: 500, or in "
+                  "Basic Rummy 100/150/200 for 2/3/4 players.")),
+}
+
+BOOLEAN_OPTIONS = ("draw_must_meld", "deep_draw_new_meld", "discard_required", "floating",
+                   "unplayable_discard", "must_go_out", "one_meld_per_turn")
+
+DEFAULT = ""
+
+
+def _default_choice() -> tuple[str, Any]:
+    return (DEFAULT, _l("The family's default"))
+
+
+class NewGameForm(FlaskForm):
+    players = FieldList(StringField(_l("Player"), filters=[lambda s: (s or "").strip()]),
+                        min_entries=MAX_SEATS, max_entries=MAX_SEATS)
+    first_dealer = RadioField(_l("First dealer"), coerce=int, default=0,
+                              choices=[(i, str(i + 1)) for i in range(MAX_SEATS)])
+    family = RadioField(_l("Game"), default="pagat-500",
+                        choices=[(f, _l(FAMILY_NAMES[f])) for f in FAMILIES])
+    jokers = SelectField(OPTION_HELP["jokers"][0], default=DEFAULT,
+                         choices=[_default_choice(), ("on", _l("On")), ("off", _l("Off"))])
+    values = SelectField(OPTION_HELP["values"][0], default=DEFAULT,
+                         choices=[_default_choice(), ("face", _l("Face value")),
+                                  ("5-10-15", _l("5-10-15"))])
+    low_ace_value = SelectField(OPTION_HELP["low_ace_value"][0], default=DEFAULT,
+                                choices=[_default_choice(), ("1", "1"), ("5", "5"),
+                                         ("15", "15")])
+    rummy_call = SelectField(OPTION_HELP["rummy_call"][0], default=DEFAULT,
+                             choices=[_default_choice(), ("off", _l("Off")),
+                                      ("top", _l("Last discard only")),
+                                      ("pile", _l("Whole pile"))])
+    draw_must_meld = BooleanField(OPTION_HELP["draw_must_meld"][0])
+    deep_draw_new_meld = BooleanField(OPTION_HELP["deep_draw_new_meld"][0])
+    discard_required = BooleanField(OPTION_HELP["discard_required"][0])
+    floating = BooleanField(OPTION_HELP["floating"][0])
+    unplayable_discard = BooleanField(OPTION_HELP["unplayable_discard"][0])
+    must_go_out = BooleanField(OPTION_HELP["must_go_out"][0])
+    min_natural_cards = SelectField(OPTION_HELP["min_natural_cards"][0], default="1",
+                                    choices=[("1", _l("Not allowed (a natural card needed)")),
+                                             ("0", _l("Allowed"))])
+    one_meld_per_turn = BooleanField(OPTION_HELP["one_meld_per_turn"][0])
+    target = IntegerField(OPTION_HELP["target"][0], validators=[
+        Optional(), NumberRange(min=1, max=100000)])
+
+    def names(self) -> list[str]:
+        return [f.data for f in self.players if f.data]
+
+    def options(self) -> dict[str, Any]:
+        """The options the table chose; None for the family's default."""
+        out: dict[str, Any] = {
+            "jokers": {"on": True, "off": False}.get(self.jokers.data or ""),
+            "values": self.values.data or None,
+            "low_ace_value": int(self.low_ace_value.data) if self.low_ace_value.data else None,
+            "rummy_call": self.rummy_call.data or None,
+            "min_natural_cards": 0 if self.min_natural_cards.data == "0" else None,
+            "target": self.target.data,
+        }
+        for name in BOOLEAN_OPTIONS:
+            out[name] = True if getattr(self, name).data else None
+        return out
+
+    def validate_players(self, field: FieldList) -> None:
+        for entry in field:
+            if entry.data and len(entry.data) > MAX_NAME_LENGTH:
+                raise ValueError(_l("A name can be at most %(max)s characters long.",
+                                    max=MAX_NAME_LENGTH))
+
+
+class PlayerCardsForm(Form):
+    """One player's cards typed as text (the form without JavaScript)."""
+
+    melds = TextAreaField(_l("Melds put down, one per line"))
+    layoffs = TextAreaField(_l("Cards laid off, one per line, with the meld"))
+    hand = StringField(_l("Cards left in hand"))
+
+
+class HandForm(FlaskForm):
+    number = HiddenField()
+    version = HiddenField()
+    hand_json = HiddenField()
+    players = FieldList(FormField(PlayerCardsForm), min_entries=0)
+    outcome = RadioField(_l("How the hand ended"), choices=[], validate_choice=False)
+    going_rummy = BooleanField(_l("Went Rummy: all cards in one turn, nothing melded before"))
+
+
+def outcome_choices(names: list[str], basic: bool) -> list[tuple[str, Any]]:
+    choices: list[tuple[str, Any]] = [
+        (f"p{i}", _l("%(name)s went out", name=name)) for i, name in enumerate(names)]
+    if basic:
+        choices.append((DRAW, _l("Draw: the stock ran out twice, nobody scores")))
+    else:
+        choices.append((STOCK_OUT, _l("The stock ran out")))
+    return choices
+
+
+class VersionForm(FlaskForm):
+    """A button that changes a hand: carries the version the scorer saw."""
+
+    version = HiddenField()
+
+
+class LiveMeldForm(FlaskForm):
+    player = RadioField(_l("Who put it down"), choices=[], validate_choice=False)
+    cards = StringField(_l("Cards"))
+    version = HiddenField()
+
+
+class LiveLayoffForm(FlaskForm):
+    player = RadioField(_l("Who laid it off"), choices=[], validate_choice=False)
+    card = StringField(_l("Card"))
+    onto = RadioField(_l("On which meld"), choices=[], validate_choice=False)
+    version = HiddenField()
+
+
+class LiveFinishForm(FlaskForm):
+    version = HiddenField()
+    players = FieldList(StringField(_l("Cards left in hand")), min_entries=0)
+    outcome = RadioField(_l("How the hand ended"), choices=[], validate_choice=False)
+    going_rummy = BooleanField(_l("Went Rummy: all cards in one turn, nothing melded before"))

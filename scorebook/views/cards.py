@@ -1,0 +1,76 @@
+"""Template helpers for cards: drawn with their suit symbols (so suits never rely
+on colour alone) and with their spoken names for screen readers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from flask import Blueprint
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from markupsafe import Markup
+
+from referee import Card, CardError, parse_card
+from referee.cards import SUIT_SYMBOLS, rank_text
+
+SUIT_NAMES = {"S": _l("spades"), "H": _l("hearts"), "D": _l("diamonds"), "C": _l("clubs")}
+RANK_NAMES = {1: _l("ace"), 11: _l("jack"), 12: _l("queen"), 13: _l("king")}
+SUIT_CLASSES = {"S": "suit-s", "H": "suit-h", "D": "suit-d", "C": "suit-c"}
+
+
+def card_name(card: Card) -> str:
+    """The spoken name of a card: “7 of hearts”, “joker as 8 of hearts”."""
+    if card.is_joker:
+        if card.stands_for is None:
+            return gettext("joker")
+        return gettext("joker as %(card)s", card=card_name(card.stands_for))
+    rank = str(RANK_NAMES.get(card.rank, card.rank))
+    if not card.suit:
+        return rank
+    return gettext("%(rank)s of %(suit)s", rank=rank, suit=SUIT_NAMES[card.suit])
+
+
+def card_label(card: Card) -> str:
+    """What is printed: ``7♥``, ``JK``, ``JK=8♥``."""
+    if card.is_joker:
+        return "JK" if card.stands_for is None else "JK=" + card_label(card.stands_for)
+    return rank_text(card.rank) + SUIT_SYMBOLS.get(card.suit, "")
+
+
+def card_html(value: str | Card) -> Markup:
+    try:
+        card = parse_card(value)
+    except CardError:
+        return Markup('<span class="pc">{}</span>').format(value)
+    if card.is_joker:
+        classes = "pc pc-joker"
+    else:
+        classes = "pc " + SUIT_CLASSES.get(card.suit, "")
+    name = card_name(card)
+    return Markup('<span class="{}"><span aria-hidden="true">{}</span>'
+                  '<span class="sr-only">{}</span></span>').format(
+        classes, card_label(card), name)
+
+
+def cards_html(values: Iterable[str | Card] | str) -> Markup:
+    if isinstance(values, str):
+        values = values.split()
+    return Markup(" ").join(card_html(v) for v in values)
+
+
+def signed(value: int) -> str:
+    """A hand score with its sign and a real minus: ``+13``, ``−9``, ``0``."""
+    return f"{value:+d}".replace("-", "\u2212") if value else "0"
+
+
+def minus(value: int) -> str:
+    """A total with a real minus sign."""
+    return str(value).replace("-", "\u2212")
+
+
+def register_card_helpers(bp: Blueprint) -> None:
+    bp.add_app_template_filter(card_html, "card")
+    bp.add_app_template_filter(cards_html, "cards")
+    bp.add_app_template_filter(signed, "signed")
+    bp.add_app_template_filter(minus, "minus")
+    bp.add_app_template_global(card_name, "card_name")

@@ -1,0 +1,96 @@
+"""Games: start one, its scoreboard, its history, abandon it."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
+from werkzeug.wrappers import Response
+
+from scorebook import history
+from scorebook.charts import score_chart
+from scorebook.extensions import db
+from scorebook.forms import BOOLEAN_OPTIONS, OPTION_HELP, NewGameForm
+from scorebook.games import (
+    GameSetupError,
+    abandon,
+    build_rules,
+    create_game,
+    default_league,
+    family_name,
+    load_game,
+    roster,
+    scoreboard,
+)
+from scorebook.models import Game
+
+bp = Blueprint("games", __name__)
+
+
+def get_game(game_id: int) -> Game:
+    game = load_game(game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new() -> str | Response | tuple[str, int]:
+    league = default_league()
+    form = NewGameForm()
+    errors: dict[str, str] = {}
+    if form.validate_on_submit():
+        try:
+            rules = build_rules(form.family.data or "pagat-500", form.options())
+            game = create_game(league, form.names(), form.first_dealer.data or 0, rules)
+        except GameSetupError as exc:
+            errors[exc.field or "rules"] = exc.message
+        else:
+            history.log(game, history.GAME_STARTED, ", ".join(p.name for p in game.players))
+            db.session.commit()
+            return redirect(url_for("games.show", game_id=game.id))
+    elif request.method == "POST":
+        for name, messages in form.errors.items():
+            errors[name] = " ".join(str(m) for m in _flatten(messages))
+    status = 400 if request.method == "POST" else 200
+    page = render_template("games/new.html", form=form, errors=errors,
+                           roster=[p.name for p in roster(league)],
+                           option_help=OPTION_HELP, boolean_options=BOOLEAN_OPTIONS)
+    return (page, status) if status != 200 else page
+
+
+def _flatten(messages: object) -> list[object]:
+    if isinstance(messages, list):
+        return [m for item in messages for m in _flatten(item)]
+    if isinstance(messages, dict):
+        return [m for item in messages.values() for m in _flatten(item)]
+    return [messages] if messages else []
+
+
+@bp.get("/<int:game_id>")
+def show(game_id: int) -> str:
+    game = get_game(game_id)
+    board = scoreboard(game)
+    return render_template("games/scoreboard.html", game=game, board=board,
+                           family=family_name(game.family),
+                           chart=score_chart(board.names, board.running, board.target),
+                           changes=history.changes(game, limit=5))
+
+
+@bp.get("/<int:game_id>/history")
+def changes(game_id: int) -> str:
+    game = get_game(game_id)
+    return render_template("games/history.html", game=game, changes=history.changes(game),
+                           family=family_name(game.family))
+
+
+@bp.post("/<int:game_id>/abandon")
+def abandon_game(game_id: int) -> Response:
+    from scorebook.forms import VersionForm
+
+    game = get_game(game_id)
+    if VersionForm().validate_on_submit() and game.is_open:
+        abandon(game)
+        history.log(game, history.GAME_ABANDONED)
+        db.session.commit()
+        flash(gettext("The game was abandoned; its hands are kept."))
+    return redirect(url_for("games.show", game_id=game.id))
