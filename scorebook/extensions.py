@@ -10,10 +10,12 @@ from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
 
 # Deterministic constraint names, so Alembic can find (and SQLite batch
-# migrations can recreate) every index and constraint by name.
+# migrations can recreate) every index and constraint by name. Names must be
+# unique in the whole schema (PostgreSQL names a unique constraint's index after
+# it), hence every column of a unique constraint in its name.
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
     "ck": "ck_%(table_name)s_%(constraint_name)s",
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
