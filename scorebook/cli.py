@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 from flask import Flask
-from flask.cli import with_appcontext
+from flask.cli import AppGroup, with_appcontext
+from sqlalchemy.orm import selectinload
 
 from scorebook.extensions import db
 
@@ -12,10 +13,39 @@ from scorebook.extensions import db
 @click.command("init-db")
 @with_appcontext
 def init_db_command() -> None:
-    """Create any missing database tables (used until migrations exist)."""
+    """Create any missing database tables and the default league."""
+    from scorebook.games import default_league
+
     db.create_all()
+    default_league()
     click.echo("Initialized the database.")
+
+
+scorebook_cli = AppGroup("scorebook", help="Scorebook maintenance.")
+
+
+@scorebook_cli.command("verify")
+def verify_command() -> None:
+    """Recompute every stored hand score from the stored cards and report any difference."""
+    from scorebook.hands import verify
+    from scorebook.models import Game, Hand, Meld
+
+    games = list(db.session.scalars(db.select(Game).order_by(Game.id).options(
+        selectinload(Game.seats),
+        selectinload(Game.hands).selectinload(Hand.melds).selectinload(Meld.cards),
+        selectinload(Game.hands).selectinload(Hand.stranded),
+        selectinload(Game.hands).selectinload(Hand.scores),
+    )))
+    hands = sum(1 for g in games for h in g.hands if h.complete)
+    problems = verify(games)
+    for line in problems:
+        click.echo(line)
+    if problems:
+        raise click.ClickException(
+            f"{len(problems)} difference(s) between the stored scores and the stored cards")
+    click.echo(f"All {hands} stored hand(s) in {len(games)} game(s) match their cards.")
 
 
 def register_cli(app: Flask) -> None:
     app.cli.add_command(init_db_command)
+    app.cli.add_command(scorebook_cli)
