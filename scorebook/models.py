@@ -10,15 +10,18 @@ cards.  :class:`Change` is the history of every edit.
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import (
     JSON,
     Boolean,
     CheckConstraint,
+    Date,
     DateTime,
+    Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -70,6 +73,8 @@ class Player(db.Model):
     league_id: Mapped[int] = mapped_column(ForeignKey("league.id"), index=True)
     name: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: Set when the player left the league: kept in the history, off the new-game roster.
+    retired_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     league: Mapped[League] = relationship(back_populates="players")
 
@@ -292,3 +297,66 @@ class Change(db.Model):
     device: Mapped[str] = mapped_column(String(80), default="")
     session_key: Mapped[str] = mapped_column(String(16), default="")
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Season(db.Model):
+    """A named stretch of a league's calendar; a finished game counts in the season
+    whose dates hold the day it finished.  Seasons of one league never overlap."""
+
+    __tablename__ = "season"
+    __table_args__ = (
+        UniqueConstraint("league_id", "name"),
+        CheckConstraint("ends_on >= starts_on", name="dates"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    starts_on: Mapped[date] = mapped_column(Date)
+    ends_on: Mapped[date] = mapped_column(Date)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    league: Mapped[League] = relationship()
+
+    def __repr__(self) -> str:
+        return f"<Season {self.name!r} {self.starts_on}..{self.ends_on}>"
+
+
+class GameResult(db.Model):
+    """One player's result in one finished game and their rating after it.
+
+    A cache, like :class:`HandScore`: the totals come from the stored hand scores,
+    the position from the totals and the game's winner, the rating (``mu``,
+    ``sigma``) from replaying the league's finished games in (finished_at, id)
+    order; ``seq`` is the game's place in that order and ``revision`` the game's
+    revision when the row was made.  :func:`scorebook.ratings.refresh` rebuilds
+    whatever no longer matches.
+    """
+
+    __tablename__ = "game_result"
+    __table_args__ = (
+        UniqueConstraint("game_id", "player_id"),
+        Index("ix_game_result_league_seq", "league_id", "seq"),
+        Index("ix_game_result_player_seq", "player_id", "seq"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id"))
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    revision: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seats: Mapped[int] = mapped_column(Integer)
+    total: Mapped[int] = mapped_column(Integer)
+    position: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean)
+    hands: Mapped[int] = mapped_column(Integer)
+    melded: Mapped[int] = mapped_column(Integer)
+    stranded: Mapped[int] = mapped_column(Integer)
+    best_hand: Mapped[int | None] = mapped_column(Integer)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+
+    game: Mapped[Game] = relationship()
+    player: Mapped[Player] = relationship()
