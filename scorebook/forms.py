@@ -10,7 +10,6 @@ from wtforms import (
     BooleanField,
     FieldList,
     Form,
-    FormField,
     HiddenField,
     IntegerField,
     RadioField,
@@ -18,6 +17,7 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import NumberRange, Optional
 
 from referee.rules import FAMILIES, FAMILY_NAMES
@@ -69,6 +69,10 @@ BOOLEAN_OPTIONS = ("draw_must_meld", "deep_draw_new_meld", "discard_required", "
 DEFAULT = ""
 
 
+def choices(*pairs: tuple[Any, Any]) -> list[SelectChoice]:
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
 def _default_choice() -> tuple[str, Any]:
     return (DEFAULT, _l("The family's default"))
 
@@ -77,36 +81,37 @@ class NewGameForm(FlaskForm):
     players = FieldList(StringField(_l("Player"), filters=[lambda s: (s or "").strip()]),
                         min_entries=MAX_SEATS, max_entries=MAX_SEATS)
     first_dealer = RadioField(_l("First dealer"), coerce=int, default=0,
-                              choices=[(i, str(i + 1)) for i in range(MAX_SEATS)])
+                              choices=choices(*[(i, str(i + 1)) for i in range(MAX_SEATS)]))
     family = RadioField(_l("Game"), default="pagat-500",
-                        choices=[(f, _l(FAMILY_NAMES[f])) for f in FAMILIES])
+                        choices=choices(*[(f, _l(FAMILY_NAMES[f])) for f in FAMILIES]))
     jokers = SelectField(OPTION_HELP["jokers"][0], default=DEFAULT,
-                         choices=[_default_choice(), ("on", _l("On")), ("off", _l("Off"))])
+                         choices=choices(_default_choice(), ("on", _l("On")), ("off", _l("Off"))))
     values = SelectField(OPTION_HELP["values"][0], default=DEFAULT,
-                         choices=[_default_choice(), ("face", _l("Face value")),
-                                  ("5-10-15", _l("5-10-15"))])
+                         choices=choices(_default_choice(), ("face", _l("Face value")),
+                                         ("5-10-15", _l("5-10-15"))))
     low_ace_value = SelectField(OPTION_HELP["low_ace_value"][0], default=DEFAULT,
-                                choices=[_default_choice(), ("1", "1"), ("5", "5"),
-                                         ("15", "15")])
+                                choices=choices(_default_choice(), ("1", "1"), ("5", "5"),
+                                                ("15", "15")))
     rummy_call = SelectField(OPTION_HELP["rummy_call"][0], default=DEFAULT,
-                             choices=[_default_choice(), ("off", _l("Off")),
-                                      ("top", _l("Last discard only")),
-                                      ("pile", _l("Whole pile"))])
+                             choices=choices(_default_choice(), ("off", _l("Off")),
+                                             ("top", _l("Last discard only")),
+                                             ("pile", _l("Whole pile"))))
     draw_must_meld = BooleanField(OPTION_HELP["draw_must_meld"][0])
     deep_draw_new_meld = BooleanField(OPTION_HELP["deep_draw_new_meld"][0])
     discard_required = BooleanField(OPTION_HELP["discard_required"][0])
     floating = BooleanField(OPTION_HELP["floating"][0])
     unplayable_discard = BooleanField(OPTION_HELP["unplayable_discard"][0])
     must_go_out = BooleanField(OPTION_HELP["must_go_out"][0])
-    min_natural_cards = SelectField(OPTION_HELP["min_natural_cards"][0], default="1",
-                                    choices=[("1", _l("Not allowed (a natural card needed)")),
-                                             ("0", _l("Allowed"))])
+    min_natural_cards = SelectField(
+        OPTION_HELP["min_natural_cards"][0], default="1",
+        choices=choices(("1", _l("Not allowed (a natural card needed)")), ("0", _l("Allowed"))))
     one_meld_per_turn = BooleanField(OPTION_HELP["one_meld_per_turn"][0])
     target = IntegerField(OPTION_HELP["target"][0], validators=[
         Optional(), NumberRange(min=1, max=100000)])
 
-    def names(self) -> list[str]:
-        return [f.data for f in self.players if f.data]
+    def seated(self) -> list[tuple[int, str]]:
+        """(seat index, name) of every filled seat, in seating order."""
+        return [(i, f.data) for i, f in enumerate(self.players) if f.data]
 
     def options(self) -> dict[str, Any]:
         """The options the table chose; None for the family's default."""
@@ -141,19 +146,18 @@ class HandForm(FlaskForm):
     number = HiddenField()
     version = HiddenField()
     hand_json = HiddenField()
-    players = FieldList(FormField(PlayerCardsForm), min_entries=0)
-    outcome = RadioField(_l("How the hand ended"), choices=[], validate_choice=False)
+    outcome = RadioField(_l("How the hand ended"), choices=choices(), validate_choice=False)
     going_rummy = BooleanField(_l("Went Rummy: all cards in one turn, nothing melded before"))
 
 
-def outcome_choices(names: list[str], basic: bool) -> list[tuple[str, Any]]:
-    choices: list[tuple[str, Any]] = [
+def outcome_choices(names: list[str], basic: bool) -> list[SelectChoice]:
+    pairs: list[tuple[str, Any]] = [
         (f"p{i}", _l("%(name)s went out", name=name)) for i, name in enumerate(names)]
     if basic:
-        choices.append((DRAW, _l("Draw: the stock ran out twice, nobody scores")))
+        pairs.append((DRAW, _l("Draw: the stock ran out twice, nobody scores")))
     else:
-        choices.append((STOCK_OUT, _l("The stock ran out")))
-    return choices
+        pairs.append((STOCK_OUT, _l("The stock ran out")))
+    return choices(*pairs)
 
 
 class VersionForm(FlaskForm):
@@ -163,20 +167,25 @@ class VersionForm(FlaskForm):
 
 
 class LiveMeldForm(FlaskForm):
-    player = RadioField(_l("Who put it down"), choices=[], validate_choice=False)
+    player = RadioField(_l("Who put it down"), choices=choices(), validate_choice=False)
     cards = StringField(_l("Cards"))
     version = HiddenField()
 
 
 class LiveLayoffForm(FlaskForm):
-    player = RadioField(_l("Who laid it off"), choices=[], validate_choice=False)
+    player = RadioField(_l("Who laid it off"), choices=choices(), validate_choice=False)
     card = StringField(_l("Card"))
-    onto = RadioField(_l("On which meld"), choices=[], validate_choice=False)
+    onto = RadioField(_l("On which meld"), choices=choices(), validate_choice=False)
     version = HiddenField()
+
+
+class StrandedForm(Form):
+    """The cards left in one player's hand at the end of a live hand."""
+
+    hand = StringField(_l("Cards left in hand"))
 
 
 class LiveFinishForm(FlaskForm):
     version = HiddenField()
-    players = FieldList(StringField(_l("Cards left in hand")), min_entries=0)
-    outcome = RadioField(_l("How the hand ended"), choices=[], validate_choice=False)
+    outcome = RadioField(_l("How the hand ended"), choices=choices(), validate_choice=False)
     going_rummy = BooleanField(_l("Went Rummy: all cards in one turn, nothing melded before"))

@@ -41,7 +41,13 @@ def new() -> str | Response | tuple[str, int]:
     if form.validate_on_submit():
         try:
             rules = build_rules(form.family.data or "pagat-500", form.options())
-            game = create_game(league, form.names(), form.first_dealer.data or 0, rules)
+            seated = form.seated()
+            dealer = next((k for k, (i, _n) in enumerate(seated)
+                           if i == (form.first_dealer.data or 0)), None)
+            if dealer is None:
+                raise GameSetupError(gettext("The first dealer's seat is empty."),
+                                     "first_dealer")
+            game = create_game(league, [n for _i, n in seated], dealer, rules)
         except GameSetupError as exc:
             errors[exc.field or "rules"] = exc.message
         else:

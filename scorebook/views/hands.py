@@ -7,9 +7,11 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
+from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
+from wtforms import Form
 
 from referee import CardError, parse_card, parse_cards
 from scorebook.entry import (
@@ -28,7 +30,10 @@ from scorebook.forms import (
     LiveFinishForm,
     LiveLayoffForm,
     LiveMeldForm,
+    PlayerCardsForm,
+    StrandedForm,
     VersionForm,
+    choices,
     outcome_choices,
 )
 from scorebook.games import family_name, live_hand, next_dealer_position, next_hand_number
@@ -99,9 +104,9 @@ def read_entry(form: HandForm, game: Game) -> Entry:
             obj = {**obj, "ending": outcome[0], "went_out": outcome[1]}
         entry = entry_from_json(obj, basic)
     else:
-        texts = {name: {"melds": sub.form.melds.data or "", "layoffs": sub.form.layoffs.data or "",
-                        "hand": sub.form.hand.data or ""}
-                 for name, sub in zip(names, form.players)}
+        texts = {name: {"melds": sub.melds.data or "", "layoffs": sub.layoffs.data or "",
+                        "hand": sub.hand.data or ""}
+                 for name, sub in zip(names, player_forms(form, game))}
         ending, went_out = outcome if outcome else (None, None)
         entry = entry_from_text(names, texts, went_out, ending, False, basic)
     if outcome is None and entry.went_out is None and not raw:
@@ -112,21 +117,31 @@ def read_entry(form: HandForm, game: Game) -> Entry:
     return entry
 
 
+def player_forms(form: FlaskForm, game: Game, cls: type[Form] = PlayerCardsForm,
+                 prefix: str = "players") -> list[Any]:
+    """One sub-form per seat (``players-0-melds`` …), made once per form."""
+    made = getattr(form, "_seat_forms", None)
+    if made is None:
+        formdata = request.form if form.is_submitted() else None
+        made = [cls(formdata, prefix=f"{prefix}-{i}") for i in range(len(game.seats))]
+        form._seat_forms = made  # type: ignore[attr-defined]
+    return made
+
+
 def hand_form(game: Game, hand: Hand | None = None) -> HandForm:
     form = HandForm()
     names = names_of(game)
     form.outcome.choices = outcome_choices(names, game.rules.is_basic)
-    while len(form.players.entries) < len(names):
-        form.players.append_entry()
+    seats = player_forms(form, game)
     if hand is not None and not form.is_submitted():
         players = stored_players(hand, names, ids_of(game))
         went_out = next((n for n, i in ids_of(game).items() if i == hand.went_out_id), None)
         form.hand_json.data = json.dumps(entry_json(players, went_out, hand.ending))
         texts = entry_texts(players)
-        for name, sub in zip(names, form.players):
-            sub.form.melds.data = texts[name]["melds"]
-            sub.form.layoffs.data = texts[name]["layoffs"]
-            sub.form.hand.data = texts[name]["hand"]
+        for name, sub in zip(names, seats):
+            sub.melds.data = texts[name]["melds"]
+            sub.layoffs.data = texts[name]["layoffs"]
+            sub.hand.data = texts[name]["hand"]
         form.outcome.data = outcome_of(hand)
         form.going_rummy.data = hand.going_rummy
         form.version.data = str(hand.version)
@@ -142,6 +157,7 @@ def render_record(game: Game, form: HandForm, number: int, hand: Hand | None = N
               if hand else names[next_dealer_position(game)])
     page = render_template(
         "hands/record.html", game=game, form=form, number=number, hand=hand, names=names,
+        seat_forms=player_forms(form, game),
         dealer=dealer, error=error, family=family_name(game.family), basic=rules.is_basic,
         rules_json=game.rules_text, decks=rules.decks(len(names)),
         jokers=rules.jokers_in_play(len(names)))
@@ -272,15 +288,13 @@ def delete(game_id: int, number: int) -> Page:
 
 def live_forms(game: Game, hand: Hand | None) -> dict[str, Any]:
     names = names_of(game)
-    players = [(f"p{i}", n) for i, n in enumerate(names)]
+    players = choices(*[(f"p{i}", n) for i, n in enumerate(names)])
     meld_form = LiveMeldForm(prefix="meld")
     meld_form.player.choices = players
     layoff_form = LiveLayoffForm(prefix="layoff")
     layoff_form.player.choices = players
     finish_form = LiveFinishForm(prefix="finish")
     finish_form.outcome.choices = outcome_choices(names, game.rules.is_basic)
-    while len(finish_form.players.entries) < len(names):
-        finish_form.players.append_entry()
     melds = []
     if hand is not None:
         index: dict[int, int] = {}
@@ -288,13 +302,14 @@ def live_forms(game: Game, hand: Hand | None) -> dict[str, Any]:
             index[m.owner_id] = index.get(m.owner_id, 0) + 1
             owner = next(s.player.name for s in game.seats if s.player_id == m.owner_id)
             melds.append((m, owner, index[m.owner_id]))
-        layoff_form.onto.choices = [
+        layoff_form.onto.choices = choices(*[
             (m.label, gettext("%(name)s's meld %(number)s", name=owner, number=k))
-            for m, owner, k in melds]
+            for m, owner, k in melds])
         for form in (meld_form, layoff_form, finish_form):
             if not form.is_submitted():
                 form.version.data = str(hand.version)
     return {"meld_form": meld_form, "layoff_form": layoff_form, "finish_form": finish_form,
+            "stranded_forms": player_forms(finish_form, game, StrandedForm, "finish-players"),
             "undo_form": VersionForm(prefix="undo",
                                      version=str(hand.version) if hand else ""),
             "start_form": VersionForm(prefix="start"), "melds": melds}
@@ -431,9 +446,10 @@ def live_finish(game_id: int) -> Page:
             raise HandError([Problem(gettext("Say how the hand ended."), field="ending")])
         stranded = {}
         problems = []
-        for name, field in zip(names, form.players):
+        seats = player_forms(form, game, StrandedForm, "finish-players")
+        for name, sub in zip(names, seats):
             try:
-                stranded[name] = parse_cards(field.data or "")
+                stranded[name] = parse_cards(sub.hand.data or "")
             except CardError as exc:
                 problems.append(Problem(gettext("“%(token)s” is not a card.", token=exc.token),
                                         name, "hand"))

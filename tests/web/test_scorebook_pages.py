@@ -1,0 +1,269 @@
+"""The scorebook's pages through the Flask test client: start a game, record hands by
+typed cards (the page without JavaScript) or by the picker's JSON, see the scoreboard,
+edit, delete, play live — and bad input shown in place with nothing stored."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorebook.extensions import db
+from scorebook.models import Change, Game, Hand
+
+EXAMPLE_FORM = {
+    "players-0-melds": "7s 8s 9s\n4c 4s 4d", "players-0-layoffs": "6s 1\nks Ada 1",
+    "players-0-hand": "5h jd 9h ah",
+    "players-1-melds": "kh kd kc\n7d 8d 9d 10d",
+    "players-2-melds": "5c 6c 7c", "players-2-hand": "jc 8h 9c",
+    "outcome": "p1",
+}
+
+EXAMPLE_JSON = {
+    "players": [
+        {"name": "You", "melds": [{"id": "m1", "cards": ["7S", "8S", "9S"]},
+                                  {"id": "m2", "cards": ["4C", "4S", "4D"]}],
+         "layoffs": [{"card": "6S", "onto": "m1"}, {"card": "KS", "onto": "m3"}],
+         "hand": ["5H", "JD", "9H", "AH"]},
+        {"name": "Ada", "melds": [{"id": "m3", "cards": ["KH", "KD", "KC"]},
+                                  {"id": "m4", "cards": ["7D", "8D", "9D", "10D"]}]},
+        {"name": "Bo", "melds": [{"id": "m5", "cards": ["5C", "6C", "7C"]}],
+         "hand": ["JC", "8H", "9C"]},
+    ],
+    "went_out": "Ada",
+}
+
+
+def text(response: object) -> str:
+    return re.sub(r"\s+", " ", response.get_data(as_text=True))  # type: ignore[attr-defined]
+
+
+def start(client: FlaskClient, family: str = "rummy-500", names: tuple[str, ...] = (
+        "You", "Ada", "Bo"), **extra: str) -> str:
+    data = {f"players-{i}": n for i, n in enumerate(names)}
+    data.update({"family": family, "first_dealer": "0", "min_natural_cards": "1", **extra})
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 302, text(response)
+    return response.headers["Location"]
+
+
+def count(app: Flask, model: type) -> int:
+    with app.app_context():
+        return db.session.scalar(db.select(db.func.count()).select_from(model)) or 0
+
+
+# --- pages ------------------------------------------------------------------------------------
+
+
+def test_home_offers_a_game_without_any_set_up(client: FlaskClient) -> None:
+    page = text(client.get("/"))
+    assert "Start a game" in page
+    assert 'href="/games/new"' in page
+    assert "Our table" in page  # the default league
+
+
+def test_new_game_lists_every_house_rule_with_an_explanation(client: FlaskClient) -> None:
+    page = text(client.get("/games/new"))
+    for words in ("500 Rum", "Rummy 500", "Basic Rummy", "deals first", "Jokers",
+                  "Card values", "Ace melded low", "Calling “Rummy!”", "Floating",
+                  "Winner must go out", "Target", "One new meld per turn"):
+        assert words in page, words
+
+
+def test_starting_a_game_seats_the_players_and_shows_the_scoreboard(
+        client: FlaskClient) -> None:
+    location = start(client, first_dealer="1")
+    assert location == "/games/1"
+    page = text(client.get(location))
+    assert "Hand 1: Ada deals." in page
+    assert "Record hand 1" in page
+    assert "<svg" in page and "<title" in page and "<desc" in page
+
+
+def test_a_player_count_the_family_does_not_allow_is_shown_in_place(
+        app: Flask, client: FlaskClient) -> None:
+    data = {f"players-{i}": n for i, n in enumerate(["A", "B", "C", "D", "E"])}
+    data.update({"family": "basic", "first_dealer": "0", "min_natural_cards": "1"})
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 400
+    assert "Basic Rummy is played by 2 to 4 players, not 5." in text(response)
+    assert 'value="E"' in text(response)  # what was typed is kept
+    assert count(app, Game) == 0
+
+
+def test_the_rules_example_typed_in_gives_13_64_minus_9(client: FlaskClient) -> None:
+    start(client)
+    form = text(client.get("/games/1/hands/new"))
+    assert 'name="players-0-melds"' in form and 'name="hand_json"' in form
+    response = client.post("/games/1/hands/new", data={"number": "1", **EXAMPLE_FORM})
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/games/1#hand-1"
+    page = text(client.get("/games/1"))
+    assert "Hand 1 saved." in page
+    assert re.search(r'<tr id="hand-1">.*\+13.*\+64.*−9.*</tr>', page)
+    assert "Hand 2: Ada deals." in page
+
+
+def test_the_pickers_json_is_used_when_the_script_wrote_it(client: FlaskClient) -> None:
+    start(client)
+    response = client.post("/games/1/hands/new", data={
+        "number": "1", "hand_json": json.dumps(EXAMPLE_JSON), "outcome": "p1"})
+    assert response.status_code == 302
+    hand_page = text(client.get("/games/1/hands/1"))
+    assert "+13" in hand_page and "+64" in hand_page and "−9" in hand_page
+    assert "by You" in hand_page  # K♠ laid off on Ada's kings
+
+
+@pytest.mark.parametrize(("change", "message", "where"), [
+    ({"players-2-hand": "jc 8h 9c 7s"}, "7S appears 2 times", "problems"),
+    ({"players-2-melds": "5c 6c 8c"}, "Meld 1: 5C 6C 8C is neither a set", "player-2"),
+    ({"players-0-layoffs": "6s 1\nqd Ada 1"}, "Lay-off 2: Q♦ cannot be laid off on Ada",
+     "player-0"),
+    ({"players-1-melds": "kh kd kx"}, "“kx” is not a card", "player-1"),
+    ({"outcome": ""}, "Say how the hand ended.", "outcome"),
+])
+def test_bad_input_is_shown_in_place_and_nothing_is_stored(
+        app: Flask, client: FlaskClient, change: dict[str, str], message: str,
+        where: str) -> None:
+    start(client)
+    response = client.post("/games/1/hands/new", data={"number": "1", **EXAMPLE_FORM, **change})
+    assert response.status_code == 400
+    page = text(response)
+    assert "Nothing was saved" in page or "⚠" in page
+    section = page[page.index(f'id="{where}"'):]
+    assert message in section[:3000], section[:3000]
+    assert 'value="1"' in page  # the form keeps the hand number
+    assert count(app, Hand) == 0
+
+
+def test_a_hand_for_a_finished_game_is_refused(app: Flask, client: FlaskClient) -> None:
+    start(client, target="20")
+    client.post("/games/1/hands/new", data={"number": "1", **EXAMPLE_FORM})
+    assert "Ada wins!" in text(client.get("/games/1"))
+    response = client.get("/games/1/hands/new")
+    assert response.status_code == 302
+    assert count(app, Hand) == 1
+
+
+def test_two_phones_saving_the_same_hand_store_it_once(app: Flask, client: FlaskClient) -> None:
+    start(client)
+    first = client.post("/games/1/hands/new", data={"number": "1", **EXAMPLE_FORM})
+    assert first.status_code == 302
+    second = client.post("/games/1/hands/new", data={"number": "1", **EXAMPLE_FORM})
+    assert second.status_code == 409
+    page = text(second)
+    assert "Hand 1 was just recorded" in page
+    assert "Hand 1 as stored" in page and "+64" in page
+    assert count(app, Hand) == 1
+
+
+def test_edit_any_past_hand_and_a_stale_edit_is_a_409(client: FlaskClient) -> None:
+    start(client)
+    client.post("/games/1/hands/new", data={"number": "1", **EXAMPLE_FORM})
+    client.post("/games/1/hands/new", data={
+        "number": "2", "players-1-melds": "2h 3h 4h", "outcome": "p1"})
+    form = text(client.get("/games/1/hands/1/edit"))
+    assert "7S 8S 9S" in form and "KS Ada 1" in form
+    assert 'name="version" type="hidden" value="1"' in form
+    edited = {**EXAMPLE_FORM, "players-2-hand": "jc 8h"}
+    response = client.post("/games/1/hands/1/edit", data={"version": "1", **edited})
+    assert response.status_code == 302
+    page = text(client.get("/games/1"))
+    assert re.search(r'<tr id="hand-1">.*\+13.*\+64.*"hand-score">0<.*</tr>', page)
+    assert re.search(r'Total</th>\s*<td class="num total">13</td>\s*<td class="num total">73'
+                     r'</td>\s*<td class="num total">0</td>', page)
+    stale = client.post("/games/1/hands/1/edit", data={"version": "1", **EXAMPLE_FORM})
+    assert stale.status_code == 409
+    assert "was changed" in text(stale)
+
+
+def test_delete_a_hand_with_its_version(app: Flask, client: FlaskClient) -> None:
+    start(client)
+    client.post("/games/1/hands/new", data={"number": "1", **EXAMPLE_FORM})
+    assert "Delete hand 1" in text(client.get("/games/1/hands/1"))
+    assert client.post("/games/1/hands/1/delete", data={"version": "7"}).status_code == 409
+    response = client.post("/games/1/hands/1/delete", data={"version": "1"})
+    assert response.status_code == 302
+    assert count(app, Hand) == 0
+    history = text(client.get("/games/1/history"))
+    assert "Hand deleted" in history and "Hand recorded" in history and "Game started" in history
+
+
+def test_history_says_when_and_from_which_device(app: Flask, client: FlaskClient) -> None:
+    start(client)
+    client.post("/games/1/hands/new", data={"number": "1", **EXAMPLE_FORM}, headers={
+        "User-Agent": "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/126 Mobile"})
+    page = text(client.get("/games/1"))
+    assert "Hand recorded · hand 1" in page
+    assert "Chrome · Android" in page
+    with app.app_context():
+        keys = {c.session_key for c in db.session.scalars(db.select(Change))}
+    assert len(keys) == 1 and len(keys.pop()) == 8
+
+
+def test_a_live_hand_through_the_forms(client: FlaskClient) -> None:
+    start(client)
+    assert "Start hand 1 live" in text(client.get("/games/1/hands/live"))
+    assert client.post("/games/1/hands/live/start").status_code == 302
+    steps = [
+        ("meld", {"meld-player": "p1", "meld-cards": "kh kd kc"}),
+        ("meld", {"meld-player": "p0", "meld-cards": "7s 8s 9s"}),
+        ("layoff", {"layoff-player": "p0", "layoff-card": "ks", "layoff-onto": "Ada-1"}),
+        ("layoff", {"layoff-player": "p0", "layoff-card": "6s", "layoff-onto": "You-1"}),
+        ("meld", {"meld-player": "p0", "meld-cards": "4c 4s 4d"}),
+        ("meld", {"meld-player": "p1", "meld-cards": "7d 8d 9d 10d"}),
+        ("meld", {"meld-player": "p2", "meld-cards": "5c 6c 7c"}),
+    ]
+    for kind, data in steps:
+        response = client.post(f"/games/1/hands/live/{kind}", data=data)
+        assert response.status_code == 302, text(response)
+    page = text(client.get("/games/1/hands/live"))
+    assert "Ada's meld 1" in page and "by You" in page
+    bad = client.post("/games/1/hands/live/layoff", data={
+        "layoff-player": "p2", "layoff-card": "2h", "layoff-onto": "Ada-1"})
+    assert bad.status_code == 400 and "2H" in text(bad)
+    # the record page sends the scorer to the live hand meanwhile
+    assert client.get("/games/1/hands/new").headers["Location"] == "/games/1/hands/live"
+    done = client.post("/games/1/hands/live/finish", data={
+        "finish-players-0-hand": "5h jd 9h ah", "finish-players-1-hand": "",
+        "finish-players-2-hand": "jc 8h 9c",
+        "finish-outcome": "p1"})
+    assert done.status_code == 302
+    page = text(client.get("/games/1"))
+    assert re.search(r'<tr id="hand-1">.*\+13.*\+64.*−9.*</tr>', page)
+
+
+def test_forms_need_their_csrf_token(make_app: Callable[..., Flask]) -> None:
+    app = make_app(WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    refused = client.post("/games/new", data={"players-0": "A", "players-1": "B",
+                                              "family": "pagat-500", "first_dealer": "0"})
+    assert refused.status_code == 400
+    page = client.get("/games/new").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    made = client.post("/games/new", data={"csrf_token": token, "players-0": "A",
+                                           "players-1": "B", "family": "pagat-500",
+                                           "first_dealer": "0", "min_natural_cards": "1"})
+    assert made.status_code == 302
+    record = client.get("/games/1/hands/new").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', record).group(1)
+    hand = {"number": "1", "players-0-melds": "2h 3h 4h", "outcome": "p0"}
+    assert client.post("/games/1/hands/new", data=hand).status_code == 400
+    assert client.post("/games/1/hands/new", data={"csrf_token": token, **hand}
+                       ).status_code == 302
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(Hand.id))) == 1
+
+
+def test_pages_have_no_inline_scripts_or_styles(client: FlaskClient) -> None:
+    start(client)
+    client.post("/games/1/hands/new", data={"number": "1", **EXAMPLE_FORM})
+    for url in ("/", "/games/new", "/games/1", "/games/1/hands/new", "/games/1/hands/1",
+                "/games/1/hands/1/edit", "/games/1/history", "/games/1/hands/live"):
+        page = client.get(url).get_data(as_text=True)
+        assert "style=" not in page, url
+        assert not re.search(r"<script(?![^>]*\bsrc=)", page), url
