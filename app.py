@@ -12,10 +12,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, has_request_context, request, session
+from flask import Flask
 from flask_babel import get_locale
 from sqlalchemy import event
 
+from scorebook import i18n
 from scorebook.api import bp as api_bp
 from scorebook.cli import register_cli
 from scorebook.config import (
@@ -114,6 +115,7 @@ def configure_extensions(app: Flask) -> None:
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals["get_locale"] = get_locale
+    i18n.init_app(app)  # the language switch, and number/date filters
     with app.app_context():
         for engine in db.engines.values():
             if engine.dialect.name == "sqlite":
@@ -132,14 +134,9 @@ def _set_sqlite_pragmas(dbapi_connection: sqlite3.Connection, connection_record:
 
 
 def select_locale() -> str | None:
-    """The language chosen on the site (``session['lang']``), else the browser's best match."""
-    if not has_request_context():
-        return None
-    supported: list[str] = current_app.config["LANGUAGES"]
-    lang = session.get("lang")
-    if lang in supported:
-        return str(lang)
-    return request.accept_languages.best_match(supported)
+    """The chosen language, else the league's, else the browser's best match, else English
+    (:func:`scorebook.i18n.select_locale`; ``league_language()`` there is the leagues' hook)."""
+    return i18n.select_locale()
 
 
 def configure_blueprints(app: Flask) -> None:
