@@ -74,3 +74,52 @@ def register_card_helpers(bp: Blueprint) -> None:
     bp.add_app_template_filter(signed, "signed")
     bp.add_app_template_filter(minus, "minus")
     bp.add_app_template_global(card_name, "card_name")
+
+
+def picker_texts() -> dict[str, object]:
+    """The card picker's words, translated, for the page's scripts (a data attribute)."""
+    from referee.cards import RANKS, SUITS
+
+    names = {rank_text(r) + s: card_name(Card(r, s)) for s in SUITS for r in RANKS}
+    names["JK"] = gettext("joker")
+    return {
+        "names": names,
+        "pickerLabel": gettext("Cards"),
+        "addingTo": gettext("Adding to: %(target)s"),
+        "hide": gettext("Hide cards"),
+        "show": gettext("Show cards"),
+        "typeLabel": gettext("Type cards"),
+        "typePlaceholder": gettext("or type: 7s 8s 9s"),
+        "add": gettext("Add"),
+        "notACard": gettext("Not a card: %(token)s"),
+        "usedUp": gettext("Every %(card)s in play is already used in this hand."),
+        "newMeld": gettext("New meld"),
+        "layOff": gettext("Lay off"),
+        "inHand": gettext("In hand"),
+        "group": gettext("Group my cards"),
+        "meld": gettext("Meld %(n)s"),
+        "layoffs": gettext("Laid off"),
+        "hand": gettext("Left in hand"),
+        "handPoints": gettext("Left in hand · %(points)s"),
+        "remove": gettext("Take back %(card)s"),
+        "needThree": gettext("A meld needs three cards or more."),
+        "checking": gettext("Checking…"),
+        "okRun": gettext("✓ run"),
+        "okSet": gettext("✓ set"),
+        "whichJoker": gettext("Which card does the joker stand for?"),
+        "whichMeld": gettext("Which meld did %(card)s go on?"),
+        "onMeld": gettext("%(name)s's meld %(n)s"),
+        "ownMeld": gettext("own meld %(n)s"),
+        "onMeldAs": gettext("%(name)s's meld %(n)s, as %(card)s"),
+        "noTable": gettext("Put a meld down first: a card can only be laid off on a meld."),
+        "layoffOnto": gettext("%(card)s on %(meld)s"),
+        "target": gettext("%(name)s — %(what)s"),
+        "preview": gettext("Scores of this hand"),
+        "previewError": gettext("Not ready to score: %(message)s"),
+        "points": gettext("%(score)s (melded %(melded)s, in hand %(stranded)s)"),
+        "grouped": gettext("Grouped into %(count)s meld(s)."),
+        "nothingToGroup": gettext("First tap all the cards this player put down, "
+                                  "then Group my cards."),
+        "ungrouped": gettext("These cards form no meld: lay them off or take them back."),
+        "offline": gettext("The referee could not be reached; the hand is checked when saved."),
+    }

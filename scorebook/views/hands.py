@@ -49,6 +49,7 @@ from scorebook.hands import (
     start_live,
 )
 from scorebook.models import DRAW, STOCK_OUT, WENT_OUT, Game, Hand
+from scorebook.views.cards import picker_texts
 from scorebook.views.games import get_game
 
 bp = Blueprint("hands", __name__)
@@ -160,7 +161,7 @@ def render_record(game: Game, form: HandForm, number: int, hand: Hand | None = N
         seat_forms=player_forms(form, game),
         dealer=dealer, error=error, family=family_name(game.family), basic=rules.is_basic,
         rules_json=game.rules_text, decks=rules.decks(len(names)),
-        jokers=rules.jokers_in_play(len(names)))
+        jokers=rules.jokers_in_play(len(names)), texts=picker_texts())
     return (page, status) if status != 200 else page
 
 
@@ -328,7 +329,7 @@ def render_live(game: Game, error: HandError | None = None, status: int = 200,
         dealer=names[next((s.position for s in game.seats if s.player_id == hand.dealer_id), 0)]
         if hand else names[next_dealer_position(game)],
         decks=rules.decks(len(names)), jokers=rules.jokers_in_play(len(names)),
-        used=json.dumps(used), **live_forms(game, hand))
+        used=json.dumps(used), texts=picker_texts(), **live_forms(game, hand))
     return (page, status) if status != 200 else page
 
 

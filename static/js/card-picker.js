@@ -1,0 +1,239 @@
+// The card picker: every card (ranks × suits, plus the joker) as a button, one tap
+// per card; or type cards ("7s 8s 9s") and press Add.  Cards already used up in
+// the hand (once per deck) are dimmed and disabled.  No build step, no libraries.
+//
+//   var picker = CardPicker.create(dockElement, {decks, jokers, texts, onPick});
+//   picker.setUsed({"7S": 1, "JK": 2});   picker.setTarget("Ann — meld 2");
+//
+// texts (translated by the page): names {code: spoken name}, addingTo, hide, show,
+// typeLabel, typePlaceholder, add, notACard, usedUp.
+(function () {
+  "use strict";
+
+  var SUITS = ["S", "H", "D", "C"];
+  var SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  var RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  var RANK_WORDS = { A: "A", "1": "A", T: "10", "10": "10", J: "J", Q: "Q", K: "K",
+    "11": "J", "12": "Q", "13": "K" };
+  var SUIT_WORDS = { S: "S", H: "H", D: "D", C: "C", "♠": "S", "♥": "H", "♦": "D", "♣": "C",
+    "♤": "S", "♡": "H", "♢": "D", "♧": "C" };
+  var JOKER_WORDS = { JK: 1, JOKER: 1, "*": 1, "🃏": 1, JKR: 1 };
+
+  function format(text, params) {
+    return String(text).replace(/%\((\w+)\)s/g, function (_m, key) {
+      return params && params[key] !== undefined ? params[key] : "";
+    });
+  }
+
+  function rankOf(text) {
+    if (RANK_WORDS[text]) { return RANK_WORDS[text]; }
+    if (/^[2-9]$/.test(text)) { return text; }
+    return null;
+  }
+
+  function parseNatural(text) {
+    var m = /^(10|1[0-3]|[2-9AJQKT1])([SHDC♠♥♦♣♤♡♢♧])$/.exec(text) ||
+      /^([SHDC♠♥♦♣♤♡♢♧])(10|1[0-3]|[2-9AJQKT1])$/.exec(text);
+    if (!m) { return null; }
+    var rank = SUIT_WORDS[m[1]] ? m[2] : m[1];
+    var suit = SUIT_WORDS[m[1]] ? m[1] : m[2];
+    rank = rankOf(rank);
+    return rank ? rank + SUIT_WORDS[suit] : null;
+  }
+
+  // One card in its canonical text (7S, 10H, JK, JK=8H), or null.
+  function parseCard(token) {
+    var text = String(token).trim().toUpperCase().replace(/\uFE0F/g, "");
+    if (!text) { return null; }
+    if (text.indexOf("=") >= 0) {
+      var parts = text.split("=");
+      if (!JOKER_WORDS[parts[0].trim()]) { return null; }
+      var as = parseNatural(parts[1].trim()) || rankOf(parts[1].trim());
+      return as ? "JK=" + as : null;
+    }
+    if (JOKER_WORDS[text]) { return "JK"; }
+    return parseNatural(text);
+  }
+
+  // {cards: [...], bad: [tokens]} from typed text.
+  function parseCards(text) {
+    var out = { cards: [], bad: [] };
+    String(text).split(/[\s,;]+/).forEach(function (token) {
+      if (!token) { return; }
+      var card = parseCard(token);
+      if (card) { out.cards.push(card); } else { out.bad.push(token); }
+    });
+    return out;
+  }
+
+  function natural(card) {
+    return card.indexOf("JK") === 0 ? "JK" : card;
+  }
+
+  function suitOf(card) {
+    var c = card.indexOf("=") >= 0 ? card.split("=")[1] : card;
+    var s = c.charAt(c.length - 1);
+    return SYMBOLS[s] ? s : "";
+  }
+
+  // What is printed for a card: 7♠, JK, JK=8♥.
+  function label(card) {
+    if (card === "JK") { return "JK"; }
+    if (card.indexOf("JK=") === 0) { return "JK=" + label(card.slice(3)); }
+    var s = card.charAt(card.length - 1);
+    return SYMBOLS[s] ? card.slice(0, -1) + SYMBOLS[s] : card;
+  }
+
+  function spoken(card, names) {
+    if (names && names[card]) { return names[card]; }
+    if (card.indexOf("JK=") === 0 && names) {
+      return (names.JK || "joker") + " = " + spoken(card.slice(3), names);
+    }
+    return label(card);
+  }
+
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) { node.setAttribute(key, attrs[key]); });
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+
+  function create(dock, options) {
+    var texts = options.texts || {};
+    var names = texts.names || {};
+    var decks = options.decks || 1;
+    var jokers = options.jokers || 0;
+    var used = {};
+    var buttons = {};
+
+    dock.textContent = "";
+    dock.hidden = false;
+    dock.setAttribute("role", "region");
+    dock.setAttribute("aria-label", texts.pickerLabel || "Cards");
+
+    var head = el("div", { "class": "picker-target" });
+    var target = el("span", { "aria-live": "polite", "data-picker-target": "" });
+    var toggle = el("button", { type: "button", "class": "picker-toggle button-secondary",
+      "aria-expanded": "true" }, texts.hide || "Hide");
+    var typeToggle = el("button", { type: "button", "class": "picker-toggle button-secondary",
+      "aria-expanded": "false" }, texts.typeLabel || "Type");
+    var buttonsBox = el("span", { "class": "picker-buttons" });
+    buttonsBox.appendChild(typeToggle);
+    buttonsBox.appendChild(toggle);
+    head.appendChild(target);
+    head.appendChild(buttonsBox);
+    dock.appendChild(head);
+
+    var grid = el("div", { "class": "picker-grid", role: "group",
+      "aria-label": texts.pickerLabel || "Cards" });
+    SUITS.forEach(function (suit) {
+      RANKS.forEach(function (rank, i) {
+        var card = rank + suit;
+        var button = el("button", { type: "button", "data-card": card,
+          "class": "suit-" + suit.toLowerCase(), "aria-label": spoken(card, names) },
+          rank + SYMBOLS[suit]);
+        grid.appendChild(button);
+        buttons[card] = button;
+        if (i === 12 && suit !== "C") { grid.appendChild(el("span", { "aria-hidden": "true" })); }
+      });
+    });
+    if (jokers > 0) {
+      var joker = el("button", { type: "button", "data-card": "JK", "class": "pick-joker",
+        "aria-label": spoken("JK", names) }, "JK");
+      grid.appendChild(joker);
+      buttons.JK = joker;
+    }
+    dock.appendChild(grid);
+
+    var typeRow = el("div", { "class": "picker-type", hidden: "" });
+    var inputId = "picker-typed-" + Math.random().toString(36).slice(2, 8);
+    var typeLabel = el("label", { "for": inputId, "class": "sr-only" }, texts.typeLabel || "Type cards");
+    var input = el("input", { id: inputId, type: "text", autocomplete: "off", autocapitalize: "off",
+      spellcheck: "false", placeholder: texts.typePlaceholder || "7s 8s 9s" });
+    var add = el("button", { type: "button" }, texts.add || "Add");
+    typeRow.appendChild(typeLabel);
+    typeRow.appendChild(input);
+    typeRow.appendChild(add);
+    dock.appendChild(typeRow);
+    var status = el("p", { "class": "field-error", role: "status", hidden: "" });
+    dock.appendChild(status);
+
+    function limit(card) {
+      return natural(card) === "JK" ? jokers : decks;
+    }
+
+    function say(message) {
+      status.textContent = message || "";
+      status.hidden = !message;
+    }
+
+    function pick(card) {
+      say("");
+      if ((used[natural(card)] || 0) >= limit(card)) {
+        say(format(texts.usedUp || "%(card)s is used up", { card: label(card) }));
+        return;
+      }
+      options.onPick(card);
+    }
+
+    grid.addEventListener("click", function (event) {
+      var button = event.target.closest("button[data-card]");
+      if (button && !button.disabled) { pick(button.getAttribute("data-card")); }
+    });
+
+    function addTyped() {
+      var parsed = parseCards(input.value);
+      if (parsed.bad.length) {
+        say(format(texts.notACard || "Not a card: %(token)s", { token: parsed.bad.join(" ") }));
+        return;
+      }
+      input.value = "";
+      parsed.cards.forEach(pick);
+    }
+    add.addEventListener("click", addTyped);
+    input.addEventListener("keydown", function (event) {
+      if (event.key === "Enter") { event.preventDefault(); addTyped(); }
+    });
+
+    typeToggle.addEventListener("click", function () {
+      typeRow.hidden = !typeRow.hidden;
+      typeToggle.setAttribute("aria-expanded", typeRow.hidden ? "false" : "true");
+      if (!typeRow.hidden) { input.focus(); }
+    });
+
+    toggle.addEventListener("click", function () {
+      var collapsed = dock.classList.toggle("is-collapsed");
+      toggle.setAttribute("aria-expanded", collapsed ? "false" : "true");
+      toggle.textContent = collapsed ? (texts.show || "Show") : (texts.hide || "Hide");
+    });
+
+    return {
+      setUsed: function (counts) {
+        used = counts || {};
+        Object.keys(buttons).forEach(function (card) {
+          var full = (used[card] || 0) >= limit(card);
+          buttons[card].disabled = full;
+          buttons[card].classList.toggle("is-used", full);
+        });
+      },
+      setTarget: function (text) {
+        target.textContent = text ? format(texts.addingTo || "Adding to: %(target)s",
+          { target: text }) : "";
+      },
+      say: say,
+      element: dock
+    };
+  }
+
+  window.CardPicker = {
+    create: create,
+    parseCard: parseCard,
+    parseCards: parseCards,
+    label: label,
+    spoken: spoken,
+    suitOf: suitOf,
+    natural: natural,
+    format: format
+  };
+})();

@@ -1,0 +1,600 @@
+// Record a hand with the card picker.  Without this script the page works by typing
+// the cards into each player's text fields; with it, each player gets buttons —
+// New meld, Lay off, In hand, Group my cards — and the cards are tapped in.  Each
+// meld is checked by the referee as it is entered (POST /api/v1/referee/meld), a
+// lay-off finds its meld (POST /api/v1/referee/layoff), "Group my cards" splits a
+// player's cards into melds (POST /api/v1/arrange) and the scores are previewed
+// (POST /api/v1/score/hand).  On submit the hand goes to the server as JSON in the
+// hidden field hand_json; the server checks everything again.
+(function () {
+  "use strict";
+
+  var form = document.getElementById("record-form");
+  var dock = document.querySelector("[data-picker-dock]");
+  if (!form || !dock || !window.CardPicker || !window.fetch || !window.JSON) { return; }
+  var CP = window.CardPicker;
+
+  var texts = JSON.parse(form.getAttribute("data-texts") || "{}");
+  var names = JSON.parse(form.getAttribute("data-players") || "[]");
+  var rules = JSON.parse(form.getAttribute("data-rules") || "{}");
+  var decks = parseInt(form.getAttribute("data-decks"), 10) || 1;
+  var jokers = parseInt(form.getAttribute("data-jokers"), 10) || 0;
+  var api = form.getAttribute("data-api");
+  var hidden = form.querySelector("input[name=hand_json]");
+  var outcomeInputs = form.querySelectorAll("input[name=outcome]");
+  var previewBox = form.querySelector("[data-preview]");
+  var previewBody = form.querySelector("[data-preview-body]");
+  var f = CP.format;
+
+  var seq = 0;
+  var state = names.map(function (name) {
+    return { name: name, melds: [], layoffs: [], hand: [], score: null };
+  });
+  var active = { player: 0, mode: "meld", meld: null };
+  var pending = null;   // a lay-off waiting for its meld: {player, card, placements}
+  var notes = {};       // per player: a message shown under their tools
+  var userChoseOutcome = false;
+
+  function newId() { seq += 1; return "m" + seq; }
+
+  // --- loading what the server sent back (an edit, or a form with problems) ---------
+  (function load() {
+    var data = null;
+    try { data = hidden.value ? JSON.parse(hidden.value) : null; } catch (e) { data = null; }
+    if (!data || !data.players) { return; }
+    data.players.forEach(function (p) {
+      var i = names.indexOf(p.name);
+      if (i < 0) { return; }
+      state[i].melds = (p.melds || []).map(function (m) {
+        var id = String(m.id || newId());
+        var n = /^m(\d+)$/.exec(id);
+        if (n) { seq = Math.max(seq, parseInt(n[1], 10)); }
+        return { id: id, cards: (m.cards || []).slice(), verdict: null, token: 0 };
+      });
+      state[i].layoffs = (p.layoffs || []).map(function (l) {
+        return { card: l.card, onto: String(l.onto) };
+      });
+      state[i].hand = (p.hand || []).slice();
+    });
+    userChoseOutcome = Array.prototype.some.call(outcomeInputs, function (r) { return r.checked; });
+  })();
+
+  // --- helpers -------------------------------------------------------------------------
+
+  function post(path, body) {
+    return fetch(api + path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Accept": "application/json" },
+      body: JSON.stringify(body),
+      credentials: "same-origin"
+    }).then(function (response) {
+      return response.json().then(function (json) {
+        return { ok: response.ok, status: response.status, json: json };
+      });
+    });
+  }
+
+  function findMeld(id) {
+    for (var i = 0; i < state.length; i++) {
+      for (var k = 0; k < state[i].melds.length; k++) {
+        if (state[i].melds[k].id === id) { return { player: i, index: k, meld: state[i].melds[k] }; }
+      }
+    }
+    return null;
+  }
+
+  function meldName(id, by) {
+    var found = findMeld(id);
+    if (!found) { return id; }
+    if (by === found.player) { return f(texts.ownMeld, { n: found.index + 1 }); }
+    return f(texts.onMeld, { name: names[found.player], n: found.index + 1 });
+  }
+
+  function usedCounts() {
+    var counts = {};
+    function count(card) { var c = CP.natural(card); counts[c] = (counts[c] || 0) + 1; }
+    state.forEach(function (p) {
+      p.melds.forEach(function (m) { m.cards.forEach(count); });
+      p.layoffs.forEach(function (l) { count(l.card); });
+      p.hand.forEach(count);
+    });
+    return counts;
+  }
+
+  function payloadPlayers() {
+    return state.map(function (p) {
+      return {
+        name: p.name,
+        melds: p.melds.filter(function (m) { return m.cards.length; })
+          .map(function (m) { return { id: m.id, cards: m.cards.slice() }; }),
+        layoffs: p.layoffs.map(function (l) { return { card: l.card, onto: l.onto }; }),
+        hand: p.hand.slice(),
+        going_rummy: false
+      };
+    });
+  }
+
+  function outcome() {
+    var chosen = Array.prototype.filter.call(outcomeInputs, function (r) { return r.checked; })[0];
+    if (!chosen) { return { went_out: null, ending: null }; }
+    var m = /^p(\d+)$/.exec(chosen.value);
+    if (m) { return { went_out: names[parseInt(m[1], 10)], ending: "out" }; }
+    return { went_out: null, ending: chosen.value };
+  }
+
+  // The melds on the table that the referee has read (for lay-off questions).
+  function tableForApi() {
+    var table = [];
+    state.forEach(function (p) {
+      p.melds.forEach(function (m) {
+        if (!m.verdict || !m.verdict.legal || m.verdict.code === "meld.ambiguous") { return; }
+        var cards = m.cards.slice();
+        state.forEach(function (q) {
+          q.layoffs.forEach(function (l) {
+            if (l.onto === m.id) { cards.push({ card: l.card, by: q.name }); }
+          });
+        });
+        table.push({ id: m.id, owner: p.name, cards: cards });
+      });
+    });
+    return table;
+  }
+
+  // --- checking with the referee ----------------------------------------------------------
+
+  function validate(meld) {
+    meld.token += 1;
+    var token = meld.token;
+    if (meld.cards.length < 3) {
+      meld.verdict = meld.cards.length ? { legal: false, pending: true, message: texts.needThree } : null;
+      render();
+      return;
+    }
+    meld.verdict = { legal: false, checking: true, message: texts.checking };
+    post("/referee/meld", { rules: rules, players: names.length, cards: meld.cards })
+      .then(function (answer) {
+        if (token !== meld.token) { return; }
+        if (answer.ok) {
+          meld.verdict = answer.json;
+        } else {
+          meld.verdict = { legal: false, message: (answer.json.error || {}).message || "" };
+        }
+        render();
+        schedulePreview();
+      })
+      .catch(function () {
+        if (token !== meld.token) { return; }
+        meld.verdict = { legal: false, offline: true, message: texts.offline };
+        render();
+      });
+  }
+
+  var previewTimer = null;
+  function schedulePreview() {
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(preview, 250);
+  }
+
+  function preview() {
+    var counts = usedCounts();
+    if (!Object.keys(counts).length) { previewBox.hidden = true; return; }
+    var out = outcome();
+    post("/score/hand", { rules: rules, players: payloadPlayers(), went_out: out.went_out })
+      .then(function (answer) {
+        previewBox.hidden = false;
+        previewBody.textContent = "";
+        state.forEach(function (p) { p.score = null; });
+        if (!answer.ok) {
+          var p = document.createElement("p");
+          p.className = "field-error";
+          p.textContent = f(texts.previewError, { message: (answer.json.error || {}).message || "" });
+          previewBody.appendChild(p);
+          renderHeads();
+          return;
+        }
+        var table = document.createElement("table");
+        answer.json.players.forEach(function (score) {
+          var row = table.insertRow();
+          var th = document.createElement("th");
+          th.scope = "row";
+          th.textContent = score.name;
+          row.appendChild(th);
+          var td = row.insertCell();
+          td.textContent = f(texts.points, { score: signed(score.score), melded: score.melded,
+            stranded: score.stranded });
+          var i = names.indexOf(score.name);
+          if (i >= 0) { state[i].score = score.score; }
+        });
+        previewBody.appendChild(table);
+        renderHeads();
+      })
+      .catch(function () { previewBox.hidden = true; });
+  }
+
+  function signed(n) {
+    if (!n) { return "0"; }
+    return (n > 0 ? "+" : "\u2212") + Math.abs(n);
+  }
+
+  // --- what a tap does --------------------------------------------------------------
+
+  function activeMeld() {
+    var p = state[active.player];
+    for (var k = 0; k < p.melds.length; k++) {
+      if (p.melds[k].id === active.meld) { return p.melds[k]; }
+    }
+    return null;
+  }
+
+  function startMeld(i) {
+    var p = state[i];
+    var last = p.melds[p.melds.length - 1];
+    var meld = last && !last.cards.length ? last : null;
+    if (!meld) {
+      meld = { id: newId(), cards: [], verdict: null, token: 0 };
+      p.melds.push(meld);
+    }
+    active = { player: i, mode: "meld", meld: meld.id };
+  }
+
+  function onPick(card) {
+    var p = state[active.player];
+    pending = null;
+    notes[active.player] = "";
+    if (active.mode === "hand") {
+      p.hand.push(CP.natural(card));
+    } else if (active.mode === "layoff") {
+      layOff(active.player, card);
+      return;
+    } else {
+      var meld = activeMeld();
+      if (!meld) { startMeld(active.player); meld = activeMeld(); }
+      meld.cards.push(card);
+      validate(meld);
+    }
+    changed();
+  }
+
+  function layOff(i, card) {
+    var table = tableForApi();
+    if (!table.length) {
+      notes[i] = texts.noTable;
+      render();
+      return;
+    }
+    post("/referee/layoff", { rules: rules, players: names.length, table: table, card: card })
+      .then(function (answer) {
+        if (!answer.ok) {
+          notes[i] = (answer.json.error || {}).message || "";
+          render();
+          return;
+        }
+        var placements = answer.json.placements || [];
+        if (!placements.length) {
+          notes[i] = answer.json.message;
+          render();
+          return;
+        }
+        if (placements.length === 1) {
+          state[i].layoffs.push({ card: placements[0].card, onto: placements[0].meld });
+          changed();
+          return;
+        }
+        pending = { player: i, card: card, placements: placements };
+        render();
+      })
+      .catch(function () { notes[i] = texts.offline; render(); });
+  }
+
+  function changed() {
+    render();
+    autoOutcome();
+    schedulePreview();
+  }
+
+  function autoOutcome() {
+    if (userChoseOutcome) { return; }
+    var out = [];
+    state.forEach(function (p, i) {
+      var played = p.melds.some(function (m) { return m.cards.length; }) || p.layoffs.length;
+      if (played && !p.hand.length) { out.push(i); }
+    });
+    Array.prototype.forEach.call(outcomeInputs, function (r) {
+      r.checked = out.length === 1 && r.value === "p" + out[0];
+    });
+  }
+
+  // --- drawing ------------------------------------------------------------------------
+
+  function node(tag, className, text) {
+    var n = document.createElement(tag);
+    if (className) { n.className = className; }
+    if (text !== undefined) { n.textContent = text; }
+    return n;
+  }
+
+  function chip(card, act, data, extra) {
+    var b = node("button", "card-chip" + (extra ? " " + extra : ""));
+    b.type = "button";
+    var suit = CP.suitOf(card);
+    if (suit) { b.classList.add("suit-" + suit.toLowerCase()); }
+    b.textContent = CP.label(card);
+    b.setAttribute("data-act", act);
+    Object.keys(data).forEach(function (k) { b.setAttribute("data-" + k, data[k]); });
+    b.setAttribute("aria-label", f(texts.remove, { card: CP.spoken(card, texts.names) }));
+    return b;
+  }
+
+  function tool(label, act, i, pressed, secondary) {
+    var b = node("button", secondary ? "tool-secondary" : "", label);
+    b.type = "button";
+    b.setAttribute("data-act", act);
+    b.setAttribute("data-p", i);
+    b.setAttribute("aria-pressed", pressed ? "true" : "false");
+    return b;
+  }
+
+  function status(meld) {
+    var v = meld.verdict;
+    if (!v) { return null; }
+    var s = node("span", "slot-status");
+    if (v.legal && v.code !== "meld.ambiguous") {
+      s.classList.add("ok");
+      s.textContent = v.kind === "set" ? texts.okSet : texts.okRun;
+    } else if (v.checking || v.pending) {
+      s.textContent = v.message;
+    } else {
+      s.classList.add("bad");
+      s.textContent = (v.code === "meld.ambiguous" ? "" : "✗ ") + (v.code === "meld.ambiguous" ? texts.whichJoker : v.message);
+    }
+    return s;
+  }
+
+  function renderPlayer(i) {
+    var p = state[i];
+    var box = document.querySelector('#player-' + i + ' [data-picked]');
+    box.textContent = "";
+    var isActive = active.player === i;
+    document.getElementById("player-" + i).classList.toggle("is-active", isActive);
+
+    var head = node("button", "player-head");
+    head.type = "button";
+    head.setAttribute("data-act", "activate");
+    head.setAttribute("data-p", i);
+    head.setAttribute("aria-pressed", isActive ? "true" : "false");
+    head.appendChild(node("span", "", p.name));
+    head.appendChild(node("span", "player-score", p.score === null ? "" : signed(p.score)));
+    box.appendChild(head);
+
+    p.melds.forEach(function (m, k) {
+      var slot = node("div", "slot");
+      if (isActive && active.mode === "meld" && active.meld === m.id) { slot.classList.add("is-target"); }
+      if (m.verdict && !m.verdict.legal && !m.verdict.pending && !m.verdict.checking) {
+        slot.classList.add("is-invalid");
+      }
+      var title = node("div", "slot-title");
+      title.appendChild(node("span", "", f(texts.meld, { n: k + 1 })));
+      var st = status(m);
+      if (st) { title.appendChild(st); }
+      slot.appendChild(title);
+      var cards = node("div", "slot-cards");
+      m.cards.forEach(function (card, c) {
+        cards.appendChild(chip(card, "remove-meld-card", { p: i, m: m.id, i: c }));
+      });
+      state.forEach(function (q) {
+        q.layoffs.forEach(function (l) {
+          if (l.onto === m.id) {
+            var b = chip(l.card, "noop", {}, "layoff-chip");
+            b.disabled = true;
+            b.removeAttribute("aria-label");
+            var by = node("small", "", q.name);
+            b.appendChild(by);
+            cards.appendChild(b);
+          }
+        });
+      });
+      slot.appendChild(cards);
+      if (m.verdict && m.verdict.code === "meld.ambiguous" && m.verdict.readings) {
+        var choices = node("div", "choices");
+        choices.appendChild(node("p", "", texts.whichJoker));
+        m.verdict.readings.forEach(function (r, ri) {
+          var b = node("button", "button-secondary", r.cards.map(CP.label).join(" "));
+          b.type = "button";
+          b.setAttribute("data-act", "reading");
+          b.setAttribute("data-m", m.id);
+          b.setAttribute("data-r", ri);
+          choices.appendChild(b);
+        });
+        slot.appendChild(choices);
+      }
+      box.appendChild(slot);
+    });
+
+    if (p.layoffs.length || (isActive && active.mode === "layoff") || (pending && pending.player === i)) {
+      var ls = node("div", "slot" + (isActive && active.mode === "layoff" ? " is-target" : ""));
+      ls.appendChild(node("div", "slot-title", texts.layoffs));
+      var lc = node("div", "slot-cards");
+      p.layoffs.forEach(function (l, k) {
+        var b = chip(l.card, "remove-layoff", { p: i, i: k });
+        b.appendChild(node("small", "", meldName(l.onto, i)));
+        lc.appendChild(b);
+      });
+      ls.appendChild(lc);
+      if (pending && pending.player === i) {
+        var pc = node("div", "choices");
+        pc.appendChild(node("p", "", f(texts.whichMeld, { card: CP.label(pending.card) })));
+        pending.placements.forEach(function (pl, k) {
+          var label = pl.card === pending.card || pl.card.indexOf("JK") !== 0 ? meldName(pl.meld)
+            : f(texts.onMeldAs, { name: names[findMeld(pl.meld).player], n: findMeld(pl.meld).index + 1, card: CP.label(pl.card.slice(3)) });
+          var b = node("button", "button-secondary", label);
+          b.type = "button";
+          b.setAttribute("data-act", "place");
+          b.setAttribute("data-k", k);
+          pc.appendChild(b);
+        });
+        ls.appendChild(pc);
+      }
+      box.appendChild(ls);
+    }
+
+    if (p.hand.length || (isActive && active.mode === "hand")) {
+      var hs = node("div", "slot" + (isActive && active.mode === "hand" ? " is-target" : ""));
+      hs.appendChild(node("div", "slot-title", texts.hand));
+      var hc = node("div", "slot-cards");
+      p.hand.forEach(function (card, k) { hc.appendChild(chip(card, "remove-hand", { p: i, i: k })); });
+      hs.appendChild(hc);
+      box.appendChild(hs);
+    }
+
+    if (notes[i]) {
+      var note = node("p", "field-error", notes[i]);
+      note.setAttribute("role", "status");
+      box.appendChild(note);
+    }
+
+    var tools = node("div", "tools");
+    tools.appendChild(tool(texts.newMeld, "new-meld", i, false));
+    tools.appendChild(tool(texts.layOff, "layoff", i, isActive && active.mode === "layoff", true));
+    tools.appendChild(tool(texts.inHand, "hand", i, isActive && active.mode === "hand", true));
+    tools.appendChild(tool(texts.group, "group", i, false, true));
+    box.appendChild(tools);
+  }
+
+  function renderHeads() {
+    state.forEach(function (p, i) {
+      var score = document.querySelector('#player-' + i + ' .player-score');
+      if (score) { score.textContent = p.score === null ? "" : signed(p.score); }
+    });
+  }
+
+  function targetText() {
+    var p = state[active.player];
+    var what;
+    if (active.mode === "hand") { what = texts.hand; }
+    else if (active.mode === "layoff") { what = texts.layOff; }
+    else {
+      var k = p.melds.findIndex(function (m) { return m.id === active.meld; });
+      what = f(texts.meld, { n: (k < 0 ? p.melds.length : k) + 1 });
+    }
+    return f(texts.target, { name: p.name, what: what });
+  }
+
+  var picker = CP.create(dock, { decks: decks, jokers: jokers, texts: texts, onPick: onPick });
+
+  function render() {
+    state.forEach(function (_p, i) { renderPlayer(i); });
+    picker.setUsed(usedCounts());
+    picker.setTarget(targetText());
+  }
+
+  // --- taps on the players' panels ------------------------------------------------------
+
+  form.addEventListener("click", function (event) {
+    var b = event.target.closest("button[data-act]");
+    if (!b || !form.contains(b)) { return; }
+    var act = b.getAttribute("data-act");
+    var i = parseInt(b.getAttribute("data-p"), 10);
+    if (act === "noop") { return; }
+    event.preventDefault();
+    if (act !== "place") { pending = null; }
+    if (act === "activate") {
+      var keep = active.mode;
+      active = { player: i, mode: keep, meld: null };
+      if (keep === "meld") {
+        var last = state[i].melds[state[i].melds.length - 1];
+        var unfinished = last && (!last.verdict || !last.verdict.legal);
+        active.meld = unfinished ? last.id : null;
+      }
+    } else if (act === "new-meld") {
+      startMeld(i);
+    } else if (act === "layoff") {
+      active = { player: i, mode: "layoff", meld: null };
+    } else if (act === "hand") {
+      active = { player: i, mode: "hand", meld: null };
+    } else if (act === "group") {
+      group(i);
+      return;
+    } else if (act === "remove-meld-card") {
+      var found = findMeld(b.getAttribute("data-m"));
+      if (found) {
+        found.meld.cards.splice(parseInt(b.getAttribute("data-i"), 10), 1);
+        if (!found.meld.cards.length && active.meld !== found.meld.id) {
+          state[found.player].melds.splice(found.index, 1);
+          state.forEach(function (q) {
+            q.layoffs = q.layoffs.filter(function (l) { return l.onto !== found.meld.id; });
+          });
+        } else {
+          validate(found.meld);
+        }
+      }
+    } else if (act === "remove-layoff") {
+      state[i].layoffs.splice(parseInt(b.getAttribute("data-i"), 10), 1);
+    } else if (act === "remove-hand") {
+      state[i].hand.splice(parseInt(b.getAttribute("data-i"), 10), 1);
+    } else if (act === "reading") {
+      var m = findMeld(b.getAttribute("data-m"));
+      var r = m && m.meld.verdict && m.meld.verdict.readings[parseInt(b.getAttribute("data-r"), 10)];
+      if (r) { m.meld.cards = r.cards.slice(); validate(m.meld); }
+    } else if (act === "place" && pending) {
+      var pl = pending.placements[parseInt(b.getAttribute("data-k"), 10)];
+      state[pending.player].layoffs.push({ card: pl.card, onto: pl.meld });
+      pending = null;
+    }
+    changed();
+  });
+
+  function group(i) {
+    var p = state[i];
+    var cards = [];
+    p.melds.forEach(function (m) { m.cards.forEach(function (c) { cards.push(CP.natural(c)); }); });
+    if (cards.length < 3) {
+      notes[i] = texts.nothingToGroup;
+      render();
+      return;
+    }
+    post("/arrange", { rules: rules, players: names.length, cards: cards })
+      .then(function (answer) {
+        if (!answer.ok) { notes[i] = (answer.json.error || {}).message || ""; render(); return; }
+        var old = p.melds.map(function (m) { return m.id; });
+        p.melds = answer.json.melds.map(function (r) {
+          return { id: newId(), cards: r.cards.slice(), verdict: { legal: true, kind: r.kind, code: "meld.ok-" + r.kind }, token: 0 };
+        });
+        if (answer.json.stranded.length) {
+          var rest = { id: newId(), cards: answer.json.stranded.slice(), verdict: null, token: 0 };
+          p.melds.push(rest);
+          validate(rest);
+          notes[i] = texts.ungrouped;
+        } else {
+          notes[i] = f(texts.grouped, { count: answer.json.melds.length });
+        }
+        state.forEach(function (q) {
+          q.layoffs = q.layoffs.filter(function (l) { return old.indexOf(l.onto) < 0; });
+        });
+        active = { player: i, mode: "meld", meld: null };
+        changed();
+      })
+      .catch(function () { notes[i] = texts.offline; render(); });
+  }
+
+  Array.prototype.forEach.call(outcomeInputs, function (r) {
+    r.addEventListener("change", function () { userChoseOutcome = true; schedulePreview(); });
+  });
+
+  form.addEventListener("submit", function () {
+    var out = outcome();
+    hidden.value = JSON.stringify({ players: payloadPlayers(), went_out: out.went_out, ending: out.ending });
+  });
+
+  // --- switch the page to the picker ------------------------------------------------------
+  form.classList.add("js-picker");
+  Array.prototype.forEach.call(form.querySelectorAll("[data-typed]"), function (n) { n.hidden = true; });
+  Array.prototype.forEach.call(form.querySelectorAll("[data-picked]"), function (n) { n.hidden = false; });
+  var typedHelp = form.querySelector("[data-typed-help]");
+  var jsHelp = form.querySelector("[data-js-help]");
+  if (typedHelp) { typedHelp.hidden = true; }
+  if (jsHelp) { jsHelp.hidden = false; }
+  state.forEach(function (p) { p.melds.forEach(function (m) { if (m.cards.length) { validate(m); } }); });
+  render();
+  autoOutcome();
+  schedulePreview();
+})();
