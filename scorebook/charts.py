@@ -21,7 +21,6 @@ MARKERS = ("circle", "square", "triangle", "diamond", "cross", "circle", "square
 WIDTH, HEIGHT = 340, 200
 LEFT, RIGHT, TOP, BOTTOM = 40, 12, 12, 24
 LEGEND_ROW = 20
-MINUS = "\u2212"
 
 
 def _marker(kind: str, x: float, y: float, colour: str) -> str:
@@ -83,8 +82,7 @@ def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: 
     out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(target):.1f}" '
                f'y2="{y(target):.1f}" stroke="#1a1a1a" stroke-width="1.5" '
                f'stroke-dasharray="4 4"/>')
-    label_y = y(target) - 4 if y(target) > TOP + 14 else y(target) + 14
-    out.append(f'<text x="{WIDTH - RIGHT}" y="{label_y:.1f}" text-anchor="end" '
+    out.append(f'<text x="{WIDTH - RIGHT}" y="{y(target) - 4:.1f}" text-anchor="end" '
                f'font-size="11" fill="#1a1a1a">{escape(gettext("target"))} {target}</text>')
     if low < 0:
         out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(0):.1f}" y2="{y(0):.1f}" '
@@ -110,8 +108,115 @@ def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: 
         out.append(f'<line x1="{lx}" x2="{lx + 28}" y1="{ly}" y2="{ly}" stroke="{colour}" '
                    f'stroke-width="2.5"{dash_attr}/>')
         out.append(_marker(marker, lx + 14, ly, colour))
-        total = str(series[-1] if series else 0).replace("-", MINUS)
+        total = series[-1] if series else 0
         out.append(f'<text x="{lx + 34}" y="{ly + 4}" font-size="12" fill="#1a1a1a">'
                    f'{escape(name)} {total}</text>')
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+# --- league charts: a rating over time, a score distribution ------------------------------
+
+
+def rating_chart(ratings: Sequence[int], dates: Sequence[str], name: str,
+                 start: int = 1000, chart_id: str = "rating-chart") -> Markup:
+    """A player's rating after each of their games (``dates``: each game's day, as
+    text), with the starting rating as a dashed line."""
+    count = len(ratings)
+    low = min([start, *ratings])
+    high = max([start, *ratings])
+    pad = max(10, (high - low) // 10)
+    low, high = low - pad, high + pad
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+
+    def x(i: int) -> float:
+        return LEFT + plot_w * i / max(count - 1, 1)
+
+    def y(v: float) -> float:
+        return TOP + plot_h * (high - v) / max(high - low, 1)
+
+    title = gettext("%(name)s's rating after each game", name=name)
+    if count:
+        desc = gettext("%(count)s game(s) from %(first)s to %(last)s: rating now %(now)s, "
+                       "highest %(high)s, lowest %(low)s; everyone starts at %(start)s.",
+                       count=count, first=dates[0], last=dates[-1], now=ratings[-1],
+                       high=max(ratings), low=min(ratings), start=start)
+    else:
+        desc = gettext("No finished games yet; everyone starts at %(start)s.", start=start)
+    out = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+           f'aria-labelledby="{chart_id}-title {chart_id}-desc" '
+           f'xmlns="http://www.w3.org/2000/svg">',
+           f'<title id="{chart_id}-title">{escape(title)}</title>',
+           f'<desc id="{chart_id}-desc">{escape(desc)}</desc>']
+    for v in _ticks(low, high):
+        out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+                   f'stroke="#d0d0cb" stroke-width="1"/>')
+        out.append(f'<text x="{LEFT - 4}" y="{y(v) + 4:.1f}" text-anchor="end" '
+                   f'font-size="11" fill="#4a4a4a">{v}</text>')
+    out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(start):.1f}" '
+               f'y2="{y(start):.1f}" stroke="#1a1a1a" stroke-width="1.5" '
+               f'stroke-dasharray="4 4"/>')
+    if count:
+        out.append(f'<text x="{LEFT + 2}" y="{HEIGHT - 6}" font-size="11" '
+                   f'fill="#4a4a4a">{escape(dates[0])}</text>')
+        if count > 1:
+            out.append(f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 6}" text-anchor="end" '
+                       f'font-size="11" fill="#4a4a4a">{escape(dates[-1])}</text>')
+        points = [(x(i), y(v)) for i, v in enumerate(ratings)]
+        path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+        out.append(f'<polyline points="{path}" fill="none" stroke="{COLOURS[0]}" '
+                   f'stroke-width="2.5" stroke-linejoin="round"/>')
+        markers = points if count <= 30 else points[-1:]
+        for px, py in markers:
+            out.append(_marker("circle", px, py, COLOURS[0]))
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def histogram(bands: Sequence[tuple[int, int]], width: int, title: str,
+              chart_id: str = "histogram") -> Markup:
+    """Bars of how many hands scored in each band [start, start + width)."""
+    top = max((n for _b, n in bands), default=0)
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+    if bands:
+        first, last = bands[0][0], bands[-1][0]
+        slots = (last - first) // width + 1
+    else:
+        first, slots = 0, 1
+    bar_w = plot_w / slots
+    counts = dict(bands)
+
+    def y(v: float) -> float:
+        return TOP + plot_h * (1 - v / max(top, 1))
+
+    parts = [gettext("%(low)s to %(high)s: %(count)s", low=b, high=b + width - 1, count=n)
+             for b, n in bands]
+    desc = "; ".join(parts) if parts else gettext("No hands yet.")
+    out = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+           f'aria-labelledby="{chart_id}-title {chart_id}-desc" '
+           f'xmlns="http://www.w3.org/2000/svg">',
+           f'<title id="{chart_id}-title">{escape(title)}</title>',
+           f'<desc id="{chart_id}-desc">{escape(desc)}</desc>']
+    for v in _ticks(0, top) if top >= 10 else range(0, top + 1, max(1, top // 4 or 1)):
+        out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+                   f'stroke="#d0d0cb" stroke-width="1"/>')
+        out.append(f'<text x="{LEFT - 4}" y="{y(v) + 4:.1f}" text-anchor="end" '
+                   f'font-size="11" fill="#4a4a4a">{v}</text>')
+    label_every = max(1, slots // 6)
+    for k in range(slots):
+        start = first + k * width
+        n = counts.get(start, 0)
+        bx = LEFT + k * bar_w
+        if n:
+            out.append(f'<rect x="{bx + 1:.1f}" y="{y(n):.1f}" width="{max(bar_w - 2, 1):.1f}" '
+                       f'height="{y(0) - y(n):.1f}" fill="{COLOURS[0]}">'
+                       f'<title>{escape(parts[bands.index((start, n))])}</title></rect>')
+        if k % label_every == 0:
+            out.append(f'<text x="{bx + 1:.1f}" y="{HEIGHT - 6}" font-size="11" '
+                       f'fill="#4a4a4a">{start}</text>')
+    out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(0):.1f}" y2="{y(0):.1f}" '
+               f'stroke="#4a4a4a" stroke-width="1"/>')
     out.append("</svg>")
     return Markup("".join(out))

@@ -47,5 +47,8 @@ def verify_command() -> None:
 
 
 def register_cli(app: Flask) -> None:
+    from scorebook.backup import register_backup_cli
+
     app.cli.add_command(init_db_command)
     app.cli.add_command(scorebook_cli)
+    register_backup_cli(app)  # flask backup, restore, league export/import

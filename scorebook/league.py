@@ -1,0 +1,537 @@
+"""Leagues that last for years: the roster, seasons, standings, player pages, history.
+
+Every figure comes from the database's aggregation of the stored results
+(:class:`GameResult`, one row per player per finished game, built from the stored
+hand scores by :mod:`scorebook.ratings`); nothing here walks cards or hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from sqlalchemy import Table, and_, case, exists, func, select, update
+from sqlalchemy.orm import aliased, selectinload
+
+from scorebook import ratings
+from scorebook.extensions import db
+from scorebook.games import MAX_NAME_LENGTH, clean_name
+from scorebook.models import (
+    FINISHED,
+    Game,
+    GameResult,
+    Hand,
+    HandScore,
+    League,
+    Player,
+    Season,
+    Seat,
+    utcnow,
+)
+
+MAX_SEASON_NAME = 40
+
+
+class LeagueError(ValueError):
+    """Something the league cannot do; ``field`` names the form field at fault."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def as_utc(value: datetime) -> datetime:
+    """A stored time as an aware UTC time (SQLite hands them back naive)."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+# --- the roster -------------------------------------------------------------------------
+
+
+def players_of(league: League, include_retired: bool = True) -> list[Player]:
+    query = select(Player).where(Player.league_id == league.id)
+    if not include_retired:
+        query = query.where(Player.retired_at.is_(None))
+    return list(db.session.scalars(query.order_by(func.lower(Player.name), Player.id)))
+
+
+def _check_name(league: League, name: str, player: Player | None = None) -> str:
+    name = clean_name(name)
+    if not name:
+        raise LeagueError(gettext("Give the player a name."), "name")
+    if len(name) > MAX_NAME_LENGTH:
+        raise LeagueError(gettext("A name can be at most %(max)s characters long.",
+                                  max=MAX_NAME_LENGTH), "name")
+    clash = db.session.scalar(select(Player).where(
+        Player.league_id == league.id, func.lower(Player.name) == name.lower()))
+    if clash is not None and clash is not player:
+        raise LeagueError(gettext("%(name)s is already in the league.", name=clash.name),
+                          "name")
+    return name
+
+
+def add_player(league: League, name: str) -> Player:
+    player = Player(league=league, name=_check_name(league, name))
+    db.session.add(player)
+    db.session.commit()
+    return player
+
+
+def rename_player(player: Player, name: str) -> None:
+    player.name = _check_name(player.league, name, player)
+    _touch_games_of(player.id)
+    db.session.commit()
+
+
+def set_retired(player: Player, retired: bool) -> None:
+    player.retired_at = (player.retired_at or utcnow()) if retired else None
+    db.session.commit()
+
+
+def _touch_games_of(player_id: int) -> None:
+    """Bump the revision of every game the player sat at (their pages show names)."""
+    db.session.execute(update(Game).where(Game.id.in_(
+        select(Seat.game_id).where(Seat.player_id == player_id)))
+        .values(revision=Game.revision + 1))
+
+
+def merge_players(keep: Player, gone: Player) -> None:
+    """``gone`` turns out to be ``keep``: every game, hand, meld and card of ``gone``
+    becomes ``keep``'s, and ``gone`` leaves the roster.  One transaction."""
+    if keep.id == gone.id:
+        raise LeagueError(gettext("Choose two different players."), "other")
+    if keep.league_id != gone.league_id:
+        raise LeagueError(gettext("Both players must be in the same league."), "other")
+    shared = db.session.scalar(
+        select(func.count()).select_from(Seat).where(
+            Seat.player_id == keep.id,
+            Seat.game_id.in_(select(Seat.game_id).where(Seat.player_id == gone.id))))
+    if shared:
+        raise LeagueError(gettext(
+            "%(a)s and %(b)s sat at the same game (%(count)s times), so they cannot be "
+            "the same person.", a=keep.name, b=gone.name, count=shared), "other")
+    league_id = keep.league_id
+    db.session.execute(GameResult.__table__.delete().where(
+        GameResult.league_id == league_id))
+    _touch_games_of(gone.id)
+    player_table = Player.__table__
+    for table in db.metadata.sorted_tables:
+        if table is GameResult.__table__:
+            continue
+        for fk in table.foreign_keys:
+            if fk.column.table is player_table and fk.parent.table is table:
+                assert isinstance(table, Table)
+                db.session.execute(update(table).where(fk.parent == gone.id)
+                                   .values({fk.parent.name: keep.id}))
+    db.session.flush()
+    db.session.expire_all()
+    db.session.execute(player_table.delete().where(player_table.c.id == gone.id))
+    ratings.rebuild(league_id)
+    db.session.commit()
+
+
+# --- seasons ----------------------------------------------------------------------------
+
+
+def season_bounds(season: Season) -> tuple[datetime, datetime]:
+    """The season as [start, end) in UTC times."""
+    start = datetime.combine(season.starts_on, time.min, tzinfo=UTC)
+    end = datetime.combine(season.ends_on + timedelta(days=1), time.min, tzinfo=UTC)
+    return start, end
+
+
+def seasons_of(league: League) -> list[Season]:
+    return list(db.session.scalars(select(Season).where(Season.league_id == league.id)
+                                   .order_by(Season.starts_on.desc())))
+
+
+def season_of_day(seasons: Sequence[Season], day: date) -> Season | None:
+    return next((s for s in seasons if s.starts_on <= day <= s.ends_on), None)
+
+
+def ensure_seasons(league: League, commit: bool = True) -> list[Season]:
+    """Give every finished game a season: a day no season holds gets the season of
+    its calendar year (as much of the year as the other seasons leave free).
+    Commits if it added any (unless ``commit`` is false)."""
+    seasons = seasons_of(league)
+    days = {as_utc(at).date() for at in db.session.scalars(
+        select(Game.finished_at).where(Game.league_id == league.id,
+                                       Game.status == FINISHED,
+                                       Game.finished_at.is_not(None)))}
+    added = False
+    for day in sorted(days):
+        if season_of_day(seasons, day) is not None:
+            continue
+        start, end = date(day.year, 1, 1), date(day.year, 12, 31)
+        for s in seasons:
+            if s.ends_on < day:
+                start = max(start, s.ends_on + timedelta(days=1))
+            if s.starts_on > day:
+                end = min(end, s.starts_on - timedelta(days=1))
+        taken = {s.name for s in seasons}
+        name, n = str(day.year), 2
+        while name in taken:
+            name, n = f"{day.year} ({n})", n + 1
+        season = Season(league_id=league.id, name=name, starts_on=start, ends_on=end)
+        db.session.add(season)
+        seasons.append(season)
+        added = True
+    if added:
+        if commit:
+            db.session.commit()
+        else:
+            db.session.flush()
+        seasons.sort(key=lambda s: s.starts_on, reverse=True)
+    return seasons
+
+
+def save_season(league: League, name: str, starts_on: date | None, ends_on: date | None,
+                season: Season | None = None) -> Season:
+    """Add a season or change one; seasons may not overlap.  Commits."""
+    name = " ".join(name.split())
+    if not name:
+        raise LeagueError(gettext("Give the season a name."), "name")
+    if len(name) > MAX_SEASON_NAME:
+        raise LeagueError(gettext("A name can be at most %(max)s characters long.",
+                                  max=MAX_SEASON_NAME), "name")
+    if starts_on is None or ends_on is None:
+        raise LeagueError(gettext("Give the first and the last day of the season."),
+                          "starts_on")
+    if ends_on < starts_on:
+        raise LeagueError(gettext("The season must end on or after the day it starts."),
+                          "ends_on")
+    for other in seasons_of(league):
+        if other is season:
+            continue
+        if other.name.lower() == name.lower():
+            raise LeagueError(gettext("There is already a season called %(name)s.",
+                                      name=other.name), "name")
+        if other.starts_on <= ends_on and starts_on <= other.ends_on:
+            raise LeagueError(gettext(
+                "Those dates overlap the season %(name)s (%(start)s to %(end)s).",
+                name=other.name, start=other.starts_on.isoformat(),
+                end=other.ends_on.isoformat()), "starts_on")
+    if season is None:
+        season = Season(league_id=league.id)
+        db.session.add(season)
+    season.name, season.starts_on, season.ends_on = name, starts_on, ends_on
+    db.session.commit()
+    return season
+
+
+def delete_season(season: Season) -> None:
+    db.session.delete(season)
+    db.session.commit()
+
+
+def prepare(league: League) -> list[Season]:
+    """Bring results, ratings and seasons up to date before a league page reads them."""
+    ratings.refresh(league.id)
+    return ensure_seasons(league)
+
+
+# --- standings --------------------------------------------------------------------------
+
+SORTS: dict[str, Any] = {
+    "rating": _l("Rating"),
+    "games": _l("Games"),
+    "wins": _l("Wins"),
+    "win_rate": _l("Win rate"),
+    "avg_position": _l("Average place"),
+    "avg_hand": _l("Average hand"),
+    "best_hand": _l("Best hand"),
+    "best_total": _l("Best total"),
+    "melded": _l("Melded"),
+    "stranded": _l("Stranded"),
+    "streak": _l("Streak"),
+    "name": _l("Name"),
+}
+#: Which way each column sorts first (True: biggest first).
+DESCENDING_FIRST = {key: key not in ("avg_position", "stranded", "name") for key in SORTS}
+DEFAULT_SORT = "wins"
+
+
+@dataclass
+class Standing:
+    player_id: int
+    name: str
+    retired: bool
+    games: int
+    wins: int
+    positions: int  # sum of finishing positions
+    hands: int
+    points: int  # sum of hand scores
+    best_hand: int | None
+    best_total: int | None
+    melded: int
+    stranded: int
+    streak_won: bool | None = None
+    streak: int = 0
+    rating: int | None = None
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def avg_position(self) -> float | None:
+        return self.positions / self.games if self.games else None
+
+    @property
+    def avg_hand(self) -> float | None:
+        return self.points / self.hands if self.hands else None
+
+    @property
+    def signed_streak(self) -> int:
+        """Wins in a row (positive) or games without a win (negative)."""
+        return self.streak if self.streak_won else -self.streak
+
+    def sort_value(self, key: str) -> Any:
+        if key == "name":
+            return self.name.lower()
+        if key == "streak":
+            return self.signed_streak
+        value = getattr(self, key)
+        return float("-inf") if value is None else value
+
+
+def _result_filter(league_id: int, season: Season | None) -> list[Any]:
+    where = [GameResult.league_id == league_id]
+    if season is not None:
+        start, end = season_bounds(season)
+        where += [GameResult.finished_at >= start, GameResult.finished_at < end]
+    return where
+
+
+def standings(league: League, season: Season | None = None, sort: str = DEFAULT_SORT,
+              descending: bool | None = None, player_id: int | None = None
+              ) -> list[Standing]:
+    """Each player's figures over the season (None: all time), sorted by ``sort``."""
+    where = _result_filter(league.id, season)
+    if player_id is not None:
+        where.append(GameResult.player_id == player_id)
+    won = case((GameResult.won, 1), else_=0)
+    rows = db.session.execute(
+        select(GameResult.player_id, Player.name, Player.retired_at,
+               func.count().label("games"), func.sum(won).label("wins"),
+               func.sum(GameResult.position).label("positions"),
+               func.sum(GameResult.hands).label("hands"),
+               func.sum(GameResult.total).label("points"),
+               func.max(GameResult.best_hand).label("best_hand"),
+               func.max(GameResult.total).label("best_total"),
+               func.sum(GameResult.melded).label("melded"),
+               func.sum(GameResult.stranded).label("stranded"))
+        .join(Player, Player.id == GameResult.player_id)
+        .where(*where).group_by(GameResult.player_id, Player.name, Player.retired_at))
+    table = {r.player_id: Standing(r.player_id, r.name, r.retired_at is not None, r.games,
+                                   int(r.wins or 0), int(r.positions or 0),
+                                   int(r.hands or 0), int(r.points or 0), r.best_hand,
+                                   r.best_total, int(r.melded or 0), int(r.stranded or 0))
+             for r in rows}
+    for pid, won_last, length in _streaks(where):
+        if pid in table:
+            table[pid].streak_won, table[pid].streak = won_last, length
+    for pid, mu in _last_ratings(where).items():
+        if pid in table:
+            table[pid].rating = ratings.display_rating(mu)
+    return sort_standings(list(table.values()), sort, descending)
+
+
+def sort_standings(rows: list[Standing], sort: str, descending: bool | None = None
+                   ) -> list[Standing]:
+    if sort not in SORTS:
+        sort = DEFAULT_SORT
+    if descending is None:
+        descending = DESCENDING_FIRST[sort]
+    rows.sort(key=lambda r: r.name.lower())
+    rows.sort(key=lambda r: -r.games)
+    rows.sort(key=lambda r: r.sort_value(sort), reverse=descending)
+    return rows
+
+
+def _streaks(where: list[Any]) -> list[tuple[int, bool, int]]:
+    """Each player's current streak: (player, won their last game?, how many in a row)."""
+    ranked = select(
+        GameResult.player_id, GameResult.won,
+        func.row_number().over(partition_by=GameResult.player_id,
+                               order_by=GameResult.seq.desc()).label("rn"),
+    ).where(*where).subquery()
+    last = aliased(ranked)
+    rows = db.session.execute(
+        select(ranked.c.player_id, last.c.won,
+               func.min(case((ranked.c.won != last.c.won, ranked.c.rn))).label("broken"),
+               func.count().label("games"))
+        .join(last, and_(last.c.player_id == ranked.c.player_id, last.c.rn == 1))
+        .group_by(ranked.c.player_id, last.c.won))
+    return [(r.player_id, bool(r.won), (r.broken - 1) if r.broken else r.games)
+            for r in rows]
+
+
+def _last_ratings(where: list[Any]) -> dict[int, float]:
+    """Each player's mu after their last game within ``where``."""
+    last = (select(GameResult.player_id, func.max(GameResult.seq).label("seq"))
+            .where(*where).group_by(GameResult.player_id).subquery())
+    rows = db.session.execute(
+        select(GameResult.player_id, GameResult.mu)
+        .join(last, and_(last.c.player_id == GameResult.player_id,
+                         last.c.seq == GameResult.seq)))
+    return {r.player_id: r.mu for r in rows}
+
+
+# --- a player's page --------------------------------------------------------------------
+
+
+@dataclass
+class HeadToHead:
+    opponent_id: int
+    name: str
+    games: int
+    ahead: int
+    behind: int
+    level: int
+    wins: int
+    their_wins: int
+
+
+@dataclass
+class RatingPoint:
+    game_id: int
+    finished_at: datetime
+    rating: int
+
+
+@dataclass
+class RecentGame:
+    game_id: int
+    finished_at: datetime
+    position: int
+    won: bool
+    total: int
+    table: list[tuple[str, int]] = field(default_factory=list)  # (name, total), seat order
+
+
+def head_to_head(player: Player, season: Season | None = None) -> list[HeadToHead]:
+    mine, theirs = aliased(GameResult), aliased(GameResult)
+    where = [mine.player_id == player.id, theirs.player_id != player.id]
+    if season is not None:
+        start, end = season_bounds(season)
+        where += [mine.finished_at >= start, mine.finished_at < end]
+    one = 1
+    rows = db.session.execute(
+        select(theirs.player_id, Player.name, func.count().label("games"),
+               func.sum(case((mine.position < theirs.position, one), else_=0)).label("ahead"),
+               func.sum(case((mine.position > theirs.position, one), else_=0)).label("behind"),
+               func.sum(case((mine.won, one), else_=0)).label("wins"),
+               func.sum(case((theirs.won, one), else_=0)).label("their_wins"))
+        .join(theirs, theirs.game_id == mine.game_id)
+        .join(Player, Player.id == theirs.player_id)
+        .where(*where).group_by(theirs.player_id, Player.name))
+    out = [HeadToHead(r.player_id, r.name, r.games, int(r.ahead), int(r.behind),
+                      r.games - int(r.ahead) - int(r.behind), int(r.wins), int(r.their_wins))
+           for r in rows]
+    out.sort(key=lambda h: (-h.games, h.name.lower()))
+    return out
+
+
+def rating_history(player: Player) -> list[RatingPoint]:
+    rows = db.session.execute(
+        select(GameResult.game_id, GameResult.finished_at, GameResult.mu)
+        .where(GameResult.player_id == player.id).order_by(GameResult.seq))
+    return [RatingPoint(r.game_id, r.finished_at, ratings.display_rating(r.mu))
+            for r in rows]
+
+
+def recent_games(player: Player, limit: int = 10) -> list[RecentGame]:
+    rows = list(db.session.execute(
+        select(GameResult.game_id, GameResult.finished_at, GameResult.position,
+               GameResult.won, GameResult.total)
+        .where(GameResult.player_id == player.id)
+        .order_by(GameResult.seq.desc()).limit(limit)))
+    games = [RecentGame(r.game_id, r.finished_at, r.position, bool(r.won), r.total)
+             for r in rows]
+    tables = game_tables([g.game_id for g in games])
+    for g in games:
+        g.table = [(name, total) for _pid, name, total in tables.get(g.game_id, [])]
+    return games
+
+
+def game_tables(game_ids: Sequence[int]) -> dict[int, list[tuple[int, str, int]]]:
+    """Each game's (player id, name, total of complete hands) in seat order."""
+    if not game_ids:
+        return {}
+    totals = (select(Hand.game_id, HandScore.player_id,
+                     func.sum(HandScore.score).label("total"))
+              .join(HandScore, HandScore.hand_id == Hand.id)
+              .where(Hand.game_id.in_(game_ids), Hand.complete.is_(True))
+              .group_by(Hand.game_id, HandScore.player_id).subquery())
+    rows = db.session.execute(
+        select(Seat.game_id, Seat.player_id, Player.name, totals.c.total)
+        .join(Player, Player.id == Seat.player_id)
+        .outerjoin(totals, and_(totals.c.game_id == Seat.game_id,
+                                totals.c.player_id == Seat.player_id))
+        .where(Seat.game_id.in_(game_ids)).order_by(Seat.game_id, Seat.position))
+    out: dict[int, list[tuple[int, str, int]]] = {}
+    for r in rows:
+        out.setdefault(r.game_id, []).append((r.player_id, r.name, int(r.total or 0)))
+    return out
+
+
+def score_distribution(player: Player, season: Season | None = None,
+                       width: int | None = None) -> tuple[int, list[tuple[int, int]]]:
+    """How often the player's hands scored in each band: (band width, [(band start,
+    hands)]) over complete hands of finished games, counted by the database."""
+    where = [HandScore.player_id == player.id, Hand.complete.is_(True),
+             Game.status == FINISHED]
+    if season is not None:
+        start, end = season_bounds(season)
+        where += [Game.finished_at >= start, Game.finished_at < end]
+    low, high = db.session.execute(
+        select(func.min(HandScore.score), func.max(HandScore.score))
+        .join(Hand, Hand.id == HandScore.hand_id).join(Game, Game.id == Hand.game_id)
+        .where(*where)).one()
+    if low is None:
+        return width or 10, []
+    if width is None:
+        span = high - low
+        width = next((w for w in (5, 10, 20, 25, 50, 100, 200) if span / w <= 12), 500)
+    band = case((HandScore.score >= 0, HandScore.score / width),
+                else_=-((-HandScore.score + width - 1) / width))
+    rows = db.session.execute(
+        select(band.label("band"), func.count()).join(Hand, Hand.id == HandScore.hand_id)
+        .join(Game, Game.id == Hand.game_id).where(*where).group_by(band).order_by(band))
+    return width, [(int(b) * width, n) for b, n in rows]
+
+
+# --- history ----------------------------------------------------------------------------
+
+HISTORY_PAGE = 20
+
+
+def history_query(league: League, season: Season | None = None,
+                  player: Player | None = None) -> Any:
+    """Every game of the league, latest first (a game not finished by the day it started)."""
+    when = func.coalesce(Game.finished_at, Game.started_at)
+    query = (select(Game).where(Game.league_id == league.id)
+             .options(selectinload(Game.winner))
+             .order_by(when.desc(), Game.id.desc()))
+    if season is not None:
+        start, end = season_bounds(season)
+        query = query.where(when >= start, when < end)
+    if player is not None:
+        query = query.where(exists().where(Seat.game_id == Game.id,
+                                           Seat.player_id == player.id))
+    return query
+
+
+def league_totals(league: League) -> dict[str, int]:
+    """How many games and players the league has (for the page headings)."""
+    games = db.session.scalar(select(func.count()).select_from(Game).where(
+        Game.league_id == league.id, Game.status == FINISHED)) or 0
+    players = db.session.scalar(select(func.count()).select_from(Player).where(
+        Player.league_id == league.id)) or 0
+    return {"games": games, "players": players}

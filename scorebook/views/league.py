@@ -1,0 +1,384 @@
+"""The league's pages: standings, players, a player's page, history, seasons, exports."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorebook import league as service
+from scorebook.charts import histogram, rating_chart
+from scorebook.exports import LeagueImportError, export_league, game_csv, import_league, league_csv
+from scorebook.extensions import db
+from scorebook.games import default_league, family_name, load_game
+from scorebook.i18n import day
+from scorebook.league_forms import ActionForm, ImportForm, MergeForm, PlayerNameForm, SeasonForm
+from scorebook.models import League, Player, Season
+from scorebook.ratings import START_MU, display_rating
+
+bp = Blueprint("league", __name__)
+
+#: A league file can be much larger than an ordinary form.
+MAX_IMPORT_BYTES = 64 * 1024 * 1024
+
+Page = str | BaseResponse | tuple[str, int]
+
+
+def _league() -> League:
+    league = default_league()
+    g.league = league  # the page's language may follow the league's
+    return league
+
+
+def _player(league: League, player_id: int) -> Player:
+    player = db.session.get(Player, player_id)
+    if player is None or player.league_id != league.id:
+        abort(404)
+    return player
+
+
+def _season_choice(league: League, seasons: list[Season], default_current: bool
+                   ) -> tuple[Season | None, str]:
+    """The season asked for by ``?season=`` (an id or ``all``); without it, the season
+    holding today's date when ``default_current`` (else all time)."""
+    value = request.args.get("season", "")
+    if value == "all":
+        return None, "all"
+    if value.isdigit():
+        season = next((s for s in seasons if s.id == int(value)), None)
+        if season is None:
+            abort(404)
+        return season, str(season.id)
+    if value:
+        abort(404)
+    if default_current:
+        today = service.utcnow().date()
+        current = service.season_of_day(seasons, today)
+        if current is not None:
+            return current, str(current.id)
+    return None, "all"
+
+
+def _csv_response(text: str, filename: str) -> Response:
+    return Response("\ufeff" + text, mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+# --- standings --------------------------------------------------------------------------
+
+
+@bp.get("/")
+def standings() -> str:
+    league = _league()
+    seasons = service.prepare(league)
+    season, season_value = _season_choice(league, seasons, default_current=True)
+    sort = request.args.get("sort", service.DEFAULT_SORT)
+    if sort not in service.SORTS:
+        sort = service.DEFAULT_SORT
+    direction = request.args.get("dir")
+    descending = (direction == "desc") if direction in ("asc", "desc") else None
+    rows = service.standings(league, season, sort, descending)
+    if descending is None:
+        descending = service.DESCENDING_FIRST[sort]
+    return render_template(
+        "league/standings.html", league=league, seasons=seasons, season=season,
+        season_value=season_value, rows=rows, sort=sort, descending=descending,
+        sorts=service.SORTS, descending_first=service.DESCENDING_FIRST,
+        totals=service.league_totals(league))
+
+
+# --- players ----------------------------------------------------------------------------
+
+
+@bp.route("/players", methods=["GET", "POST"])
+def players() -> Page:
+    league = _league()
+    form = PlayerNameForm(prefix="add")
+    error = None
+    if form.validate_on_submit():
+        try:
+            player = service.add_player(league, form.name.data or "")
+        except service.LeagueError as exc:
+            error = exc.message
+        else:
+            flash(gettext("%(name)s joined the league.", name=player.name))
+            return redirect(url_for("league.players"))
+    elif request.method == "POST":
+        error = " ".join(str(m) for m in form.name.errors) or gettext(
+            "The form was stale or opened in another tab; please try again.")
+    page = render_template("league/players.html", league=league, form=form, error=error,
+                           players=service.players_of(league),
+                           played=_games_played(league))
+    return (page, 400) if error else page
+
+
+def _games_played(league: League) -> dict[int, int]:
+    return {s.player_id: s.games for s in service.standings(league)}
+
+
+@bp.get("/players/<int:player_id>")
+def player(player_id: int) -> str:
+    league = _league()
+    seasons = service.prepare(league)
+    who = _player(league, player_id)
+    season, season_value = _season_choice(league, seasons, default_current=False)
+    rows = service.standings(league, season, player_id=who.id)
+    stats = rows[0] if rows else None
+    history = service.rating_history(who)
+    width, bands = service.score_distribution(who, season)
+    return render_template(
+        "league/player.html", league=league, player=who, seasons=seasons, season=season,
+        season_value=season_value, stats=stats,
+        rating=history[-1].rating if history else display_rating(START_MU),
+        rating_chart=rating_chart([p.rating for p in history],
+                                  [day(p.finished_at, "short") for p in history], who.name,
+                                  display_rating(START_MU)),
+        score_chart=histogram(bands, width, gettext("How many hands %(name)s scored in each "
+                                                    "band of points", name=who.name),
+                              "score-distribution"),
+        bands=bands, band_width=width,
+        head_to_head=service.head_to_head(who, season),
+        recent=service.recent_games(who))
+
+
+@bp.route("/players/<int:player_id>/edit", methods=["GET", "POST"])
+def edit_player(player_id: int) -> Page:
+    league = _league()
+    who = _player(league, player_id)
+    rename = PlayerNameForm(prefix="rename", data={"name": who.name})
+    merge = MergeForm(prefix="merge")
+    others = [p for p in service.players_of(league) if p.id != who.id]
+    merge.other.choices = [(0, gettext("Choose a player"))] + [(p.id, p.name) for p in others]
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        if "rename-name" in request.form and rename.validate_on_submit():
+            old = who.name
+            try:
+                service.rename_player(who, rename.name.data or "")
+            except service.LeagueError as exc:
+                db.session.rollback()
+                errors["rename"] = exc.message
+            else:
+                flash(gettext("%(old)s is now called %(new)s.", old=old, new=who.name))
+                return redirect(url_for("league.edit_player", player_id=who.id))
+        elif "merge-other" in request.form and merge.validate_on_submit():
+            other = db.session.get(Player, merge.other.data or 0)
+            if other is None or other.league_id != league.id:
+                errors["merge"] = gettext("Choose the player who is the same person.")
+            else:
+                gone_name = other.name
+                try:
+                    service.merge_players(who, other)
+                except service.LeagueError as exc:
+                    db.session.rollback()
+                    errors["merge"] = exc.message
+                else:
+                    flash(gettext("%(gone)s's games now belong to %(name)s.", gone=gone_name,
+                                  name=who.name))
+                    return redirect(url_for("league.player", player_id=who.id))
+        else:
+            errors["form"] = gettext(
+                "The form was stale or opened in another tab; please try again.")
+            for field in (rename.name,):
+                if field.errors:
+                    errors["rename"] = " ".join(str(m) for m in field.errors)
+    page = render_template("league/edit_player.html", league=league, player=who,
+                           rename=rename, merge=merge, retire=ActionForm(prefix="retire"),
+                           errors=errors, has_others=bool(others))
+    return (page, 400) if errors else page
+
+
+@bp.post("/players/<int:player_id>/retire")
+def retire_player(player_id: int) -> BaseResponse:
+    league = _league()
+    who = _player(league, player_id)
+    form = ActionForm(prefix="retire")
+    if not form.validate_on_submit():
+        abort(400)
+    retire = request.form.get("retired") == "1"
+    service.set_retired(who, retire)
+    if retire:
+        flash(gettext("%(name)s is retired: kept in the history, off the new-game list.",
+                      name=who.name))
+    else:
+        flash(gettext("%(name)s is back on the roster.", name=who.name))
+    return redirect(url_for("league.edit_player", player_id=who.id))
+
+
+# --- history ----------------------------------------------------------------------------
+
+
+@bp.get("/history")
+def history() -> str:
+    league = _league()
+    seasons = service.prepare(league)
+    season, season_value = _season_choice(league, seasons, default_current=False)
+    everyone = service.players_of(league)
+    player_value = request.args.get("player", "")
+    who = None
+    if player_value.isdigit():
+        who = next((p for p in everyone if p.id == int(player_value)), None)
+        if who is None:
+            abort(404)
+    elif player_value:
+        abort(404)
+    pagination = db.paginate(service.history_query(league, season, who),
+                             per_page=service.HISTORY_PAGE, error_out=False)
+    items = list(pagination.items)
+    tables = service.game_tables([game.id for game in items])
+    return render_template(
+        "league/history.html", league=league, seasons=seasons, season=season,
+        season_value=season_value, players=everyone, who=who, pagination=pagination,
+        games=items, tables=tables, family_name=family_name,
+        args={"season": season_value, "player": player_value or None})
+
+
+# --- seasons ----------------------------------------------------------------------------
+
+
+@bp.route("/seasons", methods=["GET", "POST"])
+def seasons() -> Page:
+    league = _league()
+    all_seasons = service.prepare(league)
+    form = SeasonForm(prefix="new")
+    error = None
+    if form.validate_on_submit():
+        try:
+            season = service.save_season(league, form.name.data or "", form.starts_on.data,
+                                         form.ends_on.data)
+        except service.LeagueError as exc:
+            db.session.rollback()
+            error = exc.message
+        else:
+            flash(gettext("Season %(name)s saved.", name=season.name))
+            return redirect(url_for("league.seasons"))
+    elif request.method == "POST":
+        error = _form_errors(form)
+    edits = {s.id: SeasonForm(prefix=f"s{s.id}", obj=s, formdata=None) for s in all_seasons}
+    page = render_template("league/seasons.html", league=league, seasons=all_seasons,
+                           form=form, edits=edits, error=error, edit_errors={},
+                           delete=ActionForm(prefix="delete"))
+    return (page, 400) if error else page
+
+
+def _form_errors(form: Any) -> str:
+    messages = [str(m) for field in form for m in field.errors]
+    return " ".join(messages) or gettext(
+        "The form was stale or opened in another tab; please try again.")
+
+
+@bp.post("/seasons/<int:season_id>")
+def edit_season(season_id: int) -> Page:
+    league = _league()
+    season = db.session.get(Season, season_id)
+    if season is None or season.league_id != league.id:
+        abort(404)
+    form = SeasonForm(prefix=f"s{season.id}")
+    error = None
+    if form.validate_on_submit():
+        try:
+            service.save_season(league, form.name.data or "", form.starts_on.data,
+                                form.ends_on.data, season)
+        except service.LeagueError as exc:
+            db.session.rollback()
+            error = exc.message
+        else:
+            flash(gettext("Season %(name)s saved.", name=season.name))
+            return redirect(url_for("league.seasons"))
+    else:
+        error = _form_errors(form)
+    all_seasons = service.seasons_of(league)
+    edits = {s.id: SeasonForm(prefix=f"s{s.id}", obj=s, formdata=None) for s in all_seasons}
+    edits[season.id] = form
+    page = render_template("league/seasons.html", league=league, seasons=all_seasons,
+                           form=SeasonForm(prefix="new", formdata=None), edits=edits,
+                           error=None, edit_errors={season.id: error},
+                           delete=ActionForm(prefix="delete"))
+    return page, 400
+
+
+@bp.post("/seasons/<int:season_id>/delete")
+def delete_season(season_id: int) -> BaseResponse:
+    league = _league()
+    season = db.session.get(Season, season_id)
+    if season is None or season.league_id != league.id:
+        abort(404)
+    if not ActionForm(prefix="delete").validate_on_submit():
+        abort(400)
+    name = season.name
+    service.delete_season(season)
+    flash(gettext("Season %(name)s deleted; its games count in their year's season.",
+                  name=name))
+    return redirect(url_for("league.seasons"))
+
+
+# --- exports ----------------------------------------------------------------------------
+
+
+@bp.get("/export")
+def export_page() -> str:
+    league = _league()
+    service.prepare(league)
+    return render_template("league/export.html", league=league,
+                           form=ImportForm(), error=None,
+                           totals=service.league_totals(league))
+
+
+@bp.get("/results.csv")
+def results_csv() -> Response:
+    league = _league()
+    service.prepare(league)
+    return _csv_response(league_csv(league), "league-results.csv")
+
+
+@bp.get("/export.json")
+def export_json() -> Response:
+    league = _league()
+    text = json.dumps(export_league(league), ensure_ascii=False, indent=1, sort_keys=True)
+    return Response(text + "\n", mimetype="application/json",
+                    headers={"Content-Disposition": 'attachment; filename="league.json"'})
+
+
+@bp.post("/import")
+def import_page() -> Page:
+    request.max_content_length = MAX_IMPORT_BYTES
+    form = ImportForm()
+    error = None
+    if form.validate_on_submit():
+        try:
+            data = json.load(form.file.data.stream)
+            imported = import_league(data)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            error = gettext("That file is not JSON: choose a league file exported here.")
+        except LeagueImportError as exc:
+            error = str(exc)
+        else:
+            flash(gettext("The league %(name)s was imported.", name=imported.name))
+            return redirect(url_for("league.standings", season="all"))
+    else:
+        error = _form_errors(form)
+    league = _league()
+    page = render_template("league/export.html", league=league, form=form, error=error,
+                           totals=service.league_totals(league))
+    return page, 400
+
+
+@bp.get("/games/<int:game_id>.csv")
+def game_export(game_id: int) -> Response:
+    game = load_game(game_id)
+    if game is None:
+        abort(404)
+    return _csv_response(game_csv(game), f"game-{game.id}.csv")
