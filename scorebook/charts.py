@@ -21,6 +21,7 @@ MARKERS = ("circle", "square", "triangle", "diamond", "cross", "circle", "square
 WIDTH, HEIGHT = 340, 200
 LEFT, RIGHT, TOP, BOTTOM = 40, 12, 12, 24
 LEGEND_ROW = 20
+MINUS = "\u2212"
 
 
 def _marker(kind: str, x: float, y: float, colour: str) -> str:
@@ -82,7 +83,8 @@ def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: 
     out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(target):.1f}" '
                f'y2="{y(target):.1f}" stroke="#1a1a1a" stroke-width="1.5" '
                f'stroke-dasharray="4 4"/>')
-    out.append(f'<text x="{WIDTH - RIGHT}" y="{y(target) - 4:.1f}" text-anchor="end" '
+    label_y = y(target) - 4 if y(target) > TOP + 14 else y(target) + 14
+    out.append(f'<text x="{WIDTH - RIGHT}" y="{label_y:.1f}" text-anchor="end" '
                f'font-size="11" fill="#1a1a1a">{escape(gettext("target"))} {target}</text>')
     if low < 0:
         out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(0):.1f}" y2="{y(0):.1f}" '
@@ -108,7 +110,7 @@ def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: 
         out.append(f'<line x1="{lx}" x2="{lx + 28}" y1="{ly}" y2="{ly}" stroke="{colour}" '
                    f'stroke-width="2.5"{dash_attr}/>')
         out.append(_marker(marker, lx + 14, ly, colour))
-        total = series[-1] if series else 0
+        total = str(series[-1] if series else 0).replace("-", MINUS)
         out.append(f'<text x="{lx + 34}" y="{ly + 4}" font-size="12" fill="#1a1a1a">'
                    f'{escape(name)} {total}</text>')
     out.append("</svg>")
