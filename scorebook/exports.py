@@ -21,7 +21,7 @@ from sqlalchemy.orm import selectinload
 from scorebook import ratings
 from scorebook.extensions import db
 from scorebook.games import ENDINGS, complete_hands
-from scorebook.league import as_utc, ensure_seasons, season_of_day
+from scorebook.league import as_utc, ensure_seasons, prepare, season_of_day
 from scorebook.models import (
     GAME_STATUSES,
     HAND_ENDINGS,
@@ -95,7 +95,7 @@ def game_csv(game: Game) -> str:
 
 def league_csv(league: League) -> str:
     """One row per player per finished game, oldest game first."""
-    seasons = ensure_seasons(league)
+    seasons = prepare(league)
     rows: list[list[Any]] = [[
         gettext("Game"), gettext("Finished"), gettext("Season"), gettext("Game type"),
         gettext("Player"), gettext("Seat"), gettext("Total"), gettext("Place"),
@@ -127,7 +127,9 @@ def _time(value: datetime | None) -> str | None:
 
 
 def export_league(league: League) -> dict[str, Any]:
-    """Everything stored about a league, without database ids."""
+    """Everything stored about a league, without database ids (its seasons brought
+    up to date first)."""
+    prepare(league)
     players = list(db.session.scalars(
         select(Player).where(Player.league_id == league.id).order_by(Player.id)))
     name = {p.id: p.name for p in players}

@@ -499,8 +499,9 @@ def score_distribution(player: Player, season: Season | None = None,
     if width is None:
         span = high - low
         width = next((w for w in (5, 10, 20, 25, 50, 100, 200) if span / w <= 12), 500)
-    band = case((HandScore.score >= 0, HandScore.score / width),
-                else_=-((-HandScore.score + width - 1) / width))
+    # integer division that rounds down (SQL's rounds towards zero)
+    band = case((HandScore.score >= 0, HandScore.score // width),
+                else_=-((width - 1 - HandScore.score) // width))
     rows = db.session.execute(
         select(band.label("band"), func.count()).join(Hand, Hand.id == HandScore.hand_id)
         .join(Game, Game.id == Hand.game_id).where(*where).group_by(band).order_by(band))
