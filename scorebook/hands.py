@@ -248,20 +248,19 @@ def summary(players: Sequence[PlayerHand], result: HandScore) -> str:
 def record_hand(game: Game, entry: Entry, number: int | None = None) -> Hand:
     """Store a new hand (``number`` is the hand the scorer was recording: when
     another phone has just stored it, :class:`HandConflict`)."""
+    expected = next_hand_number(game)
+    stored = next((h for h in game.hands if h.number == number and h.complete), None)
+    if stored is not None:
+        raise HandConflict(gettext("Hand %(number)s was just recorded (on another phone?). "
+                                   "Here it is.", number=number), stored.id, "hand-recorded")
     if not game.is_open:
         raise GameClosed(gettext("This game is over: no more hands can be recorded."),
                          "game-closed")
-    expected = next_hand_number(game)
     live = live_hand(game)
     if live is not None:
         raise HandConflict(gettext("Hand %(number)s is being recorded live; finish it there.",
                                    number=live.number), live.id, "hand-live")
     if number is not None and number != expected:
-        stored = next((h for h in game.hands if h.number == number), None)
-        if stored is not None:
-            raise HandConflict(gettext("Hand %(number)s was just recorded (on another phone?). "
-                                       "Here it is.", number=number), stored.id,
-                               "hand-recorded")
         raise HandError(gettext("There is no hand %(number)s to record yet.", number=number))
     players, result = check_entry(game, entry)
     dealer = game.seats[next_dealer_position(game)].player_id

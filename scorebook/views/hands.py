@@ -208,15 +208,14 @@ def hand_details(game: Game, hand: Hand) -> dict[str, Any]:
 @bp.route("/new", methods=["GET", "POST"])
 def new(game_id: int) -> Page:
     game = get_game(game_id)
-    if not game.is_open:
-        flash(gettext("This game is over: no more hands can be recorded."))
-        return redirect(url_for("games.show", game_id=game.id))
-    live = live_hand(game)
-    if live is not None:
-        return redirect(url_for("hands.live", game_id=game.id))
     form = hand_form(game)
     number = next_hand_number(game)
     if not form.is_submitted():
+        if not game.is_open:
+            flash(gettext("This game is over: no more hands can be recorded."))
+            return redirect(url_for("games.show", game_id=game.id))
+        if live_hand(game) is not None:
+            return redirect(url_for("hands.live", game_id=game.id))
         form.number.data = str(number)
         return render_record(game, form, number)
     if not form.validate():

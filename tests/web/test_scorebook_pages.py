@@ -146,6 +146,11 @@ def test_a_hand_for_a_finished_game_is_refused(app: Flask, client: FlaskClient) 
     assert "Ada wins!" in text(client.get("/games/1"))
     response = client.get("/games/1/hands/new")
     assert response.status_code == 302
+    late = client.post("/games/1/hands/new", data={
+        "number": "2", "players-1-melds": "2h 3h 4h", "outcome": "p1"})
+    assert late.status_code == 409
+    assert "This game is over" in text(late)
+    assert "2h 3h 4h" in text(late)  # the form is shown again with what was typed
     assert count(app, Hand) == 1
 
 
