@@ -70,8 +70,10 @@ def default_league() -> League:
 
 
 def roster(league: League) -> list[Player]:
+    """The league's players who have not retired (the names offered for a new game)."""
     return list(db.session.scalars(
-        db.select(Player).where(Player.league_id == league.id).order_by(Player.name)))
+        db.select(Player).where(Player.league_id == league.id, Player.retired_at.is_(None))
+        .order_by(Player.name)))
 
 
 def clean_name(name: str) -> str:

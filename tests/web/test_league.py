@@ -679,3 +679,10 @@ def test_game_result_rows_are_per_player_per_finished_game(made: dict[str, Game]
         Game.status == FINISHED))
     assert count == seats == 11
     assert db.session.scalar(select(db.func.count()).select_from(Hand)) == 8
+
+
+def test_a_retired_player_is_not_offered_for_a_new_game(client, made: dict[str, Game]) -> None:
+    league.set_retired(player("Dee"), True)
+    assert [p.name for p in games.roster(the_league())] == ["Ann", "Ben", "Cy"]
+    page = client.get("/games/new").get_data(as_text=True)
+    assert 'data-name="Ann"' in page and 'data-name="Dee"' not in page
