@@ -6,6 +6,7 @@ API (:mod:`scorebook.questions`), so the URL of a verdict is its permalink.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -15,7 +16,9 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
+from referee import parse_card
 from referee.rulebook import RULES_BY_ID
+from referee.verdict import MESSAGES, render
 from scorebook.payloads import PayloadError
 from scorebook.questions import QUESTIONS
 from scorebook.referee_forms import (
@@ -104,6 +107,36 @@ def rule_entries(rule_ids: list[str], family: str) -> list[dict[str, Any]]:
     return entries
 
 
+#: A card in its canonical text form inside a verdict's parameters (``7S``, ``JK=8H``).
+CARD_TEXT = re.compile(
+    r"(?<![\w=])(?:JK(?:=(?:10|[2-9AJQK])[SHDC]?)?|(?:10|[2-9AJQK])[SHDC])(?!\w)")
+CARD_PARAMS = ("card", "cards", "readings")
+
+
+def pretty_cards(text: str) -> str:
+    """``7S JK=8H`` → ``7♠ 🃏=8♥``: suit symbols read the same in every language."""
+    return CARD_TEXT.sub(lambda m: parse_card(m.group(0)).pretty(), text)
+
+
+def page_message(answer: dict[str, Any]) -> str:
+    """The verdict's explanation in the page's language, its cards with suit symbols."""
+    template = MESSAGES.get(answer["code"])
+    if template is None:
+        return str(answer["message"])
+    params = {k: pretty_cards(v) if k in CARD_PARAMS and isinstance(v, str) else v
+              for k, v in answer["params"].items()}
+    return render(gettext(template), params)
+
+
+def plan_steps(plan: list[str]) -> list[dict[str, Any]]:
+    """The API's plan (``8H on A``, ``7S 8S 9S``) as new melds and lay-offs."""
+    steps = []
+    for step in plan:
+        cards, _, meld = step.partition(" on ")
+        steps.append({"cards": cards.split(), "meld": meld or None})
+    return steps
+
+
 @bp.get("/")
 def index() -> str:
     return render_template("referee/index.html", tools=TOOLS.values())
@@ -126,6 +159,8 @@ def tool(slug: str) -> tuple[str, int] | str:
         else:
             try:
                 answer = QUESTIONS[f"referee/{slug}"](spec.body(form))
+                answer["message"] = page_message(answer)
+                answer["steps"] = plan_steps(answer.get("plan", []))
             except PayloadError as exc:
                 error = exc.message
         if error:

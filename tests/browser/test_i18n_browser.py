@@ -9,9 +9,9 @@ import pytest
 pytestmark = pytest.mark.browser
 
 VERDICTS = {
-    "English": ("en", "LEGAL", "A legal run: 7S 8S 9S."),
-    "Español": ("es", "VÁLIDO", "Una escalera válida: 7S 8S 9S."),
-    "Italiano": ("it", "VALIDO", "Una scala valida: 7S 8S 9S."),
+    "English": ("en", "LEGAL", "A legal run: 7♠ 8♠ 9♠."),
+    "Español": ("es", "VÁLIDO", "Una escalera válida: 7♠ 8♠ 9♠."),
+    "Italiano": ("it", "VALIDO", "Una scala valida: 7♠ 8♠ 9♠."),
 }
 
 

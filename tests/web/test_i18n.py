@@ -150,9 +150,9 @@ def meld_page(client, cards: str = "7S 8S 9S", **extra) -> str:  # type: ignore[
 
 
 VERDICTS = {
-    "en": ("A legal run: 7S 8S 9S.", "LEGAL"),
-    "es": ("Una escalera válida: 7S 8S 9S.", "VÁLIDO"),
-    "it": ("Una scala valida: 7S 8S 9S.", "VALIDO"),
+    "en": ("A legal run: 7♠ 8♠ 9♠.", "LEGAL"),
+    "es": ("Una escalera válida: 7♠ 8♠ 9♠.", "VÁLIDO"),
+    "it": ("Una scala valida: 7♠ 8♠ 9♠.", "VALIDO"),
 }
 
 
@@ -327,3 +327,26 @@ def test_dates_in_the_local_format(app):
     with app.test_request_context("/?lang=it"):
         assert app.jinja_env.from_string("{{ d|day('long') }}").render(
             d=date(2026, 11, 29)) == "29 novembre 2026"
+
+
+def visible(page: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+
+
+def test_verdict_cards_read_with_suit_symbols_in_every_language(client):
+    table = "A (Ann): 5H 6H 7H 8H@Ben\nB (Ben): 9C 9S 9D"
+    page = client.get("/referee/layoff?" + urlencode({"table": table, "card": "9h"}),
+                      headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert "9♥ cabe en más de una combinación (A, B)" in page
+    page = client.get("/referee/meld?" + urlencode({"cards": "9s jk jk"}),
+                      headers={"Accept-Language": "it"}).get_data(as_text=True)
+    assert "Queste carte si possono leggere in 4 modi" in page
+
+
+def test_going_out_plan_in_words_of_the_table(client):
+    query = urlencode({"table": "A: 5H 6H 7H", "hand": "8H 4H", "discard": "4H"})
+    page = visible(client.get(f"/referee/going-out?{query}",
+                              headers={"Accept-Language": "it"}).get_data(as_text=True))
+    assert "Può chiudere: tutte le altre carte si possono calare e 4♥ è l'ultimo scarto." \
+        in page.replace("&#39;", "'")
+    assert "attaccare a A: 8♥" in page and " on " not in page
