@@ -30,6 +30,7 @@ from scorebook.extensions import babel, csrf, db, migrate
 from scorebook.views.referee import bp as referee_pages_bp
 from scorebook.views.games import bp as games_bp
 from scorebook.views.hands import bp as hands_bp
+from scorebook.views.live import bp as live_bp
 from scorebook.views.league import bp as league_bp
 from scorebook.views.main import bp as main_bp
 from scorebook.views.rulebook import bp as rulebook_bp
@@ -145,6 +146,7 @@ def configure_blueprints(app: Flask) -> None:
     app.register_blueprint(main_bp)
     app.register_blueprint(games_bp, url_prefix="/games")
     app.register_blueprint(hands_bp, url_prefix="/games/<int:game_id>/hands")
+    app.register_blueprint(live_bp)  # /games/<id>/version, polled by live.js
     app.register_blueprint(league_bp, url_prefix="/league")
     app.register_blueprint(api_bp, url_prefix="/api/v1")
     app.register_blueprint(referee_pages_bp, url_prefix="/referee")
