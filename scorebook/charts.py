@@ -120,10 +120,10 @@ def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: 
 # --- league charts: a rating over time, a score distribution ------------------------------
 
 
-def rating_chart(ratings: Sequence[int], dates: Sequence[str], name: str,
+def rating_chart(ratings: Sequence[int], span: tuple[str, str], name: str,
                  start: int = 1000, chart_id: str = "rating-chart") -> Markup:
-    """A player's rating after each of their games (``dates``: each game's day, as
-    text), with the starting rating as a dashed line."""
+    """A player's rating after each of their games (``span``: the days of the first
+    and the last, as text), with the starting rating as a dashed line."""
     count = len(ratings)
     low = min([start, *ratings])
     high = max([start, *ratings])
@@ -142,7 +142,7 @@ def rating_chart(ratings: Sequence[int], dates: Sequence[str], name: str,
     if count:
         desc = gettext("%(count)s game(s) from %(first)s to %(last)s: rating now %(now)s, "
                        "highest %(high)s, lowest %(low)s; everyone starts at %(start)s.",
-                       count=count, first=dates[0], last=dates[-1], now=ratings[-1],
+                       count=count, first=span[0], last=span[1], now=ratings[-1],
                        high=max(ratings), low=min(ratings), start=start)
     else:
         desc = gettext("No finished games yet; everyone starts at %(start)s.", start=start)
@@ -161,10 +161,10 @@ def rating_chart(ratings: Sequence[int], dates: Sequence[str], name: str,
                f'stroke-dasharray="4 4"/>')
     if count:
         out.append(f'<text x="{LEFT + 2}" y="{HEIGHT - 6}" font-size="11" '
-                   f'fill="#4a4a4a">{escape(dates[0])}</text>')
+                   f'fill="#4a4a4a">{escape(span[0])}</text>')
         if count > 1:
             out.append(f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 6}" text-anchor="end" '
-                       f'font-size="11" fill="#4a4a4a">{escape(dates[-1])}</text>')
+                       f'font-size="11" fill="#4a4a4a">{escape(span[1])}</text>')
         points = [(x(i), y(v)) for i, v in enumerate(ratings)]
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
         out.append(f'<polyline points="{path}" fill="none" stroke="{COLOURS[0]}" '

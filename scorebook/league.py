@@ -221,18 +221,23 @@ def save_season(league: League, name: str, starts_on: date | None, ends_on: date
         db.session.add(season)
     season.name, season.starts_on, season.ends_on = name, starts_on, ends_on
     db.session.commit()
+    ensure_seasons(league)  # days the season no longer holds go to their year's
     return season
 
 
 def delete_season(season: Season) -> None:
+    league = season.league
     db.session.delete(season)
     db.session.commit()
+    ensure_seasons(league)
 
 
 def prepare(league: League) -> list[Season]:
-    """Bring results, ratings and seasons up to date before a league page reads them."""
-    ratings.refresh(league.id)
-    return ensure_seasons(league)
+    """Bring results, ratings and seasons up to date before a league page reads them
+    (the seasons are looked at again only when a game's result changed)."""
+    if ratings.refresh(league.id):
+        return ensure_seasons(league)
+    return seasons_of(league)
 
 
 # --- standings --------------------------------------------------------------------------
@@ -325,17 +330,23 @@ def standings(league: League, season: Season | None = None, sort: str = DEFAULT_
                func.max(GameResult.best_hand).label("best_hand"),
                func.max(GameResult.total).label("best_total"),
                func.sum(GameResult.melded).label("melded"),
-               func.sum(GameResult.stranded).label("stranded"))
+               func.sum(GameResult.stranded).label("stranded"),
+               func.max(GameResult.seq).label("last"),
+               func.max(case((GameResult.won, GameResult.seq))).label("last_win"))
         .join(Player, Player.id == GameResult.player_id)
         .where(*where).group_by(GameResult.player_id, Player.name, Player.retired_at))
-    table = {r.player_id: Standing(r.player_id, r.name, r.retired_at is not None, r.games,
-                                   int(r.wins or 0), int(r.positions or 0),
-                                   int(r.hands or 0), int(r.points or 0), r.best_hand,
-                                   r.best_total, int(r.melded or 0), int(r.stranded or 0))
-             for r in rows}
-    for pid, won_last, length in _streaks(where):
+    table = {}
+    for r in rows:
+        row = Standing(r.player_id, r.name, r.retired_at is not None, r.games,
+                       int(r.wins or 0), int(r.positions or 0), int(r.hands or 0),
+                       int(r.points or 0), r.best_hand, r.best_total, int(r.melded or 0),
+                       int(r.stranded or 0))
+        row.streak_won = r.last_win is not None and r.last_win == r.last
+        row.streak = r.games  # until a game of the other kind is found below
+        table[r.player_id] = row
+    for pid, length in _streaks(where):
         if pid in table:
-            table[pid].streak_won, table[pid].streak = won_last, length
+            table[pid].streak = length
     for pid, mu in _last_ratings(where).items():
         if pid in table:
             table[pid].rating = ratings.display_rating(mu)
@@ -354,22 +365,23 @@ def sort_standings(rows: list[Standing], sort: str, descending: bool | None = No
     return rows
 
 
-def _streaks(where: list[Any]) -> list[tuple[int, bool, int]]:
-    """Each player's current streak: (player, won their last game?, how many in a row)."""
-    ranked = select(
-        GameResult.player_id, GameResult.won,
-        func.row_number().over(partition_by=GameResult.player_id,
-                               order_by=GameResult.seq.desc()).label("rn"),
-    ).where(*where).subquery()
-    last = aliased(ranked)
+def _streaks(where: list[Any]) -> list[tuple[int, int]]:
+    """The length of each player's current streak, for players whose games are not
+    all of one kind: the games after their last game of the other kind (a win
+    ends a run without wins, a game not won ends a run of wins)."""
+    last = (select(GameResult.player_id,
+                   func.max(GameResult.seq).label("last"),
+                   func.max(case((GameResult.won, GameResult.seq))).label("last_win"),
+                   func.max(case((~GameResult.won, GameResult.seq))).label("last_other"))
+            .where(*where).group_by(GameResult.player_id).subquery())
+    broken_at = case((last.c.last_win == last.c.last, last.c.last_other),
+                     else_=last.c.last_win)
     rows = db.session.execute(
-        select(ranked.c.player_id, last.c.won,
-               func.min(case((ranked.c.won != last.c.won, ranked.c.rn))).label("broken"),
-               func.count().label("games"))
-        .join(last, and_(last.c.player_id == ranked.c.player_id, last.c.rn == 1))
-        .group_by(ranked.c.player_id, last.c.won))
-    return [(r.player_id, bool(r.won), (r.broken - 1) if r.broken else r.games)
-            for r in rows]
+        select(GameResult.player_id, func.count())
+        .join(last, last.c.player_id == GameResult.player_id)
+        .where(*where, broken_at.is_not(None), GameResult.seq > broken_at)
+        .group_by(GameResult.player_id))
+    return [(pid, n) for pid, n in rows.tuples()]
 
 
 def _last_ratings(where: list[Any]) -> dict[int, float]:

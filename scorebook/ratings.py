@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import and_, delete, func, insert, or_, select
+from sqlalchemy import and_, case, delete, exists, func, insert, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from scorebook.extensions import db
@@ -139,32 +139,45 @@ def rate(ratings: dict[int, tuple[float, float]], players: Sequence[int],
     return after
 
 
-def _stored(league_id: int) -> dict[int, tuple[int, int, datetime]]:
-    """Each game that has stored results: (seq, revision, finished_at) of those results."""
-    rows = db.session.execute(
-        select(GameResult.game_id, GameResult.seq, GameResult.revision,
-               GameResult.finished_at).distinct()
-        .where(GameResult.league_id == league_id))
-    return {r.game_id: (r.seq, r.revision, r.finished_at) for r in rows}
+def first_stale(league_id: int) -> int | None:
+    """The first place in rating order whose stored results no longer match their
+    game (None: all up to date).  One query, answered by the database."""
+    ordered = (select(Game.id, Game.finished_at,
+                      func.coalesce(Game.revision, 0).label("revision"),
+                      (func.row_number().over(order_by=(Game.finished_at, Game.id)) - 1)
+                      .label("seq"))
+               .where(Game.league_id == league_id, Game.status == FINISHED,
+                      Game.finished_at.is_not(None)).subquery())
+    matches = exists().where(GameResult.game_id == ordered.c.id,
+                             GameResult.seq == ordered.c.seq,
+                             GameResult.revision == ordered.c.revision,
+                             GameResult.finished_at == ordered.c.finished_at)
+    first, count = db.session.execute(
+        select(func.min(case((~matches, ordered.c.seq))), func.count())
+        .select_from(ordered)).one()
+    if first is not None:
+        return int(first)
+    orphans = db.session.scalar(select(
+        exists().where(GameResult.league_id == league_id, ~GameResult.game_id.in_(
+            select(Game.id).where(Game.league_id == league_id, Game.status == FINISHED,
+                                  Game.finished_at.is_not(None))))))
+    return int(count) if orphans else None
 
 
 def refresh(league_id: int) -> bool:
     """Bring the league's results and ratings up to date; True if anything changed.
     Commits (a concurrent refresh of the same league simply wins)."""
-    games = _finished_games(league_id)
-    stored = _stored(league_id)
-    first = next((i for i, g in enumerate(games)
-                  if stored.pop(g.id, None) != (i, g.revision, g.finished_at)),
-                 len(games))
-    if first == len(games) and not stored:
+    first = first_stale(league_id)
+    if first is None:
         return False
     try:
         db.session.execute(delete(GameResult).where(GameResult.league_id == league_id,
                                                     GameResult.seq >= first))
-        if stored:  # rows of games that are no longer finished
-            db.session.execute(delete(GameResult).where(
-                GameResult.game_id.in_(list(stored))))
-        _replay(league_id, games, first)
+        db.session.execute(delete(GameResult).where(  # games no longer finished
+            GameResult.league_id == league_id, ~GameResult.game_id.in_(
+                select(Game.id).where(Game.league_id == league_id,
+                                      Game.status == FINISHED))))
+        _replay(league_id, _finished_games(league_id), first)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()

@@ -139,12 +139,13 @@ def player(player_id: int) -> str:
     stats = rows[0] if rows else None
     history = service.rating_history(who)
     width, bands = service.score_distribution(who, season)
+    span = ((day(history[0].finished_at, "short"), day(history[-1].finished_at, "short"))
+            if history else ("", ""))
     return render_template(
         "league/player.html", league=league, player=who, seasons=seasons, season=season,
         season_value=season_value, stats=stats,
         rating=history[-1].rating if history else display_rating(START_MU),
-        rating_chart=rating_chart([p.rating for p in history],
-                                  [day(p.finished_at, "short") for p in history], who.name,
+        rating_chart=rating_chart([p.rating for p in history], span, who.name,
                                   display_rating(START_MU)),
         score_chart=histogram(bands, width, gettext("How many hands %(name)s scored in each "
                                                     "band of points", name=who.name),
