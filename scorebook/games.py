@@ -19,6 +19,7 @@ from referee.rules import FAMILY_NAMES
 from referee.turns import dealer_of_hand
 from referee.verdict import render
 from scorebook.extensions import db
+from scorebook.i18n import rules_error_text
 from scorebook.models import (
     ABANDONED,
     DRAW,
@@ -101,7 +102,7 @@ def build_rules(family: str, options: dict[str, Any]) -> RuleSet:
         return make_rules(family, **spec)
     except RulesError as exc:
         raise GameSetupError(gettext("Those house rules do not go together: %(why)s",
-                                     why=str(exc)), "rules") from exc
+                                     why=rules_error_text(str(exc))), "rules") from exc
 
 
 def create_game(league: League, names: Sequence[str], first_dealer: int,

@@ -12,6 +12,8 @@ The language of a request is, first to last:
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -28,7 +30,7 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import format_date, format_datetime, format_decimal, get_locale
+from flask_babel import format_date, format_datetime, format_decimal, get_locale, gettext
 from werkzeug.wrappers import Response
 
 bp = Blueprint("language", __name__)
@@ -105,6 +107,37 @@ def switch_links() -> list[dict[str, Any]]:
              "url": url_for("language.choose", code=code, next=here),
              "current": code == current}
             for code in supported()]
+
+
+# ---- the referee's English errors, in the page's language -----------------------------
+
+#: The referee (pure Python, English only) explains a bad rule set in English; each
+#: known explanation is matched here and said again in the page's language.
+RULES_ERRORS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+    (re.compile(r"option (\w+)=.* does not apply to Basic Rummy"),
+     lambda m: gettext("Basic Rummy is played without the house rule %(option)s.",
+                       option=m.group(1))),
+    (re.compile(r"in Basic Rummy an ace always counts 1"),
+     lambda m: gettext("In Basic Rummy an ace always counts 1.")),
+    (re.compile(r"floating needs discard_required off"),
+     lambda m: gettext("Floating needs discard_required off: a floating player has melded "
+                       "every card, so there is nothing left to discard.")),
+    (re.compile(r"unplayable_discard needs discard_required off"),
+     lambda m: gettext("unplayable_discard needs discard_required off: a player whose last "
+                       "card is playable must meld it and float.")),
+    (re.compile(r"unplayable_discard needs floating"),
+     lambda m: gettext("unplayable_discard needs floating: a playable last card is melded, "
+                       "and the player floats.")),
+]
+
+
+def rules_error_text(message: str) -> str:
+    """A :class:`~referee.rules.RulesError` message in the page's language (else as is)."""
+    for pattern, say in RULES_ERRORS:
+        match = pattern.search(message)
+        if match:
+            return say(match)
+    return message
 
 
 # ---- numbers and dates in the page's language ----------------------------------------

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
+from flask_wtf.i18n import translations as wtforms_translations
 from wtforms import (
     BooleanField,
     Form,
@@ -35,6 +36,11 @@ BOOL_OPTIONS = ("jokers", "draw_must_meld", "deep_draw_new_meld", "discard_requi
 
 class RulesForm(Form):
     """A family plus house-rule overrides; empty fields keep the family's default."""
+
+    class Meta:
+        def get_translations(self, form: Any) -> Any:
+            """WTForms' own messages ("Number must be between…") in the page's language."""
+            return wtforms_translations
 
     family = SelectField(_l("Game"),
                          choices=choices(*((f, _l(FAMILY_NAMES[f])) for f in FAMILIES)),

@@ -12,13 +12,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, abort, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from referee import parse_card
+from referee import CardError, parse_card
 from referee.rulebook import RULES_BY_ID
+from referee.rules import FAMILY_NAMES, RulesError, make_rules
 from referee.verdict import MESSAGES, render
+from scorebook.i18n import rules_error_text
 from scorebook.payloads import PayloadError
 from scorebook.questions import QUESTIONS
 from scorebook.referee_forms import (
@@ -128,6 +130,32 @@ def page_message(answer: dict[str, Any]) -> str:
     return render(gettext(template), params)
 
 
+def error_text(exc: PayloadError, form: Any) -> str:
+    """A bad question's explanation in the page's language, where it is a known one."""
+    cause = exc.__cause__
+    if isinstance(cause, CardError):
+        return gettext("“%(token)s” is not a card (write cards like 7s, 10h, qd, as or jk).",
+                       token=cause.token)
+    if exc.code == "bad-players" and isinstance(cause, RulesError):
+        rules = make_rules(form.family.data)
+        return gettext("%(family)s is played by %(low)s to %(high)s players, not %(count)s.",
+                       family=gettext(FAMILY_NAMES[rules.family]), low=rules.min_players,
+                       high=rules.max_players, count=form.players.data)
+    if exc.code == "unknown-meld":
+        return gettext(MESSAGES["layoff.unknown-meld"], meld=(form.meld.data or "").strip())
+    if isinstance(cause, RulesError):
+        return rules_error_text(str(cause))
+    if exc.message.startswith("take must be from 1 to"):
+        count = len((form.pile.data or "").split())
+        return ngettext("The discard pile holds only %(num)s card.",
+                        "The discard pile holds only %(num)s cards.", count)
+    if exc.message.startswith("the discard pile is empty"):
+        return gettext("The discard pile is empty: there is nothing to take.")
+    if exc.message.startswith(("discarder must", "caller must")):
+        return gettext("Say who discarded last and who calls “Rummy!”.")
+    return exc.message
+
+
 def plan_steps(plan: list[str]) -> list[dict[str, Any]]:
     """The API's plan (``8H on A``, ``7S 8S 9S``) as new melds and lay-offs."""
     steps = []
@@ -162,7 +190,7 @@ def tool(slug: str) -> tuple[str, int] | str:
                 answer["message"] = page_message(answer)
                 answer["steps"] = plan_steps(answer.get("plan", []))
             except PayloadError as exc:
-                error = exc.message
+                error = error_text(exc, form)
         if error:
             status = 400
     rules = rule_entries(answer["rules"], form.family.data) if answer else []

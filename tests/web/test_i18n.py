@@ -350,3 +350,31 @@ def test_going_out_plan_in_words_of_the_table(client):
     assert "Può chiudere: tutte le altre carte si possono calare e 4♥ è l'ultimo scarto." \
         in page.replace("&#39;", "'")
     assert "attaccare a A: 8♥" in page and " on " not in page
+
+
+@pytest.mark.parametrize(("query", "spanish", "italian"), [
+    ({"cards": "8Z 9S"}, "«8Z» no es una carta", "«8Z» non è una carta"),
+    ({"cards": "7s 8s 9s", "family": "basic", "players": 6},
+     "Al Rummy básico juegan de 2 a 4 jugadores, no 6.",
+     "Ramino classico: si gioca da 2 a 4 giocatori, non 6."),
+    ({"cards": "7s 8s 9s", "family": "basic", "jokers": "on"},
+     "El Rummy básico se juega sin la regla de la casa jokers.",
+     "Il ramino classico si gioca senza la regola della casa jokers."),
+    ({"cards": "7s 8s 9s", "players": 99}, "El número debe estar entre 2 y 8.",
+     "Il numero deve essere compreso tra 2 e 8."),
+])
+def test_bad_questions_are_explained_in_the_page_language(client, query, spanish, italian):
+    for lang, expected in (("es", spanish), ("it", italian)):
+        response = client.get("/referee/meld?" + urlencode(query),
+                              headers={"Accept-Language": lang})
+        assert response.status_code == 400
+        assert expected in response.get_data(as_text=True).replace("&#34;", '"'), lang
+
+
+def test_bad_lay_off_and_draw_questions_in_spanish(client):
+    page = client.get("/referee/layoff?" + urlencode(
+        {"table": "A: 5H 6H 7H", "card": "8H", "meld": "Q"}), headers={"Accept-Language": "es"})
+    assert "No hay ninguna combinación Q en la mesa." in page.get_data(as_text=True)
+    page = client.get("/referee/draw?" + urlencode({"pile": "6C 4S", "hand": "2C", "take": 5}),
+                      headers={"Accept-Language": "es"})
+    assert "En el montón de descartes solo hay 2 cartas." in page.get_data(as_text=True)
