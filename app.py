@@ -27,12 +27,12 @@ from scorebook.config import (
 )
 from scorebook.errors import register_error_handlers
 from scorebook.extensions import babel, csrf, db, migrate
-from scorebook.views.referee import bp as referee_pages_bp
 from scorebook.views.games import bp as games_bp
 from scorebook.views.hands import bp as hands_bp
-from scorebook.views.live import bp as live_bp
 from scorebook.views.league import bp as league_bp
+from scorebook.views.live import bp as live_bp
 from scorebook.views.main import bp as main_bp
+from scorebook.views.referee import bp as referee_pages_bp
 from scorebook.views.rulebook import bp as rulebook_bp
 
 DEFAULT_INSTANCE_PATH = Path(__file__).resolve().parent / "instance"
