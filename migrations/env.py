@@ -93,14 +93,36 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
-        context.configure(
-            connection=connection,
-            target_metadata=get_metadata(),
-            **conf_args
-        )
+        # SQLite batch migrations copy a table, drop the old one and rename the
+        # copy. With foreign keys enforced (the app turns them on for every
+        # connection), dropping a table first deletes every row that points at it
+        # with ON DELETE CASCADE: altering `game` would delete every hand. So
+        # foreign keys are off while migrating, checked before committing, and on
+        # again afterwards (the pragma is ignored inside a transaction).
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
+        try:
+            context.configure(
+                connection=connection,
+                target_metadata=get_metadata(),
+                **conf_args
+            )
 
-        with context.begin_transaction():
-            context.run_migrations()
+            with context.begin_transaction():
+                context.run_migrations()
+                if sqlite:
+                    broken = connection.exec_driver_sql(
+                        "PRAGMA foreign_key_check").fetchall()
+                    if broken:
+                        raise RuntimeError(
+                            f"the migration broke foreign keys: {broken[:10]}")
+        finally:
+            if sqlite:
+                connection.rollback()
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()
 
 
 if context.is_offline_mode():

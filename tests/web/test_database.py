@@ -102,3 +102,68 @@ def test_migrations_downgrade_to_nothing_and_upgrade_again(empty_app: Flask) -> 
     result = runner.invoke(args=["db", "upgrade", *directory])
     assert result.exit_code == 0, result.output + repr(result.exception)
     assert _schema_differences(empty_app) == []
+
+
+BATCH_REVISION = '''"""test only: copy the game table the way SQLite batch migrations do"""
+from alembic import op
+import sqlalchemy as sa
+
+revision = "ffff00000000"
+down_revision = {head!r}
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    with op.batch_alter_table("game", recreate="always") as batch_op:
+        batch_op.add_column(sa.Column("note", sa.Text(), nullable=True))
+
+
+def downgrade():
+    with op.batch_alter_table("game", recreate="always") as batch_op:
+        batch_op.drop_column("note")
+'''
+
+
+@pytest.mark.skipif(not HAVE_MIGRATIONS, reason="migrations/ has no versions yet")
+@pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL", "sqlite").startswith("sqlite"),
+                    reason="only SQLite migrations copy tables")
+def test_a_migration_that_copies_a_table_keeps_the_rows_that_point_at_it(
+        empty_app: Flask, tmp_path: Path) -> None:
+    """On SQLite a batch migration copies a table, drops the old one and renames the
+    copy. With foreign keys enforced, dropping ``game`` would first delete every seat,
+    hand and card of every game (ON DELETE CASCADE): migrations must run with
+    foreign keys off, and check them afterwards."""
+    import shutil
+
+    from alembic.script import ScriptDirectory
+    from flask_migrate import upgrade
+
+    from scorebook.models import Game, Hand, League, Player, Seat
+
+    directory = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS, directory, ignore=shutil.ignore_patterns("__pycache__"))
+    with empty_app.app_context():
+        upgrade(directory=str(directory))
+        league = League(name="Ours")
+        ann, ben = Player(league=league, name="Ann"), Player(league=league, name="Ben")
+        game = Game(league=league, family="rummy-500", rules_json={"family": "rummy-500"},
+                    target=500)
+        game.seats = [Seat(player=ann, position=0, first_dealer=True),
+                      Seat(player=ben, position=1)]
+        game.hands = [Hand(number=1, dealer=ann, went_out=ben)]
+        db.session.add(game)
+        db.session.commit()
+        db.session.remove()
+
+        head = ScriptDirectory(str(directory)).get_current_head()
+        (directory / "versions" / "ffff00000000_copy_game.py").write_text(
+            BATCH_REVISION.format(head=head))
+        upgrade(directory=str(directory))
+
+        assert "note" in {c["name"] for c in inspect(db.engine).get_columns("game")}
+        assert db.session.scalar(db.select(db.func.count()).select_from(Hand)) == 1
+        assert db.session.scalar(db.select(db.func.count()).select_from(Seat)) == 2
+        # and foreign keys are enforced again on the connections the app goes on using
+        assert db.session.execute(db.text("PRAGMA foreign_keys")).scalar() == 1
+        db.session.remove()
