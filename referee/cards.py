@@ -64,16 +64,17 @@ class Card:
 
     def declared(self, as_card: Card) -> Card:
         """This joker declared as ``as_card``."""
-        if not self.is_joker:
+        if self.rank != JOKER_RANK:
             raise ValueError("only a joker can be declared")
-        return Card(JOKER_RANK, "", Card(as_card.rank, as_card.suit))
+        return joker_as(as_card.rank, as_card.suit)
 
     def __str__(self) -> str:
-        if self.is_joker:
+        if self.rank == JOKER_RANK:
             if self.stands_for is None:
                 return "JK"
             return "JK=" + str(self.stands_for)
-        return rank_text(self.rank) + self.suit
+        return _RANK_STRINGS[self.rank] + self.suit if 0 < self.rank < 14 else (
+            rank_text(self.rank) + self.suit)
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
@@ -86,6 +87,29 @@ class Card:
 
 
 JOKER = Card(JOKER_RANK, "")
+
+# Cards are immutable values, so the ones the referee makes over and over (a natural
+# at a run position, a joker declared as a card) are made once and shared.
+_RANK_STRINGS = ("",) + tuple(RANK_TEXT.get(rank, str(rank)) for rank in RANKS)
+_CACHEABLE = {(rank, suit) for rank in RANKS for suit in ("", *SUITS)}
+_DECLARED: dict[tuple[int, str], Card] = {}
+_NATURALS = {(rank, suit): Card(rank, suit) for rank in RANKS for suit in SUITS}
+
+
+def joker_as(rank: int, suit: str) -> Card:
+    """A joker declared as the card of ``rank`` and ``suit`` (``""``: a set's rank only)."""
+    card = _DECLARED.get((rank, suit))
+    if card is None:
+        card = Card(JOKER_RANK, "", Card(rank, suit))
+        if (rank, suit) in _CACHEABLE:
+            _DECLARED[rank, suit] = card
+    return card
+
+
+def natural_card(rank: int, suit: str) -> Card:
+    """The natural card of ``rank`` and ``suit`` (a shared instance)."""
+    card = _NATURALS.get((rank, suit))
+    return card if card is not None else Card(rank, suit)
 
 
 def rank_text(rank: int) -> str:

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .cards import JOKER, SUITS, Card
+from .cards import JOKER_RANK, SUITS, Card, joker_as, natural_card
 from .rules import RuleSet
 from .verdict import Verdict
 
@@ -48,7 +48,7 @@ class Reading:
         return sum(1 for c in self.cards if c.is_joker)
 
     def __str__(self) -> str:
-        return " ".join(str(c) for c in self.cards)
+        return " ".join(map(str, self.cards))
 
 
 def position_rank(position: int) -> int:
@@ -57,7 +57,7 @@ def position_rank(position: int) -> int:
 
 
 def card_at(position: int, suit: str) -> Card:
-    return Card(position_rank(position), suit)
+    return natural_card(1 if position == 14 else position, suit)
 
 
 def card_value(card: Card, rules: RuleSet, *, low_ace: bool = False) -> int:
@@ -111,10 +111,7 @@ def _set_readings(naturals: Sequence[Card], jokers: int, rules: RuleSet) -> list
         ranks: Iterable[int] = (rank,)
     else:
         ranks = range(1, 14)
-    return [
-        Reading(SET, tuple(naturals) + (JOKER.declared(Card(r, "")),) * jokers, rank=r)
-        for r in ranks
-    ]
+    return [Reading(SET, tuple(naturals) + (joker_as(r, ""),) * jokers, rank=r) for r in ranks]
 
 
 def _run_readings(naturals: Sequence[Card], jokers: int, rules: RuleSet) -> list[Reading]:
@@ -124,7 +121,7 @@ def _run_readings(naturals: Sequence[Card], jokers: int, rules: RuleSet) -> list
         return []
     if not naturals:
         return [
-            Reading(RUN, tuple(JOKER.declared(card_at(p, suit)) for p in range(low, low + n)),
+            Reading(RUN, tuple(joker_as(1 if p == 14 else p, suit) for p in range(low, low + n)),
                     suit=suit, low=low)
             for suit in SUITS for low in range(1, top - n + 2)
         ]
@@ -145,7 +142,7 @@ def _run_readings(naturals: Sequence[Card], jokers: int, rules: RuleSet) -> list
             continue
         for low in range(max(1, hi - n + 1), min(lo, top - n + 1) + 1):
             cards = tuple(
-                positions[p] if p in positions else JOKER.declared(card_at(p, suit))
+                positions[p] if p in positions else joker_as(1 if p == 14 else p, suit)
                 for p in range(low, low + n)
             )
             readings.append(Reading(RUN, cards, suit=suit, low=low))
@@ -156,7 +153,7 @@ def _split(cards: Iterable[Card]) -> tuple[list[Card], list[Card]]:
     naturals: list[Card] = []
     jokers: list[Card] = []
     for c in cards:
-        (jokers if c.is_joker else naturals).append(c)
+        (jokers if c.rank == JOKER_RANK else naturals).append(c)
     return naturals, jokers
 
 
@@ -177,8 +174,8 @@ def _matches_declarations(reading: Reading, declared: Sequence[Card]) -> Reading
         if undeclared > 4 - len(taken):
             return None
         naturals = tuple(c for c in reading.cards if not c.is_joker)
-        jokers = tuple(JOKER.declared(d) for d in declared)
-        rest = (JOKER.declared(Card(reading.rank, "")),) * undeclared
+        jokers = tuple(joker_as(d.rank, d.suit) for d in declared)
+        rest = (joker_as(reading.rank, ""),) * undeclared
         return Reading(SET, naturals + jokers + rest, rank=reading.rank)
     wanted = Counter((d.rank, d.suit) for d in declared)
     for c in reading.cards:
@@ -195,6 +192,10 @@ def meld_readings(cards: Iterable[Card], rules: RuleSet) -> list[Reading]:
     Card order does not matter; sets come first, then runs from the lowest.
     """
     naturals, jokers = _split(cards)
+    return _readings(naturals, jokers, rules)
+
+
+def _readings(naturals: list[Card], jokers: list[Card], rules: RuleSet) -> list[Reading]:
     n = len(naturals) + len(jokers)
     if n < 3 or len(naturals) < rules.min_natural_cards:
         return []
@@ -248,6 +249,13 @@ def _diagnose(cards: Sequence[Card], rules: RuleSet) -> Verdict:
     return Verdict(False, "meld.not-a-meld", ("meld.set", "meld.run"), {"cards": text})
 
 
+_MELD_RULES = {
+    (has_set, has_run, has_joker): ("meld.set",) * has_set + ("meld.run",) * has_run
+    + ("meld.joker",) * has_joker
+    for has_set in (False, True) for has_run in (False, True) for has_joker in (False, True)
+}
+
+
 def check_meld(cards: Sequence[Card], rules: RuleSet) -> Verdict:
     """Is this a legal meld? ``detail["readings"]`` lists the readings that fit.
 
@@ -262,7 +270,7 @@ def check_meld(cards: Sequence[Card], rules: RuleSet) -> Verdict:
     if len(naturals) < rules.min_natural_cards:
         return Verdict(False, "meld.min-natural", ("meld.min-natural",),
                        {"min": rules.min_natural_cards})
-    readings = meld_readings(cards, rules)
+    readings = _readings(naturals, jokers, rules)
     if not readings:
         if any(j.stands_for is not None for j in jokers):
             undeclared = [c.natural for c in cards]
@@ -272,11 +280,8 @@ def check_meld(cards: Sequence[Card], rules: RuleSet) -> Verdict:
                                {"readings": "; ".join(str(r) for r in options)},
                                {"readings": tuple(options)})
         return _diagnose(cards, rules)
-    kinds = {r.kind for r in readings}
-    rule_ids = tuple(sorted(kinds, key=(SET, RUN).index))
-    rule_ids = tuple(f"meld.{k}" for k in rule_ids)
-    if jokers:
-        rule_ids += ("meld.joker",)
+    # sets come before runs among the readings
+    rule_ids = _MELD_RULES[readings[0].kind == SET, readings[-1].kind == RUN, bool(jokers)]
     if len(readings) > 1:
         return Verdict(True, "meld.ambiguous", rule_ids,
                        {"count": len(readings), "readings": "; ".join(str(r) for r in readings)},
