@@ -29,6 +29,7 @@ from scorebook.models import (
     WENT_OUT,
     Game,
     Hand,
+    HandScore,
     League,
     Player,
     Seat,
@@ -138,16 +139,18 @@ def create_game(league: League, names: Sequence[str], first_dealer: int,
     return game
 
 
-def load_game(game_id: int) -> Game | None:
-    """A game with its seats, hands and scores loaded in a few queries."""
-    return db.session.scalar(
-        db.select(Game).where(Game.id == game_id).options(
-            selectinload(Game.seats).selectinload(Seat.player),
-            selectinload(Game.hands).selectinload(Hand.scores),
-        ))
+def load_game(game_id: int, with_hands: bool = True) -> Game | None:
+    """A game with its seats (and, unless ``with_hands`` is False, its hands and their
+    scores) loaded in a few queries."""
+    options = [selectinload(Game.seats).selectinload(Seat.player)]
+    if with_hands:
+        options.append(selectinload(Game.hands).selectinload(Hand.scores))
+    return db.session.scalar(db.select(Game).where(Game.id == game_id).options(*options))
 
 
 # --- the deal and the totals ----------------------------------------------------------
+# These ask the database (a few small indexed queries) rather than loading every hand,
+# so recording a hand in a long game stays quick.
 
 
 def complete_hands(game: Game) -> list[Hand]:
@@ -155,43 +158,58 @@ def complete_hands(game: Game) -> list[Hand]:
 
 
 def live_hand(game: Game) -> Hand | None:
-    return next((h for h in game.hands if not h.complete), None)
+    return db.session.scalar(db.select(Hand).where(Hand.game_id == game.id,
+                                                   Hand.complete.is_(False)).limit(1))
 
 
 def next_hand_number(game: Game) -> int:
-    return max((h.number for h in game.hands), default=0) + 1
+    last = db.session.scalar(db.select(db.func.max(Hand.number))
+                             .where(Hand.game_id == game.id))
+    return (last or 0) + 1
+
+
+def _last_hand(game: Game) -> tuple[int, int | None] | None:
+    """(dealer id, went-out id) of the last complete hand."""
+    row = db.session.execute(
+        db.select(Hand.dealer_id, Hand.went_out_id)
+        .where(Hand.game_id == game.id, Hand.complete.is_(True))
+        .order_by(Hand.number.desc()).limit(1)).first()
+    return (row[0], row[1]) if row else None
 
 
 def next_dealer_position(game: Game) -> int:
     """Who deals the next hand: left of the last dealer (``turn.order``)."""
     count = len(game.seats)
-    hands = complete_hands(game)
-    if not hands:
+    last = _last_hand(game)
+    if last is None:
         return dealer_of_hand(game.first_dealer, 1, count)
-    last = hands[-1]
-    position = next((s.position for s in game.seats if s.player_id == last.dealer_id), 0)
+    position = next((s.position for s in game.seats if s.player_id == last[0]), 0)
     return (position + 1) % count
 
 
 def totals(game: Game) -> list[int]:
     """Each seat's running total after the last complete hand."""
-    out = [0] * len(game.seats)
-    for hand in complete_hands(game):
-        for i, seat in enumerate(game.seats):
-            score = hand.score_of(seat.player_id)
-            out[i] += score.score if score else 0
-    return out
+    sums = dict(db.session.execute(
+        db.select(HandScore.player_id, db.func.sum(HandScore.score))
+        .join(Hand, Hand.id == HandScore.hand_id)
+        .where(Hand.game_id == game.id, Hand.complete.is_(True))
+        .group_by(HandScore.player_id)).tuples().all())
+    return [int(sums.get(s.player_id) or 0) for s in game.seats]
 
 
-def verdict_of(game: Game) -> Verdict:
+def verdict_of(game: Game, running: list[int] | None = None,
+               went_out_id: int | None = None, hands: int | None = None) -> Verdict:
     """The referee's verdict on the game after its last complete hand."""
-    hands = complete_hands(game)
     names = [s.player.name for s in game.seats]
+    if running is None:
+        running = totals(game)
+        last = _last_hand(game)
+        went_out_id = last[1] if last else None
     went_out = None
-    if hands and hands[-1].went_out_id is not None:
-        went_out = next((i for i, s in enumerate(game.seats)
-                         if s.player_id == hands[-1].went_out_id), None)
-    return game_result(game.rules, totals(game), went_out, names)
+    if went_out_id is not None:
+        went_out = next((i for i, s in enumerate(game.seats) if s.player_id == went_out_id),
+                        None)
+    return game_result(game.rules, running, went_out, names)
 
 
 def recompute(game: Game) -> Verdict:
@@ -255,31 +273,42 @@ class Scoreboard:
 
 
 def scoreboard(game: Game) -> Scoreboard:
+    """Everything the scoreboard shows, from two small queries (hands, scores)."""
     names = [s.player.name for s in game.seats]
     by_id = {s.player_id: s.player.name for s in game.seats}
+    hand_rows = db.session.execute(
+        db.select(Hand.id, Hand.number, Hand.dealer_id, Hand.ending, Hand.went_out_id,
+                  Hand.going_rummy, Hand.complete)
+        .where(Hand.game_id == game.id).order_by(Hand.number)).all()
+    scores: dict[tuple[int, int], int] = {
+        (hand_id, player_id): score for hand_id, player_id, score in db.session.execute(
+            db.select(HandScore.hand_id, HandScore.player_id, HandScore.score)
+            .join(Hand, Hand.id == HandScore.hand_id).where(Hand.game_id == game.id))}
     running = [0] * len(names)
     rows = []
-    for hand in complete_hands(game):
+    live_number = None
+    last_out = None
+    for hand_id, number, dealer_id, ending, went_out_id, going_rummy, complete in hand_rows:
+        if not complete:
+            live_number = number
+            continue
         cells = []
         for i, seat in enumerate(game.seats):
-            score = hand.score_of(seat.player_id)
-            value = score.score if score else 0
+            value = scores.get((hand_id, seat.player_id), 0)
             running[i] += value
             cells.append((value, running[i]))
-        rows.append(Row(hand.number, by_id.get(hand.dealer_id, "?"),
-                        str(ENDINGS.get(hand.ending, hand.ending)),
-                        by_id.get(hand.went_out_id) if hand.went_out_id else None,
-                        hand.going_rummy, cells))
-    verdict = verdict_of(game)
+        rows.append(Row(number, by_id.get(dealer_id, "?"), str(ENDINGS.get(ending, ending)),
+                        by_id.get(went_out_id) if went_out_id else None, going_rummy, cells))
+        last_out = went_out_id
+    verdict = verdict_of(game, running, last_out)
     top = max(running) if running else 0
     leaders = [n for n, t in zip(names, running) if t == top] if rows else []
-    live = live_hand(game)
     next_dealer = names[next_dealer_position(game)] if game.is_open else None
     return Scoreboard(
         game=game, names=names, rows=rows, totals=running, target=game.target,
         verdict=verdict, message=explain(verdict), next_dealer=next_dealer,
         leaders=leaders, winner=game.winner.name if game.winner else None,
-        live_number=live.number if live else None,
+        live_number=live_number,
         progress=[max(0, min(100, round(100 * t / game.target))) if game.target else 0
                   for t in running],
     )

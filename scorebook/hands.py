@@ -204,10 +204,11 @@ def _store(hand: Hand, game: Game, players: Sequence[PlayerHand], result: HandSc
     """Replace the hand's melds, stranded cards and scores with these."""
     rules = game.rules
     ids = {s.player.name: s.player_id for s in game.seats}
-    hand.melds.clear()
-    hand.stranded.clear()
-    hand.scores.clear()
-    db.session.flush()  # the old rows go before new ones reuse their labels
+    if hand.melds or hand.stranded or hand.scores:
+        hand.melds.clear()
+        hand.stranded.clear()
+        hand.scores.clear()
+        db.session.flush()  # the old rows go before new ones reuse their labels
     by_label: dict[str, Meld] = {}
     position = 0
     for p in players:
@@ -249,10 +250,11 @@ def record_hand(game: Game, entry: Entry, number: int | None = None) -> Hand:
     """Store a new hand (``number`` is the hand the scorer was recording: when
     another phone has just stored it, :class:`HandConflict`)."""
     expected = next_hand_number(game)
-    stored = next((h for h in game.hands if h.number == number and h.complete), None)
+    stored = db.session.scalar(db.select(Hand.id).where(
+        Hand.game_id == game.id, Hand.number == number, Hand.complete.is_(True)))
     if stored is not None:
         raise HandConflict(gettext("Hand %(number)s was just recorded (on another phone?). "
-                                   "Here it is.", number=number), stored.id, "hand-recorded")
+                                   "Here it is.", number=number), stored, "hand-recorded")
     if not game.is_open:
         raise GameClosed(gettext("This game is over: no more hands can be recorded."),
                          "game-closed")
@@ -264,8 +266,9 @@ def record_hand(game: Game, entry: Entry, number: int | None = None) -> Hand:
         raise HandError(gettext("There is no hand %(number)s to record yet.", number=number))
     players, result = check_entry(game, entry)
     dealer = game.seats[next_dealer_position(game)].player_id
-    hand = Hand(number=expected, dealer_id=dealer, complete=True)
-    game.hands.append(hand)
+    hand = Hand(game_id=game.id, number=expected, dealer_id=dealer, complete=True,
+                melds=[], stranded=[], scores=[])
+    db.session.add(hand)
     _set_outcome(hand, game, entry)
     game_id = game.id
     try:
@@ -325,12 +328,13 @@ def delete_hand(hand: Hand, version: int | None) -> None:
     game = hand.game
     number, hand_id = hand.number, hand.id
     with _guard(hand_id, number):
-        game.hands.remove(hand)
+        db.session.delete(hand)
         db.session.flush()
-        for later in sorted(game.hands, key=lambda h: h.number):
-            if later.number > number:
-                later.number -= 1
-                db.session.flush()
+        later = db.session.scalars(db.select(Hand).where(
+            Hand.game_id == game.id, Hand.number > number).order_by(Hand.number))
+        for other in list(later):
+            other.number -= 1
+            db.session.flush()
         recompute(game)
         history.log(game, history.DELETED, gettext("Hand %(number)s deleted", number=number),
                     number)
@@ -349,8 +353,9 @@ def start_live(game: Game) -> Hand:
                          "game-closed")
     number = next_hand_number(game)
     dealer = game.seats[next_dealer_position(game)].player_id
-    hand = Hand(number=number, dealer_id=dealer, complete=False, ending=WENT_OUT)
-    game.hands.append(hand)
+    hand = Hand(game_id=game.id, number=number, dealer_id=dealer, complete=False,
+                ending=WENT_OUT)
+    db.session.add(hand)
     try:
         db.session.flush()
         history.log(game, history.LIVE_STARTED, "", number)

@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext
+import threading
+from collections import OrderedDict
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import get_locale, gettext
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorebook import history
@@ -21,13 +34,15 @@ from scorebook.games import (
     roster,
     scoreboard,
 )
+from scorebook.live import game_version, page_version
 from scorebook.models import Game
+from scorebook.tables import scores_table
 
 bp = Blueprint("games", __name__)
 
 
 def get_game(game_id: int) -> Game:
-    game = load_game(game_id)
+    game = load_game(game_id, with_hands=False)
     if game is None:
         abort(404)
     return game
@@ -72,14 +87,47 @@ def _flatten(messages: object) -> list[object]:
     return [messages] if messages else []
 
 
+#: Rendered boards kept per app: (game, version, language, names) -> HTML.
+BOARD_CACHE_SIZE = 256
+_board_lock = threading.Lock()
+
+
+def board_html(game: Game) -> Markup:
+    """The scoreboard's live part (#live-board), rendered once per version of the game.
+
+    The version (:func:`scorebook.live.game_version`: the game's revision and its
+    history) changes with every hand recorded, edited or deleted, every live move and
+    every change of status, so a kept board is never stale; phones polling a game
+    that has not changed get it without a query for the hands."""
+    names = tuple(s.player.name for s in game.seats)
+    version = page_version() or game_version(game.id)
+    key = (game.id, version, str(get_locale()), names, request.script_root)
+    cache: OrderedDict[tuple[object, ...], Markup] = current_app.extensions.setdefault(
+        "scorebook_boards", OrderedDict())
+    with _board_lock:
+        if key in cache:
+            cache.move_to_end(key)
+            return cache[key]
+    board = scoreboard(game)
+    hand_url = url_for("hands.show", game_id=game.id, number=0)[:-1] + "{number}"
+    html = Markup(render_template(
+        "games/_board.html", game=game, board=board,
+        scores_table=scores_table(board, hand_url),
+        chart=score_chart(board.names, board.running, board.target),
+        changes=history.changes(game, limit=5)))
+    with _board_lock:
+        cache[key] = html
+        while len(cache) > BOARD_CACHE_SIZE:
+            cache.popitem(last=False)
+    return html
+
+
 @bp.get("/<int:game_id>")
 def show(game_id: int) -> str:
     game = get_game(game_id)
-    board = scoreboard(game)
-    return render_template("games/scoreboard.html", game=game, board=board,
-                           family=family_name(game.family),
-                           chart=score_chart(board.names, board.running, board.target),
-                           changes=history.changes(game, limit=5))
+    return render_template("games/scoreboard.html", game=game, board_html=board_html(game),
+                           names=[s.player.name for s in game.seats],
+                           family=family_name(game.family))
 
 
 @bp.get("/<int:game_id>/history")

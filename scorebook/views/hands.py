@@ -58,7 +58,8 @@ Page = str | Response | tuple[str, int]
 
 
 def get_hand(game: Game, number: int) -> Hand:
-    hand = next((h for h in game.hands if h.number == number and h.complete), None)
+    hand = db.session.scalar(db.select(Hand).where(
+        Hand.game_id == game.id, Hand.number == number, Hand.complete.is_(True)))
     if hand is None:
         abort(404)
     return hand

@@ -272,3 +272,17 @@ def test_pages_have_no_inline_scripts_or_styles(client: FlaskClient) -> None:
         page = client.get(url).get_data(as_text=True)
         assert "style=" not in page, url
         assert not re.search(r"<script(?![^>]*\bsrc=)", page), url
+
+
+def test_the_kept_scoreboard_changes_with_every_change(client: FlaskClient) -> None:
+    """The rendered board is kept per version of the game: never shown stale."""
+    start(client)
+    assert "No hands yet." in text(client.get("/games/1"))
+    client.post("/games/1/hands/new", data={"number": "1", **EXAMPLE_FORM})
+    assert re.search(r'<tr id="hand-1">.*\+64.*</tr>', text(client.get("/games/1")))
+    client.post("/games/1/hands/1/edit", data={"version": "1", **EXAMPLE_FORM,
+                                               "players-1-melds": "kh kd kc\n7d 8d 9d"})
+    page = text(client.get("/games/1"))
+    assert re.search(r'<tr id="hand-1">.*\+54.*</tr>', page)
+    client.post("/games/1/hands/live/start")
+    assert "Hand 2 is being recorded live." in text(client.get("/games/1"))
