@@ -16,7 +16,7 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext
+from flask_babel import format_decimal, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorebook import league as service
@@ -35,6 +35,13 @@ bp = Blueprint("league", __name__)
 MAX_IMPORT_BYTES = 64 * 1024 * 1024
 
 Page = str | BaseResponse | tuple[str, int]
+
+
+@bp.app_template_filter("fixed")
+def fixed(value: float, places: int = 1) -> str:
+    """A number with exactly ``places`` decimals in the page's language: ``23.0``."""
+    pattern = "#,##0." + "0" * places if places else "#,##0"
+    return str(format_decimal(value, format=pattern)).replace("-", "\u2212")
 
 
 def _league() -> League:
