@@ -1,0 +1,408 @@
+"""Load benchmark: 50 phones on gunicorn, on SQLite (WAL) and on PostgreSQL, against a
+bare Flask page served the same way in the same run.
+
+    .venv/bin/python benchmarks/load/run.py [--databases sqlite,postgresql]
+        [--users 50] [--duration 60] [--workers 4] [--games 10] [--saturation 15]
+
+For each database:
+
+1. a fresh database, migrated with ``flask db upgrade``, and ``--games`` four-player
+   games with 20 hands each;
+2. gunicorn with ``--workers`` sync workers, as ``make serve`` starts it;
+3. **phones** (locust, ``phones.py``): ``--users`` phones for ``--duration`` seconds,
+   each polling its game's version every second as live.js does, fetching the
+   scoreboard when it changed, recording and editing hands through the forms;
+4. **saturation** (wrk, 50 connections, ``--saturation`` seconds each): the scoreboard
+   page, the version poll answered 304, and the bare Flask page (``bare.py``) on an
+   identical gunicorn, for the ratio;
+5. the check: ``flask scorebook verify`` (every stored score recomputed from the
+   cards), and the hands counted: seeded + saved by the phones = stored, no hand
+   number twice in a game, none missing.
+
+Needs wrk (``apt-get install wrk``) and installs locust (``requirements.txt``) into
+``benchmarks/out/locust-venv``. PostgreSQL comes from ``.ci/postgres`` (root; it
+installs and starts the machine's server). Writes everything to
+``benchmarks/out/load/<time>/`` and prints a Markdown summary; exits non-zero if a
+target is missed (errors, lost or duplicated hands, p95 over 100 ms on SQLite).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+OUT = ROOT / "benchmarks" / "out"
+VENV_BIN = ROOT / ".venv" / "bin"
+LOCUST_VENV = OUT / "locust-venv"
+NAMES = ["Ann", "Ben", "Cy", "Dee"]
+SEEDED_HANDS = 20
+P95_TARGET_MS = 100.0
+
+WRK_SCRIPT = """
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    'WRK-JSON {"requests": %d, "duration_us": %d, "p50_us": %d, "p95_us": %d, "p99_us": %d,'
+    .. ' "socket_errors": %d, "http_errors": %d}\\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(95),
+    latency:percentile(99), e.connect + e.read + e.write + e.timeout, e.status))
+end
+"""
+
+
+def log(message: str) -> None:
+    print(f"[{datetime.now():%H:%M:%S}] {message}", file=sys.stderr, flush=True)
+
+
+# --- tools ----------------------------------------------------------------------------
+
+
+def locust_bin() -> Path:
+    exe = LOCUST_VENV / "bin" / "locust"
+    if not exe.exists():
+        log("installing locust into benchmarks/out/locust-venv")
+        subprocess.run([sys.executable, "-m", "venv", str(LOCUST_VENV)], check=True)
+        subprocess.run([str(LOCUST_VENV / "bin" / "pip"), "install", "--quiet",
+                        "--disable-pip-version-check", "-r", str(HERE / "requirements.txt")],
+                       check=True)
+    return exe
+
+
+def wrk_bin() -> str:
+    exe = shutil.which("wrk")
+    if exe is None:
+        raise SystemExit("wrk is missing: apt-get install wrk")
+    return exe
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def gunicorn(target: str, env: dict[str, str], workers: int, log_path: Path,
+             chdir: Path = ROOT) -> Iterator[str]:
+    """Serve ``target`` as ``make serve`` does (sync workers on loopback); yields the URL."""
+    port = free_port()
+    command = [str(VENV_BIN / "gunicorn"), "--workers", str(workers),
+               "--bind", f"127.0.0.1:{port}", "--no-control-socket",
+               "--chdir", str(chdir), target]
+    with open(log_path, "w", encoding="utf-8") as out:
+        server = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                  cwd=chdir, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(url + "/", timeout=2).read()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"gunicorn did not start: see {log_path}") from None
+                time.sleep(0.2)
+        yield url
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
+def wrk(url: str, seconds: int, headers: dict[str, str] | None = None,
+        connections: int = 50) -> dict[str, float]:
+    script = OUT / "load" / "wrk-done.lua"
+    script.write_text(WRK_SCRIPT, encoding="utf-8")
+    command = [wrk_bin(), "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s",
+               "-s", str(script)]
+    for key, value in (headers or {}).items():
+        command += ["-H", f"{key}: {value}"]
+    output = subprocess.run(command + [url], capture_output=True, text=True, check=True).stdout
+    line = next(ln for ln in output.splitlines() if ln.startswith("WRK-JSON "))
+    raw = json.loads(line[len("WRK-JSON "):])
+    return {"rps": raw["requests"] / (raw["duration_us"] / 1e6),
+            "p50_ms": raw["p50_us"] / 1000, "p95_ms": raw["p95_us"] / 1000,
+            "p99_ms": raw["p99_us"] / 1000, "requests": raw["requests"],
+            "errors": raw["socket_errors"] + raw["http_errors"]}
+
+
+# --- the database -----------------------------------------------------------------------
+
+
+def database_url(kind: str, folder: Path) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{folder / 'load.sqlite3'}"
+    if kind == "postgresql":
+        port = subprocess.run(["bash", str(ROOT / ".ci" / "postgres"), "scorebook_bench"],
+                              check=True, capture_output=True, text=True).stdout.strip()
+        return f"postgresql+psycopg://scorebook:scorebook@127.0.0.1:{port}/scorebook_bench"
+    raise SystemExit(f"unknown database {kind!r}: sqlite or postgresql")
+
+
+def make_app(url: str) -> Any:
+    sys.path.insert(0, str(ROOT))
+    from app import create_app
+
+    return create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "load-benchmark"},
+                      instance_path=OUT / "load" / "instance")
+
+
+def empty_database(url: str) -> None:
+    from sqlalchemy import MetaData
+
+    from scorebook.extensions import db
+
+    app = make_app(url)
+    with app.app_context():
+        found = MetaData()
+        found.reflect(bind=db.engine)
+        found.drop_all(bind=db.engine)
+        db.engine.dispose()
+
+
+def flask(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(VENV_BIN / "flask"), "--app", "app", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
+
+
+def seed(url: str, count: int) -> list[int]:
+    """``count`` four-player Rummy 500 games (target 100000, so none ends) of 20 hands."""
+    from scorebook import games, hands
+    from scorebook.entry import entry_from_text
+    from scorebook.extensions import db
+
+    texts = {"Ann": {"melds": "7s 8s 9s", "hand": "kd"},
+             "Ben": {"melds": "4c 4s 4d\n10h jh qh"}, "Cy": {"hand": "2c 3h"},
+             "Dee": {"hand": "5d"}}
+    app = make_app(url)
+    ids = []
+    with app.test_request_context():
+        rules = games.build_rules("rummy-500", {"target": 100000})
+        for _ in range(count):
+            game = games.create_game(games.default_league(), NAMES, 0, rules)
+            for number in range(1, SEEDED_HANDS + 1):
+                entry = entry_from_text(NAMES, texts, "Ben", None, False, False)
+                hands.record_hand(game, entry, number)
+            ids.append(game.id)
+        db.session.remove()
+        db.engine.dispose()
+    return ids
+
+
+def count_hands(url: str, ids: list[int]) -> dict[int, list[int]]:
+    from scorebook.extensions import db
+    from scorebook.models import Hand
+
+    app = make_app(url)
+    with app.app_context():
+        rows = db.session.execute(db.select(Hand.game_id, Hand.number)
+                                  .where(Hand.game_id.in_(ids))).all()
+        db.engine.dispose()
+    numbers: dict[int, list[int]] = {game: [] for game in ids}
+    for game, number in rows:
+        numbers[game].append(number)
+    return numbers
+
+
+# --- one database -------------------------------------------------------------------------
+
+
+def locust_stats(prefix: Path) -> dict[str, dict[str, float]]:
+    stats: dict[str, dict[str, float]] = {}
+    with open(f"{prefix}_stats.csv", newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            stats[row["Name"]] = {
+                "requests": int(row["Request Count"]), "failures": int(row["Failure Count"]),
+                "rps": float(row["Requests/s"]), "p50_ms": float(row["50%"]),
+                "p95_ms": float(row["95%"]), "p99_ms": float(row["99%"]),
+            }
+    return stats
+
+
+def run_database(kind: str, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    log(f"{kind}: preparing a fresh database")
+    url = database_url(kind, folder)
+    empty_database(url)
+    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "load-benchmark"}
+    upgraded = flask(env, "db", "upgrade")
+    if upgraded.returncode:
+        raise SystemExit(f"flask db upgrade failed:\n{upgraded.stderr}")
+    ids = seed(url, args.games)
+    log(f"{kind}: {len(ids)} games of {SEEDED_HANDS} hands; gunicorn with {args.workers} workers")
+    result: dict[str, Any] = {"database": kind, "workers": args.workers, "users": args.users,
+                              "duration_s": args.duration}
+
+    with gunicorn("app:create_app()", env, args.workers, folder / f"{kind}-gunicorn.log") as base:
+        for game in ids:  # warm every worker's caches a little
+            urllib.request.urlopen(f"{base}/games/{game}").read()
+        log(f"{kind}: {args.users} phones for {args.duration} s (locust)")
+        result["load_average_before"] = os.getloadavg()[0]
+        counts_file = folder / f"{kind}-phones-counts.json"
+        prefix = folder / f"{kind}-phones"
+        locust_env = {**os.environ, "LOAD_GAMES": ",".join(map(str, ids)),
+                      "LOAD_NAMES": ",".join(NAMES), "LOAD_EDITABLE": str(SEEDED_HANDS),
+                      "LOAD_RESULT": str(counts_file)}
+        with open(folder / f"{kind}-locust.log", "w", encoding="utf-8") as locust_log:
+            subprocess.run([str(locust_bin()), "-f", str(HERE / "phones.py"), "--headless",
+                            "--users", str(args.users), "--spawn-rate", str(args.users),
+                            "--run-time", f"{args.duration}s", "--host", base,
+                            "--csv", str(prefix), "--only-summary", "--stop-timeout", "10",
+                            "--exit-code-on-error", "0"],
+                           env=locust_env, check=True, cwd=folder,
+                           stdout=locust_log, stderr=subprocess.STDOUT)
+        result["load_average_after"] = os.getloadavg()[0]
+        result["phones"] = locust_stats(prefix)
+        result["counts"] = json.loads(counts_file.read_text(encoding="utf-8"))
+
+        log(f"{kind}: saturation, {args.saturation} s each (wrk, 50 connections)")
+        board = f"{base}/games/{ids[0]}"
+        version = json.loads(urllib.request.urlopen(f"{board}/version").read())["version"]
+        result["saturation"] = {
+            "scoreboard page": wrk(board, args.saturation),
+            "version poll (304)": wrk(f"{board}/version", args.saturation,
+                                      {"If-None-Match": f'"{version}"'}),
+        }
+    with gunicorn("bare:create_app()", env, args.workers, folder / f"{kind}-bare.log",
+                  chdir=HERE) as bare:
+        result["saturation"]["bare Flask page"] = wrk(bare + "/", args.saturation)
+
+    log(f"{kind}: checking the hands")
+    verified = flask(env, "scorebook", "verify")
+    result["verify"] = {"ok": verified.returncode == 0,
+                        "output": (verified.stdout + verified.stderr).strip()[-2000:]}
+    stored = count_hands(url, ids)
+    saved = result["counts"]["saved_hands"]
+    expected = {game: SEEDED_HANDS for game in ids}
+    for game, _number in saved:
+        expected[game] += 1
+    duplicates = sum(len(n) - len(set(n)) for n in stored.values())
+    gaps = sum(1 for n in stored.values() if sorted(n) != list(range(1, len(n) + 1)))
+    result["hands"] = {
+        "seeded": SEEDED_HANDS * len(ids), "saved_by_phones": len(saved),
+        "stored": sum(len(n) for n in stored.values()),
+        "lost": sum(max(0, expected[g] - len(stored[g])) for g in ids),
+        "unexplained": sum(max(0, len(stored[g]) - expected[g]) for g in ids),
+        "duplicated_numbers": duplicates, "games_with_gaps": gaps,
+        "save_conflicts_409": result["counts"]["save_conflicts"],
+        "edited": result["counts"]["edited"],
+        "edit_conflicts_409": result["counts"]["edit_conflicts"],
+    }
+    if kind == "sqlite":
+        result["journal_mode"] = _journal_mode(url)  # the app sets WAL; it sticks to the file
+    return result
+
+
+def _journal_mode(url: str) -> str:
+    import sqlite3
+
+    with sqlite3.connect(url[len("sqlite:///"):]) as connection:
+        return str(connection.execute("PRAGMA journal_mode").fetchone()[0])
+
+
+# --- the report -------------------------------------------------------------------------
+
+
+def check(result: dict[str, Any]) -> list[str]:
+    missed = []
+    total = result["phones"]["Aggregated"]
+    if total["failures"]:
+        missed.append(f"{result['database']}: {total['failures']} failed requests")
+    for name, row in result["saturation"].items():
+        if row["errors"]:
+            missed.append(f"{result['database']}: {row['errors']} errors on {name}")
+    hands = result["hands"]
+    if hands["lost"] or hands["unexplained"] or hands["duplicated_numbers"] \
+            or hands["games_with_gaps"]:
+        missed.append(f"{result['database']}: hands lost or duplicated: {hands}")
+    if not result["verify"]["ok"]:
+        missed.append(f"{result['database']}: flask scorebook verify failed")
+    if result["database"] == "sqlite" and total["p95_ms"] >= P95_TARGET_MS:
+        missed.append(f"sqlite: p95 {total['p95_ms']} ms (target < {P95_TARGET_MS:.0f} ms)")
+    return missed
+
+
+def markdown(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
+    lines = [f"{args.users} phones, {args.duration} s, gunicorn {args.workers} sync workers, "
+             f"{args.games} games; saturation: wrk, 50 connections, {args.saturation} s.", "",
+             "| database | requests | req/s | p50 ms | p95 ms | p99 ms | errors | "
+             "hands saved / 409 | edits / 409 | stored = seeded + saved | verify | load avg |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        t, h = r["phones"]["Aggregated"], r["hands"]
+        ok = h["lost"] == h["unexplained"] == h["duplicated_numbers"] == 0
+        lines.append(
+            f"| {r['database']} | {t['requests']} | {t['rps']:.1f} | {t['p50_ms']:.0f} | "
+            f"{t['p95_ms']:.0f} | {t['p99_ms']:.0f} | {t['failures']} | "
+            f"{h['saved_by_phones']} / {h['save_conflicts_409']} | "
+            f"{h['edited']} / {h['edit_conflicts_409']} | "
+            f"{h['stored']} = {h['seeded']} + {h['saved_by_phones']} {'✓' if ok else '✗'} | "
+            f"{'✓' if r['verify']['ok'] else '✗'} | "
+            f"{r['load_average_before']:.1f} → {r['load_average_after']:.1f} |")
+    lines += ["", "Per request (phones):", "",
+              "| database | request | count | p50 ms | p95 ms | p99 ms | failures |",
+              "|---|---|---|---|---|---|---|"]
+    for r in results:
+        for name, row in r["phones"].items():
+            if name != "Aggregated":
+                lines.append(f"| {r['database']} | {name} | {row['requests']} | "
+                             f"{row['p50_ms']:.0f} | {row['p95_ms']:.0f} | {row['p99_ms']:.0f} | "
+                             f"{row['failures']} |")
+    lines += ["", "Saturation (wrk), against the bare Flask page served the same way:", "",
+              "| database | page | req/s | p50 ms | p95 ms | p99 ms | errors | "
+              "req/s ÷ bare |", "|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        bare = r["saturation"]["bare Flask page"]["rps"]
+        for name, row in r["saturation"].items():
+            lines.append(f"| {r['database']} | {name} | {row['rps']:.0f} | {row['p50_ms']:.1f} | "
+                         f"{row['p95_ms']:.1f} | {row['p99_ms']:.1f} | {row['errors']} | "
+                         f"{row['rps'] / bare:.2f} |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--databases", default="sqlite,postgresql")
+    parser.add_argument("--users", type=int, default=50)
+    parser.add_argument("--duration", type=int, default=60)
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--saturation", type=int, default=15)
+    args = parser.parse_args()
+
+    folder = OUT / "load" / datetime.now().strftime("%Y%m%d-%H%M%S")
+    folder.mkdir(parents=True, exist_ok=True)
+    wrk_bin()
+    locust_bin()
+    results = [run_database(kind, args, folder) for kind in args.databases.split(",")]
+    (folder / "results.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
+    report = markdown(results, args)
+    (folder / "results.md").write_text(report + "\n", encoding="utf-8")
+    print(report)
+    missed = [m for r in results for m in check(r)]
+    print("\n" + ("\n".join("MISSED: " + m for m in missed) if missed else "all targets met"))
+    log(f"results in {folder.relative_to(ROOT)}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
