@@ -360,3 +360,8 @@ class GameResult(db.Model):
 
     game: Mapped[Game] = relationship()
     player: Mapped[Player] = relationship()
+
+
+#: Each player's hand scores straight from an index (a player's score distribution).
+Index("ix_hand_score_player_hand_score", HandScore.player_id, HandScore.hand_id,
+      HandScore.score)
