@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
-from .cards import JOKER_RANK, SUITS, Card, joker_as, natural_card
+from .cards import JOKER, JOKER_RANK, SUITS, Card, joker_as, natural_card
 from .rules import RuleSet
 from .verdict import Verdict
 
@@ -65,10 +66,10 @@ def card_value(card: Card, rules: RuleSet, *, low_ace: bool = False) -> int:
 
     ``low_ace`` says the card is an ace melded low in a run (position 1).
     """
-    if card.is_joker:
-        return 15
     rank = card.rank
-    if rules.is_basic:
+    if rank == JOKER_RANK:
+        return 15
+    if rules.family == "basic":
         return 10 if rank >= 10 else rank
     if rank == 1:
         return rules.low_ace_value if low_ace else 15
@@ -149,6 +150,39 @@ def _run_readings(naturals: Sequence[Card], jokers: int, rules: RuleSet) -> list
     return readings
 
 
+def _natural_readings(naturals: Sequence[Card], rules: RuleSet) -> list[Reading]:
+    """``_set_readings`` + ``_run_readings`` for three or more naturals and no joker:
+    with nothing to fill a gap, a run's cards must span exactly its length."""
+    n = len(naturals)
+    rank, suit = naturals[0].rank, naturals[0].suit
+    same_rank = same_suit = True
+    for c in naturals:
+        if c.rank != rank:
+            same_rank = False
+        if c.suit != suit:
+            same_suit = False
+    if same_rank:
+        if n > 4 or len({c.suit for c in naturals}) != n:
+            return []
+        return [Reading(SET, tuple(naturals), rank=rank)]
+    if not same_suit or n > 13 or n > max_position(rules):
+        return []
+    ordered = sorted(naturals, key=_rank_of)
+    ranks = [c.rank for c in ordered]
+    for i in range(1, n):
+        if ranks[i] == ranks[i - 1]:
+            return []
+    readings = []
+    if ranks[-1] - ranks[0] + 1 == n:  # the ace, if any, low
+        readings.append(Reading(RUN, tuple(ordered), suit=suit, low=ranks[0]))
+    if ranks[0] == 1 and rules.aces_high and 15 - ranks[1] == n:  # the ace high
+        readings.append(Reading(RUN, (*ordered[1:], ordered[0]), suit=suit, low=ranks[1]))
+    return readings
+
+
+_rank_of = attrgetter("rank")
+
+
 def _split(cards: Iterable[Card]) -> tuple[list[Card], list[Card]]:
     naturals: list[Card] = []
     jokers: list[Card] = []
@@ -199,7 +233,9 @@ def _readings(naturals: list[Card], jokers: list[Card], rules: RuleSet) -> list[
     n = len(naturals) + len(jokers)
     if n < 3 or len(naturals) < rules.min_natural_cards:
         return []
-    if jokers and not rules.jokers:
+    if not jokers:
+        return _natural_readings(naturals, rules)
+    if not rules.jokers:
         return []
     readings = _set_readings(naturals, len(jokers), rules) + _run_readings(
         naturals, len(jokers), rules
@@ -295,7 +331,7 @@ def check_copies(cards: Iterable[Card], rules: RuleSet, players: int) -> Verdict
     """A :class:`Verdict` naming the first card used more often than the decks hold
     (``cards.copies``), or None when every card can exist."""
     decks = rules.decks(players)
-    counts = Counter(c.natural for c in cards)
+    counts = Counter(c if c.rank != JOKER_RANK else JOKER for c in cards)  # c.natural
     for card, count in counts.items():
         limit = rules.jokers_in_play(players) if card.is_joker else decks
         if card.is_joker and not rules.jokers:

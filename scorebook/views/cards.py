@@ -12,6 +12,7 @@ from markupsafe import Markup
 
 from referee import Card, CardError, parse_card
 from referee.cards import SUIT_SYMBOLS, rank_text
+from scorebook.i18n import number, signed_number
 
 SUIT_NAMES = {"S": _l("spades"), "H": _l("hearts"), "D": _l("diamonds"), "C": _l("clubs")}
 RANK_NAMES = {1: _l("ace"), 11: _l("jack"), 12: _l("queen"), 13: _l("king")}
@@ -59,13 +60,14 @@ def cards_html(values: Iterable[str | Card] | str) -> Markup:
 
 
 def signed(value: int) -> str:
-    """A hand score with its sign and a real minus: ``+13``, ``−9``, ``0``."""
-    return f"{value:+d}".replace("-", "\u2212") if value else "0"
+    """A hand score with its sign and a real minus: ``+13``, ``−9``, ``0`` (thousands
+    grouped the page's way)."""
+    return signed_number(value)
 
 
 def minus(value: int) -> str:
-    """A total with a real minus sign."""
-    return str(value).replace("-", "\u2212")
+    """A total with a real minus sign, thousands grouped the page's way."""
+    return number(value)
 
 
 def register_card_helpers(bp: Blueprint) -> None:
