@@ -60,7 +60,7 @@ class Card:
     @property
     def natural(self) -> Card:
         """The card without its declaration (what physically lies there)."""
-        return JOKER if self.is_joker else self
+        return JOKER if self.rank == JOKER_RANK else self
 
     def declared(self, as_card: Card) -> Card:
         """This joker declared as ``as_card``."""

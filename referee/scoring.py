@@ -100,7 +100,10 @@ def build_table(rules: RuleSet, players: Sequence[PlayerHand]) -> Table:
         failed.add((table, left))
         return None
 
-    settled = settle(table, tuple(range(len(pending))))
+    everything = tuple(range(len(pending)))
+    settled = _first_descent(table, pending, everything, rules)
+    if settled is None:
+        settled = settle(table, everything)
     if settled is None:
         for _name, card, onto in pending:
             if not _ever_fits(table, card, onto, pending, rules):
@@ -108,6 +111,25 @@ def build_table(rules: RuleSet, players: Sequence[PlayerHand]) -> Table:
                                    str(card))
         raise ScoringError("these lay-offs cannot all be made on the melds given", "bad-layoff")
     return settled
+
+
+def _first_descent(table: Table, pending: Sequence[tuple[str, Card, str]],
+                   left: tuple[int, ...], rules: RuleSet) -> Table | None:
+    """The first path ``settle`` explores (the first lay-off that fits, at its first
+    place, and so on), without remembering dead ends: almost every record settles
+    along it, and then ``settle`` would return exactly this table."""
+    while left:
+        for k, i in enumerate(left):
+            name, card, onto = pending[i]
+            meld = table.get(onto)
+            targets = fits(meld, card, rules)
+            if targets:
+                table = table.with_meld(place(meld, targets[0], name))
+                left = left[:k] + left[k + 1:]
+                break
+        else:
+            return None
+    return table
 
 
 def _layoff_key(item: tuple[str, Card, str]) -> tuple[str, int, str, str, str]:
@@ -164,11 +186,13 @@ def score_hand(rules: RuleSet, players: Sequence[PlayerHand], went_out: str | No
     table = build_table(rules, players)
     melded = dict.fromkeys(names, 0)
     for meld in table:
-        for i, card in enumerate(meld.cards):
-            low = meld.kind == RUN and meld.reading.low + i == 1
-            layer = meld.layer(i)
+        owner = meld.owner
+        # the position-1 card of a run is an ace melded low (values.low-ace)
+        low_at = 0 if meld.kind == RUN and meld.reading.low == 1 else -1
+        for i, (card, by) in enumerate(zip(meld.cards, meld.laid_by)):
+            layer = owner if by is None else by  # meld.layer(i)
             if layer is not None:
-                melded[layer] += card_value(card, rules, low_ace=low)
+                melded[layer] += card_value(card, rules, low_ace=i == low_at)
     stranded = {p.name: sum(card_value(c, rules) for c in p.hand) for p in players}
     if not rules.is_basic:
         ids: tuple[str, ...] = ("score.500", "layoff.owner", "values.face", "values.low-ace")

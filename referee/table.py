@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from .cards import JOKER, Card
-from .melds import SET, Reading, card_at, check_meld, max_position
+from .melds import SET, Reading, card_at, check_meld, max_position, meld_readings
 from .rules import RuleSet
 from .verdict import Verdict
 
@@ -77,7 +77,7 @@ class Table:
         return len(self.melds)
 
     def __contains__(self, meld_id: object) -> bool:
-        return any(m.id == meld_id for m in self.melds)
+        return meld_id in [m.id for m in self.melds]
 
     def get(self, meld_id: str) -> TableMeld:
         for m in self.melds:
@@ -113,15 +113,13 @@ def resolve_meld(cards: Sequence[Card], rules: RuleSet) -> Reading:
     its place in the given order (6♥ 7♥ 🃏 is 6-7-8, 🃏 6♥ 7♥ is 5-6-7).
     Raises :class:`TableError` when the cards are no meld or stay ambiguous.
     """
-    verdict = check_meld(cards, rules)
-    if not verdict.legal:
-        raise TableError(verdict.message, verdict)
-    readings: tuple[Reading, ...] = verdict.detail["readings"]
+    readings = meld_readings(cards, rules)  # what check_meld's verdict would list
     if len(readings) == 1:
         return readings[0]
     ordered = [r for r in readings if r.kind == SET or _in_order(cards, r)]
     if len(ordered) == 1:
         return ordered[0]
+    verdict = check_meld(cards, rules)
     raise TableError(verdict.message, verdict)
 
 
@@ -214,11 +212,14 @@ def place(meld: TableMeld, target: LayoffTarget, laid_by: str | None) -> TableMe
     """``meld`` with the target's card added where the target says."""
     reading = meld.reading
     by = None if laid_by == meld.owner else laid_by
+    # (built directly rather than with dataclasses.replace, which is several times slower)
     if target.end == "low":
-        new = replace(reading, cards=(target.card,) + reading.cards, low=reading.low - 1)
-        return replace(meld, reading=new, laid_by=(by,) + meld.laid_by)
-    new = replace(reading, cards=reading.cards + (target.card,))
-    return replace(meld, reading=new, laid_by=meld.laid_by + (by,))
+        new = Reading(reading.kind, (target.card,) + reading.cards, reading.rank, reading.suit,
+                      reading.low - 1)
+        return TableMeld(meld.id, new, meld.owner, (by,) + meld.laid_by)
+    new = Reading(reading.kind, reading.cards + (target.card,), reading.rank, reading.suit,
+                  reading.low)
+    return TableMeld(meld.id, new, meld.owner, meld.laid_by + (by,))
 
 
 def apply_layoff(table: Table, meld_id: str, card: Card, laid_by: str | None,
