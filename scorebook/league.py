@@ -318,8 +318,8 @@ def standings(league: League, season: Season | None = None, sort: str = DEFAULT_
               ) -> list[Standing]:
     """Each player's figures over the season (None: all time), sorted by ``sort``."""
     where = _result_filter(league.id, season)
-    if player_id is not None:
-        where.append(GameResult.player_id == player_id)
+    if player_id is not None:  # (a player is in one league: their index is quicker)
+        where[0] = GameResult.player_id == player_id
     won = case((GameResult.won, 1), else_=0)
     rows = db.session.execute(
         select(GameResult.player_id, Player.name, Player.retired_at,
@@ -496,28 +496,27 @@ def game_tables(game_ids: Sequence[int]) -> dict[int, list[tuple[int, str, int]]
 def score_distribution(player: Player, season: Season | None = None,
                        width: int | None = None) -> tuple[int, list[tuple[int, int]]]:
     """How often the player's hands scored in each band: (band width, [(band start,
-    hands)]) over complete hands of finished games, counted by the database."""
+    hands)]) over complete hands of finished games.  The database counts the hands
+    of each score (from an index); the bands are made of those few counts."""
     where = [HandScore.player_id == player.id, Hand.complete.is_(True),
              Game.status == FINISHED]
     if season is not None:
         start, end = season_bounds(season)
         where += [Game.finished_at >= start, Game.finished_at < end]
-    low, high = db.session.execute(
-        select(func.min(HandScore.score), func.max(HandScore.score))
-        .join(Hand, Hand.id == HandScore.hand_id).join(Game, Game.id == Hand.game_id)
-        .where(*where)).one()
-    if low is None:
+    counts = list(db.session.execute(
+        select(HandScore.score, func.count()).join(Hand, Hand.id == HandScore.hand_id)
+        .join(Game, Game.id == Hand.game_id).where(*where).group_by(HandScore.score))
+        .tuples())
+    if not counts:
         return width or 10, []
     if width is None:
-        span = high - low
+        span = max(c[0] for c in counts) - min(c[0] for c in counts)
         width = next((w for w in (5, 10, 20, 25, 50, 100, 200) if span / w <= 12), 500)
-    # integer division that rounds down (SQL's rounds towards zero)
-    band = case((HandScore.score >= 0, HandScore.score // width),
-                else_=-((width - 1 - HandScore.score) // width))
-    rows = db.session.execute(
-        select(band.label("band"), func.count()).join(Hand, Hand.id == HandScore.hand_id)
-        .join(Game, Game.id == Hand.game_id).where(*where).group_by(band).order_by(band))
-    return width, [(int(b) * width, n) for b, n in rows]
+    bands: dict[int, int] = {}
+    for score, n in counts:
+        band = (score // width) * width  # rounds down, negative scores too
+        bands[band] = bands.get(band, 0) + n
+    return width, sorted(bands.items())
 
 
 # --- history ----------------------------------------------------------------------------
