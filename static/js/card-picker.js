@@ -117,7 +117,8 @@
     var toggle = el("button", { type: "button", "class": "picker-toggle button-secondary",
       "aria-expanded": "true" }, texts.hide || "Hide");
     var typeToggle = el("button", { type: "button", "class": "picker-toggle button-secondary",
-      "aria-expanded": "false" }, texts.typeLabel || "Type");
+      "aria-expanded": "false", "aria-label": texts.typeLabel || "Type cards" },
+      texts.typeToggle || "Type");
     var buttonsBox = el("span", { "class": "picker-buttons" });
     buttonsBox.appendChild(typeToggle);
     buttonsBox.appendChild(toggle);
