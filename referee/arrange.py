@@ -68,26 +68,33 @@ def _positions(card: Card, rules: RuleSet) -> tuple[int, ...]:
 # new melds
 
 
-def melds_containing(card: Card, pool: Pool, rules: RuleSet, max_size: int = 13
-                     ) -> Iterator[tuple[Reading, Pool]]:
+def melds_containing(card: Card, pool: Pool, rules: RuleSet, max_size: int = 13, *,
+                     fewest_jokers: bool = False) -> Iterator[tuple[Reading, Pool]]:
     """Every new meld made of ``card`` and cards from ``pool`` (up to ``max_size``
     cards), with the pool cards it uses.  Jokers stand in for missing cards and,
-    where that may free a natural for another meld, for cards the pool has too."""
+    where that may free a natural for another meld, for cards the pool has too.
+
+    ``fewest_jokers`` (for a natural ``card``) leaves out the melds that only differ
+    from one already yielded by more jokers: a joker in place of a natural the pool
+    has, or a set's extra joker."""
     jokers = pool[JOKER] if rules.jokers else 0
     if card.is_joker:
         yield from _joker_melds(pool, jokers, rules, max_size)
         return
-    yield from _sets_with(card, pool, jokers, max_size)
-    yield from _runs_with(card, pool, jokers, rules, max_size)
+    yield from _sets_with(card, pool, jokers, max_size, fewest_jokers)
+    yield from _runs_with(card, pool, jokers, rules, max_size, fewest_jokers)
 
 
-def _sets_with(card: Card, pool: Pool, jokers: int, max_size: int
-               ) -> Iterator[tuple[Reading, Pool]]:
+def _sets_with(card: Card, pool: Pool, jokers: int, max_size: int,
+               fewest_jokers: bool = False) -> Iterator[tuple[Reading, Pool]]:
     others = [Card(card.rank, s) for s in SUITS if s != card.suit and pool[Card(card.rank, s)]]
     limit = min(4, max_size)
     for mask in range(1 << len(others)):
         chosen = [others[i] for i in range(len(others)) if mask >> i & 1]
-        for k in range(max(0, 3 - 1 - len(chosen)), jokers + 1):
+        fewest = max(0, 3 - 1 - len(chosen))
+        for k in range(fewest, (fewest if fewest_jokers else jokers) + 1):
+            if k > jokers:
+                break
             size = 1 + len(chosen) + k
             if size > limit:
                 break
@@ -98,8 +105,8 @@ def _sets_with(card: Card, pool: Pool, jokers: int, max_size: int
             yield Reading(SET, cards, rank=card.rank), used
 
 
-def _runs_with(card: Card, pool: Pool, jokers: int, rules: RuleSet, max_size: int
-               ) -> Iterator[tuple[Reading, Pool]]:
+def _runs_with(card: Card, pool: Pool, jokers: int, rules: RuleSet, max_size: int,
+               fewest_jokers: bool = False) -> Iterator[tuple[Reading, Pool]]:
     top = max_position(rules)
     suit = card.suit
     has = [False] * 16
@@ -120,7 +127,8 @@ def _runs_with(card: Card, pool: Pool, jokers: int, rules: RuleSet, max_size: in
                     if gaps > jokers:
                         break
                 if high - low >= 2:
-                    yield from _fill(card, pos, low, high, suit, has, jokers - gaps)
+                    spare = 0 if fewest_jokers else jokers - gaps
+                    yield from _fill(card, pos, low, high, suit, has, spare)
 
 
 def _fill(card: Card, pos: int, low: int, high: int, suit: str, has: list[bool], spare: int
@@ -233,6 +241,9 @@ def ways_to_meld(card: Card, pool: Pool, table: Table, rules: RuleSet, *,
     ``new_meld_only`` keeps new melds of three or more (``draw.deep-new-meld``);
     ``direct_only`` keeps lay-offs of the card alone (``rummy.mode`` = top).
     """
+    if limit == 1:
+        best = _first_way(card, pool, table, rules, new_meld_only, direct_only)
+        return [] if best is None else [best]
     ways: list[Way] = []
     if not direct_only:
         seen: set[tuple[Card, ...]] = set()
@@ -242,15 +253,58 @@ def ways_to_meld(card: Card, pool: Pool, table: Table, rules: RuleSet, *,
             seen.add(reading.cards)
             ways.append(Way("meld", reading.cards))
     if not new_meld_only:
-        for meld in table:
-            if direct_only:
-                for target in fits(meld, card, rules):
-                    ways.append(Way("layoff", (target.card,), meld.id))
-                continue
-            for steps, _used in layoff_chains(card, pool, meld, rules):
-                ways.append(Way("layoff", tuple(s.card for s in steps), meld.id))
-    ways.sort(key=lambda w: (w.jokers, len(w.cards), w.kind != "meld"))
+        ways += _layoff_ways(card, pool, table, rules, direct_only)
+    ways.sort(key=_way_key)
     return ways[:limit]
+
+
+def _way_key(way: Way) -> tuple[int, int, bool]:
+    """The order of ``ways_to_meld``: fewest jokers, fewest cards, new melds first."""
+    return way.jokers, len(way.cards), way.kind != "meld"
+
+
+def _layoff_ways(card: Card, pool: Pool, table: Table, rules: RuleSet, direct_only: bool
+                 ) -> list[Way]:
+    ways = []
+    for meld in table:
+        if direct_only:
+            for target in fits(meld, card, rules):
+                ways.append(Way("layoff", (target.card,), meld.id))
+            continue
+        for steps, _used in layoff_chains(card, pool, meld, rules):
+            ways.append(Way("layoff", tuple(s.card for s in steps), meld.id))
+    return ways
+
+
+def _first_way(card: Card, pool: Pool, table: Table, rules: RuleSet, new_meld_only: bool,
+               direct_only: bool) -> Way | None:
+    """``ways_to_meld(..., limit=1)[0]`` without making the ways that cannot come first
+    (the Rummy! call and going-out searches ask only whether, and one way how)."""
+    layoffs = [] if new_meld_only else _layoff_ways(card, pool, table, rules, direct_only)
+    best = min(layoffs, key=_way_key, default=None)  # min(): the first of the best
+    if direct_only:
+        return best
+    # a new meld has three cards or more, and a joker card concerned is one of its jokers:
+    # when a lay-off already sorts before that, no new meld can come first
+    if best is not None and (1 if card.is_joker else 0, 3, False) > _way_key(best):
+        return best
+    first: Way | None = None
+    first_key = (0, 0, False)
+    seen: set[tuple[Card, ...]] = set()
+    # a meld with a joker where the pool has the natural sorts after the same meld
+    # with the natural, so those are not made (except for a joker card concerned,
+    # which must itself be one of the meld's jokers)
+    for reading, _used in melds_containing(card, pool, rules, fewest_jokers=True):
+        if reading.cards in seen:
+            continue
+        seen.add(reading.cards)
+        way = Way("meld", reading.cards)
+        key = _way_key(way)
+        if first is None or key < first_key:
+            first, first_key = way, key
+    if first is None or (best is not None and _way_key(best) < first_key):
+        return best
+    return first
 
 
 def can_meld(card: Card, pool: Pool, table: Table, rules: RuleSet, **options: bool) -> bool:
