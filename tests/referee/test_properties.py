@@ -323,6 +323,23 @@ def test_every_new_meld_way_is_a_legal_meld_of_pool_cards(card: Card, pool: list
         assert not taken - pool_of(pool)
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.sampled_from([PAGAT, BASIC, JOKERS_ONLY]),
+       st.sampled_from([{}, {"new_meld_only": True}, {"direct_only": True}]))
+def test_the_first_way_is_the_same_asked_alone_or_with_others(
+        data: st.DataObject, rules: RuleSet, options: dict[str, bool]) -> None:
+    """`rummy.call` `draw.deep` `out.empty-hand`: the searches that only need one way to
+    meld a card (limit=1, a shortcut) find the same way that heads the full list."""
+    table = data.draw(tables(rules))
+    card = data.draw(st.one_of(naturals, st.just(JOKER)))
+    pool = data.draw(st.lists(st.one_of(naturals, st.just(JOKER)), max_size=10))
+    if not card.is_joker:
+        pool = [c for c in pool if c != card]
+    one = ways_to_meld(card, pool_of(pool), table, rules, limit=1, **options)
+    several = ways_to_meld(card, pool_of(pool), table, rules, limit=3, **options)
+    assert one == several[:1]
+
+
 # ---------------------------------------------------------------------------------------
 # cards as text
 
