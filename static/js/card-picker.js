@@ -209,6 +209,15 @@
       toggle.textContent = collapsed ? (texts.show || "Show") : (texts.hide || "Hide");
     });
 
+    // Keep whatever is scrolled to or focused clear of the docked picker.
+    function pad() {
+      document.documentElement.style.scrollPaddingBottom = (dock.offsetHeight + 8) + "px";
+    }
+    toggle.addEventListener("click", pad);
+    typeToggle.addEventListener("click", pad);
+    window.addEventListener("resize", pad);
+    pad();
+
     return {
       setUsed: function (counts) {
         used = counts || {};

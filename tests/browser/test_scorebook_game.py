@@ -60,7 +60,7 @@ def test_the_rules_example_hand_with_the_picker(page: Page, live_server: str,
     board = start_game(page, live_server, ["You", "Ada", "Bo"], "rummy-500")
     page.get_by_role("link", name="Record hand 1").click()
     expect(page.locator(".picker-grid")).to_be_visible()
-    screenshot("scorebook-record-empty")
+    screenshot_page(page, "scorebook-record-empty", full_page=False)
 
     tap = Taps(page)
     tap.tool(1, "New meld")
@@ -91,7 +91,11 @@ def test_the_rules_example_hand_with_the_picker(page: Page, live_server: str,
     expect(preview).to_contain_text("+13")
     expect(preview).to_contain_text("+64")
     expect(preview).to_contain_text("−9")
-    screenshot("scorebook-record-hand")
+    page.locator("#player-0").scroll_into_view_if_needed()
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot_page(page, "scorebook-record-hand", full_page=False)
+    page.locator("[data-save]").scroll_into_view_if_needed()
+    screenshot_page(page, "scorebook-record-hand-end", full_page=False)
     tap(page.get_by_role("button", name="Save hand 1"))
     page.wait_for_load_state()
 
@@ -162,7 +166,7 @@ def test_a_whole_500_rum_game_to_the_winner(page: Page, live_server: str, browse
     page.get_by_role("link", name="Play it live").click()
     page.get_by_role("button", name="Start hand 2 live").click()
     page.wait_for_load_state()
-    screenshot("scorebook-live-start")
+    screenshot_page(page, "scorebook-live-start", full_page=False)
     for player, cards in [("Ann", "as ah ad ac"), ("Ann", "ks kh kd kc"), ("Ann", "qs qh qd qc"),
                           ("Ann", "js jh jd jc"), ("Ben", "2s 3s 4s"), ("Ann", "10s 10h 10d")]:
         meld = page.locator("#meld")
@@ -182,7 +186,7 @@ def test_a_whole_500_rum_game_to_the_winner(page: Page, live_server: str, browse
     finish.get_by_label("Left in Ben's hand").fill("5h")
     finish.get_by_label("Left in Cy's hand").fill("6d")
     finish.get_by_text("Ann went out").click()
-    screenshot("scorebook-live-hand")
+    screenshot_page(page, "scorebook-live-hand", full_page=False)
     finish.get_by_role("button", name="Finish hand 2").click()
     page.wait_for_load_state()
     expect(page.locator("#hand-2")).to_contain_text("+220")
@@ -238,12 +242,14 @@ def test_a_whole_500_rum_game_to_the_winner(page: Page, live_server: str, browse
     screenshot("scorebook-home")
 
 
-def screenshot_page(page: Page, name: str) -> None:
-    """The ``screenshot`` fixture's rule for a page of another browser context."""
+def screenshot_page(page: Page, name: str, full_page: bool = True) -> None:
+    """The ``screenshot`` fixture's rule (only with ``SCREENSHOTS=1``) for any page;
+    ``full_page=False`` keeps what the phone's screen shows, with the card picker
+    docked at the bottom as it really is (a full-page capture draws it mid-page)."""
     import os
 
     from tests.browser.conftest import SHOTS
 
     if os.environ.get("SCREENSHOTS") == "1":
         SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
