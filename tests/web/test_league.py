@@ -686,3 +686,14 @@ def test_a_retired_player_is_not_offered_for_a_new_game(client, made: dict[str, 
     assert [p.name for p in games.roster(the_league())] == ["Ann", "Ben", "Cy"]
     page = client.get("/games/new").get_data(as_text=True)
     assert 'data-name="Ann"' in page and 'data-name="Dee"' not in page
+
+
+def test_a_fresh_league_has_empty_pages_not_errors(client, ctx: None) -> None:
+    for url in ("/league/", "/league/?season=all", "/league/history", "/league/players",
+                "/league/seasons", "/league/export", "/league/results.csv",
+                "/league/export.json"):
+        assert client.get(url).status_code == 200, url
+    assert "No game has been finished yet." in client.get("/league/").get_data(as_text=True)
+    eve = league.add_player(the_league(), "Eve")
+    page = client.get(f"/league/players/{eve.id}").get_data(as_text=True)
+    assert "No finished game yet." in page and "everyone starts at 1000" in page
