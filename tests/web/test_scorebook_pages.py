@@ -286,3 +286,33 @@ def test_the_kept_scoreboard_changes_with_every_change(client: FlaskClient) -> N
     assert re.search(r'<tr id="hand-1">.*\+54.*</tr>', page)
     client.post("/games/1/hands/live/start")
     assert "Hand 2 is being recorded live." in text(client.get("/games/1"))
+
+
+def test_delete_and_live_forms_need_their_csrf_token(make_app: Callable[..., Flask]) -> None:
+    app = make_app(WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+
+    def token(url: str) -> str:
+        page = client.get(url).get_data(as_text=True)
+        found = re.search(r'name="(?:\w+-)?csrf_token" type="hidden" value="([^"]+)"', page)
+        assert found, url
+        return found.group(1)
+
+    client.post("/games/new", data={"csrf_token": token("/games/new"), "players-0": "A",
+                                    "players-1": "B", "family": "pagat-500",
+                                    "first_dealer": "0", "min_natural_cards": "1"})
+    client.post("/games/1/hands/new", data={"csrf_token": token("/games/1/hands/new"),
+                                            "number": "1", "players-0-melds": "2h 3h 4h",
+                                            "outcome": "p0"})
+    assert client.post("/games/1/hands/1/delete", data={"version": "1"}).status_code == 400
+    assert client.post("/games/1/hands/1/delete", data={
+        "version": "1", "csrf_token": token("/games/1/hands/1")}).status_code == 302
+    assert client.post("/games/1/hands/live/start").status_code == 400
+    assert client.post("/games/1/hands/live/start", data={
+        "start-csrf_token": token("/games/1/hands/live")}).status_code == 302
+    meld = {"meld-player": "p1", "meld-cards": "kh kd kc"}
+    assert client.post("/games/1/hands/live/meld", data=meld).status_code == 400
+    assert client.post("/games/1/hands/live/meld", data={
+        **meld, "meld-csrf_token": token("/games/1/hands/live")}).status_code == 302
+    assert "Ben" not in client.get("/games/1/hands/live").get_data(as_text=True)
+    assert "B's meld 1" in client.get("/games/1/hands/live").get_data(as_text=True)
