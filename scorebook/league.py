@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import Table, and_, case, exists, func, select, update
 from sqlalchemy.orm import aliased, selectinload
@@ -112,9 +112,11 @@ def merge_players(keep: Player, gone: Player) -> None:
             Seat.player_id == keep.id,
             Seat.game_id.in_(select(Seat.game_id).where(Seat.player_id == gone.id))))
     if shared:
-        raise LeagueError(gettext(
-            "%(a)s and %(b)s sat at the same game (%(count)s times), so they cannot be "
-            "the same person.", a=keep.name, b=gone.name, count=shared), "other")
+        raise LeagueError(ngettext(
+            "%(a)s and %(b)s sat at the same table in %(num)s game, so they cannot be "
+            "the same person.",
+            "%(a)s and %(b)s sat at the same table in %(num)s games, so they cannot be "
+            "the same person.", shared, a=keep.name, b=gone.name), "other")
     league_id = keep.league_id
     db.session.execute(GameResult.__table__.delete().where(
         GameResult.league_id == league_id))

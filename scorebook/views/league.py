@@ -172,19 +172,23 @@ def edit_player(player_id: int) -> Page:
     merge.other.choices = [(0, gettext("Choose a player"))] + [(p.id, p.name) for p in others]
     errors: dict[str, str] = {}
     if request.method == "POST":
-        if "rename-name" in request.form and rename.validate_on_submit():
-            old = who.name
-            try:
-                service.rename_player(who, rename.name.data or "")
-            except service.LeagueError as exc:
-                db.session.rollback()
-                errors["rename"] = exc.message
+        if "rename-name" in request.form:
+            if rename.validate_on_submit():
+                old = who.name
+                try:
+                    service.rename_player(who, rename.name.data or "")
+                except service.LeagueError as exc:
+                    db.session.rollback()
+                    errors["rename"] = exc.message
+                else:
+                    flash(gettext("%(old)s is now called %(new)s.", old=old, new=who.name))
+                    return redirect(url_for("league.edit_player", player_id=who.id))
             else:
-                flash(gettext("%(old)s is now called %(new)s.", old=old, new=who.name))
-                return redirect(url_for("league.edit_player", player_id=who.id))
-        elif "merge-other" in request.form and merge.validate_on_submit():
-            other = db.session.get(Player, merge.other.data or 0)
-            if other is None or other.league_id != league.id:
+                errors["rename"] = _form_errors(rename)
+        elif "merge-other" in request.form:
+            other = db.session.get(Player, merge.other.data or 0) \
+                if merge.validate_on_submit() else None
+            if other is None or other.league_id != league.id or other.id == who.id:
                 errors["merge"] = gettext("Choose the player who is the same person.")
             else:
                 gone_name = other.name
@@ -198,11 +202,7 @@ def edit_player(player_id: int) -> Page:
                                   name=who.name))
                     return redirect(url_for("league.player", player_id=who.id))
         else:
-            errors["form"] = gettext(
-                "The form was stale or opened in another tab; please try again.")
-            for field in (rename.name,):
-                if field.errors:
-                    errors["rename"] = " ".join(str(m) for m in field.errors)
+            abort(400)
     page = render_template("league/edit_player.html", league=league, player=who,
                            rename=rename, merge=merge, retire=ActionForm(prefix="retire"),
                            errors=errors, has_others=bool(others))

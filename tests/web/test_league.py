@@ -397,7 +397,7 @@ def test_merging_two_names_of_one_person_moves_every_game(made: dict[str, Game])
         ({"Benny": {"melds": "as ah ad\nks kh kd"}, "Dee": {"hand": "2c"}}, "Benny"),
     ], date(2026, 4, 1))
     assert table()["Ben"].games == 3
-    with pytest.raises(league.LeagueError, match="same game"):
+    with pytest.raises(league.LeagueError, match="same table in 3 games"):
         league.merge_players(player("Ben"), player("Cy"))
     league.merge_players(player("Ben"), player("Benny"))
     assert db.session.scalar(select(Player).where(Player.name == "Benny")) is None
@@ -697,3 +697,17 @@ def test_a_fresh_league_has_empty_pages_not_errors(client, ctx: None) -> None:
     eve = league.add_player(the_league(), "Eve")
     page = client.get(f"/league/players/{eve.id}").get_data(as_text=True)
     assert "No finished game yet." in page and "everyone starts at 1000" in page
+
+
+def test_rename_and_merge_problems_are_shown_in_place(client, made: dict[str, Game]) -> None:
+    ann = player("Ann")
+    empty = client.post(f"/league/players/{ann.id}/edit", data={"rename-name": "  "})
+    assert empty.status_code == 400 and 'id="rename-error"' in empty.get_data(as_text=True)
+    taken = client.post(f"/league/players/{ann.id}/edit", data={"rename-name": "ben"})
+    assert taken.status_code == 400 and "Ben is already in the league" in taken.get_data(
+        as_text=True)
+    together = client.post(f"/league/players/{ann.id}/edit",
+                           data={"merge-other": player("Ben").id})
+    text = together.get_data(as_text=True)
+    assert together.status_code == 400 and "same table in 3 games" in text
+    assert client.post(f"/league/players/{ann.id}/edit", data={}).status_code == 400
