@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from .cards import Card
 from .melds import RUN, card_value, check_copies
 from .rules import RuleSet
-from .table import Table, TableError, fits, make_meld, place
+from .table import Table, TableError, TableMeld, fits, make_meld, place
 from .verdict import Verdict
 
 
@@ -63,23 +63,24 @@ class HandScore:
 def build_table(rules: RuleSet, players: Sequence[PlayerHand]) -> Table:
     """The table at the end of the hand: every meld, then every lay-off in an order
     in which each one fits (a lay-off may need another one first: 8♥ before 9♥)."""
-    table = Table()
+    melds: dict[str, TableMeld] = {}
     for player in players:
         for meld_id, cards in player.melds:
-            if meld_id in table:
+            if meld_id in melds:
                 raise ScoringError(f"two melds have the id {meld_id!r}", "duplicate-meld")
             try:
-                table = table.with_meld(make_meld(meld_id, cards, rules, player.name))
+                melds[meld_id] = make_meld(meld_id, cards, rules, player.name)
             except TableError as exc:
                 raise ScoringError(f"{player.name}'s meld {' '.join(map(str, cards))}: {exc}",
                                    "illegal-meld") from exc
+    table = Table(tuple(melds.values()))
     # A canonical order, so that where a lay-off could lie at either end of a run (an ace
     # on 2..K, or on 3..K once the 2 is there) the same end is chosen however the
     # players and their lay-offs happen to be listed: the score never depends on it.
     pending = sorted(((p.name, card, onto) for p in players for card, onto in p.layoffs),
                      key=_layoff_key)
     for _name, card, onto in pending:
-        if onto not in table:
+        if onto not in melds:
             raise ScoringError(f"{card} is laid off on meld {onto!r}, which is not on the table",
                                "unknown-meld", str(card))
     failed: set[tuple[Table, tuple[int, ...]]] = set()
@@ -101,7 +102,7 @@ def build_table(rules: RuleSet, players: Sequence[PlayerHand]) -> Table:
         return None
 
     everything = tuple(range(len(pending)))
-    settled = _first_descent(table, pending, everything, rules)
+    settled = _first_descent(melds, pending, everything, rules)
     if settled is None:
         settled = settle(table, everything)
     if settled is None:
@@ -113,23 +114,25 @@ def build_table(rules: RuleSet, players: Sequence[PlayerHand]) -> Table:
     return settled
 
 
-def _first_descent(table: Table, pending: Sequence[tuple[str, Card, str]],
+def _first_descent(melds: dict[str, TableMeld], pending: Sequence[tuple[str, Card, str]],
                    left: tuple[int, ...], rules: RuleSet) -> Table | None:
     """The first path ``settle`` explores (the first lay-off that fits, at its first
     place, and so on), without remembering dead ends: almost every record settles
-    along it, and then ``settle`` would return exactly this table."""
+    along it, and then ``settle`` would return exactly this table.  ``melds`` are the
+    table's melds by id, in table order."""
+    melds = dict(melds)
     while left:
         for k, i in enumerate(left):
             name, card, onto = pending[i]
-            meld = table.get(onto)
+            meld = melds[onto]
             targets = fits(meld, card, rules)
             if targets:
-                table = table.with_meld(place(meld, targets[0], name))
+                melds[onto] = place(meld, targets[0], name)  # table.with_meld(...)
                 left = left[:k] + left[k + 1:]
                 break
         else:
             return None
-    return table
+    return Table(tuple(melds.values()))
 
 
 def _layoff_key(item: tuple[str, Card, str]) -> tuple[str, int, str, str, str]:

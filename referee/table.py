@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from .cards import JOKER, Card
-from .melds import SET, Reading, card_at, check_meld, max_position, meld_readings
+from .cards import JOKER_RANK, Card, joker_as
+from .melds import SET, Reading, check_meld, max_position, meld_readings
 from .rules import RuleSet
 from .verdict import Verdict
 
@@ -167,36 +167,39 @@ def _set_suits(reading: Reading) -> set[str]:
 def fits(meld: TableMeld, card: Card, rules: RuleSet) -> list[LayoffTarget]:
     """Every way ``card`` can be laid off on ``meld`` (``layoff.basic``, ``layoff.joker``)."""
     reading = meld.reading
-    out: list[LayoffTarget] = []
-    if card.is_joker and not rules.jokers:  # cards.deck: no jokers in this game
-        return out
+    is_joker = card.rank == JOKER_RANK
+    if is_joker and not rules.jokers:  # cards.deck: no jokers in this game
+        return []
     if reading.kind == SET:
         if len(reading.cards) >= 4:  # layoff.full-set
-            return out
-        if card.is_joker:
+            return []
+        if is_joker:
             want = card.stands_for
             if want is None:
-                out.append(LayoffTarget(meld.id, JOKER.declared(Card(reading.rank, "")), SET))
-            elif want.rank == reading.rank and want.suit not in _set_suits(reading):
-                out.append(LayoffTarget(meld.id, card, SET))
-            return out
+                return [LayoffTarget(meld.id, joker_as(reading.rank, ""), SET)]
+            if want.rank == reading.rank and want.suit not in _set_suits(reading):
+                return [LayoffTarget(meld.id, card, SET)]
+            return []
         if card.rank == reading.rank and card.suit not in _set_suits(reading):
-            out.append(LayoffTarget(meld.id, card, SET))
-        return out
+            return [LayoffTarget(meld.id, card, SET)]
+        return []
     # a run: one more position at either end, never longer than 13 cards
-    if len(reading.cards) >= 13:
-        return out
-    ends = []
-    if reading.low > 1:
-        ends.append(("low", reading.low - 1))
-    if reading.high < max_position(rules):
-        ends.append(("high", reading.high + 1))
-    for end, position in ends:
-        slot = card_at(position, reading.suit)
-        if card.is_joker:
-            if card.stands_for is None or card.stands_for == slot:
-                out.append(LayoffTarget(meld.id, JOKER.declared(slot), end))
-        elif card == slot:
+    length = len(reading.cards)
+    if length >= 13:
+        return []
+    out: list[LayoffTarget] = []
+    low, suit = reading.low, reading.suit
+    high = low + length - 1
+    for end, position in (("low", low - 1), ("high", high + 1)):
+        if position < 1 or position > max_position(rules):
+            continue
+        rank = 1 if position == 14 else position  # the card at that position
+        if is_joker:
+            want = card.stands_for
+            if want is None or (want.rank == rank and want.suit == suit
+                                and want.stands_for is None):
+                out.append(LayoffTarget(meld.id, joker_as(rank, suit), end))
+        elif card.rank == rank and card.suit == suit and card.stands_for is None:
             out.append(LayoffTarget(meld.id, card, end))
     return out
 
