@@ -181,6 +181,7 @@ def _natural_readings(naturals: Sequence[Card], rules: RuleSet) -> list[Reading]
 
 
 _rank_of = attrgetter("rank")
+_rank_and_suit = attrgetter("rank", "suit")
 
 
 def _split(cards: Iterable[Card]) -> tuple[list[Card], list[Card]]:
@@ -332,7 +333,7 @@ def check_copies(cards: Iterable[Card], rules: RuleSet, players: int) -> Verdict
     (``cards.copies``), or None when every card can exist."""
     decks = rules.decks(players)
     # c.natural, counted by (rank, suit): tuples hash much faster than cards
-    counts = Counter((c.rank, c.suit) for c in cards)
+    counts = Counter(map(_rank_and_suit, cards))
     for (rank, suit), count in counts.items():
         if rank == JOKER_RANK:
             if not rules.jokers:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from .cards import Card
+from .cards import JOKER, Card
 from .melds import RUN, card_value, check_copies
 from .rules import RuleSet
 from .table import Table, TableError, TableMeld, fits, make_meld, place
@@ -135,6 +136,13 @@ def _first_descent(melds: dict[str, TableMeld], pending: Sequence[tuple[str, Car
     return Table(tuple(melds.values()))
 
 
+@lru_cache(maxsize=64)
+def _values(rules: RuleSet) -> tuple[tuple[int, ...], int]:
+    """``card_value`` for every rank (0, the joker, to 13), and for an ace melded low."""
+    return (tuple(card_value(Card(rank, "S") if rank else JOKER, rules) for rank in range(14)),
+            card_value(Card(1, "S"), rules, low_ace=True))
+
+
 def _layoff_key(item: tuple[str, Card, str]) -> tuple[str, int, str, str, str]:
     name, card, onto = item
     return onto, card.rank, card.suit, str(card), name
@@ -187,16 +195,18 @@ def score_hand(rules: RuleSet, players: Sequence[PlayerHand], went_out: str | No
             raise ScoringError("only the player who went out in Basic Rummy can go Rummy",
                                "bad-going-rummy")
     table = build_table(rules, players)
+    value, low_ace = _values(rules)  # value[rank] is card_value(card, rules)
     melded = dict.fromkeys(names, 0)
     for meld in table:
         owner = meld.owner
         # the position-1 card of a run is an ace melded low (values.low-ace)
-        low_at = 0 if meld.kind == RUN and meld.reading.low == 1 else -1
-        for i, (card, by) in enumerate(zip(meld.cards, meld.laid_by)):
+        low = meld.kind == RUN and meld.reading.low == 1
+        for card, by in zip(meld.cards, meld.laid_by):
             layer = owner if by is None else by  # meld.layer(i)
             if layer is not None:
-                melded[layer] += card_value(card, rules, low_ace=i == low_at)
-    stranded = {p.name: sum(card_value(c, rules) for c in p.hand) for p in players}
+                melded[layer] += low_ace if low and card.rank == 1 else value[card.rank]
+            low = False
+    stranded = {p.name: sum([value[c.rank] for c in p.hand]) for p in players}
     if not rules.is_basic:
         ids: tuple[str, ...] = ("score.500", "layoff.owner", "values.face", "values.low-ace")
         if rules.jokers:
