@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
-from .cards import JOKER, SUITS, Card
+from .cards import JOKER, SUITS, Card, joker_as, natural_card
 from .melds import RUN, SET, Reading, card_at, card_value, max_position, reading_value
 from .rules import RuleSet
 from .table import LayoffTarget, Table, TableMeld, fits, place
@@ -87,7 +87,12 @@ def melds_containing(card: Card, pool: Pool, rules: RuleSet, max_size: int = 13,
 
 def _sets_with(card: Card, pool: Pool, jokers: int, max_size: int,
                fewest_jokers: bool = False) -> Iterator[tuple[Reading, Pool]]:
-    others = [Card(card.rank, s) for s in SUITS if s != card.suit and pool[Card(card.rank, s)]]
+    others = []
+    for s in SUITS:
+        if s != card.suit:
+            other = natural_card(card.rank, s)
+            if pool.get(other, 0):
+                others.append(other)
     limit = min(4, max_size)
     for mask in range(1 << len(others)):
         chosen = [others[i] for i in range(len(others)) if mask >> i & 1]
@@ -101,7 +106,7 @@ def _sets_with(card: Card, pool: Pool, jokers: int, max_size: int,
             used = Counter(chosen)
             if k:
                 used[JOKER] = k
-            cards = (card, *chosen) + (JOKER.declared(Card(card.rank, "")),) * k
+            cards = (card, *chosen) + (joker_as(card.rank, ""),) * k
             yield Reading(SET, cards, rank=card.rank), used
 
 
@@ -109,9 +114,11 @@ def _runs_with(card: Card, pool: Pool, jokers: int, rules: RuleSet, max_size: in
                fewest_jokers: bool = False) -> Iterator[tuple[Reading, Pool]]:
     top = max_position(rules)
     suit = card.suit
+    # has[p]: does the pool hold the natural at position p (pool[card_at(p, suit)] > 0)?
+    present = {c.rank for c, n in pool.items() if n > 0 and c.suit == suit and c.rank}
     has = [False] * 16
     for p in range(1, top + 1):
-        has[p] = pool[card_at(p, suit)] > 0
+        has[p] = (1 if p == 14 else p) in present
     longest = min(max_size, 13)
     for pos in _positions(card, rules):
         left_gaps = 0
@@ -403,24 +410,41 @@ def best_arrangement(cards: Iterable[Card], rules: RuleSet) -> Arrangement:
     """The split of ``cards`` into legal melds with the highest melded value
     (ties: fewer stranded points, then fewer melds)."""
     start = _sorted(cards)
+    # The cards still to place are a subsequence of ``start``, kept as a bit mask of
+    # their indices (bit i: start[i]) so that remembering a state hashes one int, not a
+    # tuple of cards.
+
+    def without(rest: int, used: Pool) -> int:
+        """``rest`` less the cards ``used``, earliest first (``_without``)."""
+        left = used.copy()
+        index = 0
+        bits = rest
+        while bits:
+            if bits & 1 and left[start[index]]:
+                left[start[index]] -= 1
+                rest &= ~(1 << index)
+            bits >>= 1
+            index += 1
+        return rest
 
     @cache
-    def best(remaining: tuple[Card, ...]) -> tuple[int, int, int, tuple[Reading, ...]]:
+    def best(remaining: int) -> tuple[int, int, int, tuple[Reading, ...]]:
         # (melded value, -stranded points, -melds, melds)
         if not remaining:
             return 0, 0, 0, ()
-        card, rest = remaining[0], remaining[1:]
+        first = (remaining & -remaining).bit_length() - 1
+        card, rest = start[first], remaining & ~(1 << first)
         value, stranded, count, melds = best(rest)
         top = (value, stranded - card_value(card, rules), count, melds)
-        pool = Counter(rest)
+        pool = Counter(start[i] for i in range(first + 1, len(start)) if rest >> i & 1)
         for reading, used in melds_containing(card, pool, rules):
-            v, s, n, m = best(_without(rest, used))
+            v, s, n, m = best(without(rest, used))
             option = (v + reading_value(reading, rules), s, n - 1, (reading, *m))
             if option[:3] > top[:3]:
                 top = option
         return top
 
-    value, _s, _n, melds = best(start)
+    value, _s, _n, melds = best((1 << len(start)) - 1)
     used = Counter(c.natural for r in melds for c in r.cards)
     stranded = []
     for c in start:
