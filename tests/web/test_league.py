@@ -711,3 +711,15 @@ def test_rename_and_merge_problems_are_shown_in_place(client, made: dict[str, Ga
     text = together.get_data(as_text=True)
     assert together.status_code == 400 and "same table in 3 games" in text
     assert client.post(f"/league/players/{ann.id}/edit", data={}).status_code == 400
+
+
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_league_pages_in_every_language(client, made: dict[str, Game], lang: str) -> None:
+    ann = player("Ann")
+    for url in ("/league/?season=all", f"/league/players/{ann.id}", "/league/history",
+                "/league/players", f"/league/players/{ann.id}/edit", "/league/seasons",
+                "/league/export", "/league/results.csv"):
+        response = client.get(url + ("&" if "?" in url else "?") + f"lang={lang}")
+        assert response.status_code == 200, (lang, url)
+    page = client.get(f"/league/?season=all&lang={lang}").get_data(as_text=True)
+    assert f'lang="{lang}"' in page and "23,2" in page  # Ann's average hand, with a comma
