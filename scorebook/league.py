@@ -15,6 +15,7 @@ from typing import Any
 from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import Table, and_, case, exists, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased, selectinload
 
 from scorebook import ratings
@@ -184,10 +185,14 @@ def ensure_seasons(league: League, commit: bool = True) -> list[Season]:
         seasons.append(season)
         added = True
     if added:
-        if commit:
-            db.session.commit()
-        else:
+        if not commit:
             db.session.flush()
+        else:
+            try:
+                db.session.commit()
+            except IntegrityError:  # another request added the same season first
+                db.session.rollback()
+                return seasons_of(league)
         seasons.sort(key=lambda s: s.starts_on, reverse=True)
     return seasons
 
