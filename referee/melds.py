@@ -141,12 +141,12 @@ def _run_readings(naturals: Sequence[Card], jokers: int, rules: RuleSet) -> list
         lo, hi = min(positions), max(positions)
         if hi - lo + 1 > n:
             continue
+        # the card at every position from lo - jokers to hi + jokers: natural or joker
+        span = {p: positions.get(p) or joker_as(1 if p == 14 else p, suit)
+                for p in range(max(1, hi - n + 1), min(lo, top - n + 1) + n)}
         for low in range(max(1, hi - n + 1), min(lo, top - n + 1) + 1):
-            cards = tuple(
-                positions[p] if p in positions else joker_as(1 if p == 14 else p, suit)
-                for p in range(low, low + n)
-            )
-            readings.append(Reading(RUN, cards, suit=suit, low=low))
+            readings.append(Reading(RUN, tuple([span[p] for p in range(low, low + n)]), 0,
+                                    suit, low))
     return readings
 
 
@@ -212,13 +212,13 @@ def _matches_declarations(reading: Reading, declared: Sequence[Card]) -> Reading
         jokers = tuple(joker_as(d.rank, d.suit) for d in declared)
         rest = (joker_as(reading.rank, ""),) * undeclared
         return Reading(SET, naturals + jokers + rest, rank=reading.rank)
-    wanted = Counter((d.rank, d.suit) for d in declared)
+    wanted = [(d.rank, d.suit) for d in declared]
     for c in reading.cards:
-        if c.is_joker and c.stands_for is not None:
+        if c.rank == JOKER_RANK and c.stands_for is not None:
             key = (c.stands_for.rank, c.stands_for.suit)
-            if wanted[key]:
-                wanted[key] -= 1
-    return None if any(wanted.values()) else reading
+            if key in wanted:
+                wanted.remove(key)
+    return None if wanted else reading
 
 
 def meld_readings(cards: Iterable[Card], rules: RuleSet) -> list[Reading]:
@@ -321,7 +321,7 @@ def check_meld(cards: Sequence[Card], rules: RuleSet) -> Verdict:
     rule_ids = _MELD_RULES[readings[0].kind == SET, readings[-1].kind == RUN, bool(jokers)]
     if len(readings) > 1:
         return Verdict(True, "meld.ambiguous", rule_ids,
-                       {"count": len(readings), "readings": "; ".join(str(r) for r in readings)},
+                       {"count": len(readings), "readings": "; ".join(map(str, readings))},
                        {"readings": tuple(readings)})
     reading = readings[0]
     return Verdict(True, f"meld.ok-{reading.kind}", rule_ids, {"cards": str(reading)},
