@@ -18,6 +18,7 @@ from sqlalchemy import event
 
 from scorebook import i18n
 from scorebook.api import bp as api_bp
+from scorebook.api_games import bp as games_api_bp
 from scorebook.cli import register_cli
 from scorebook.config import (
     SECRET_KEY_FILENAME,
@@ -143,14 +144,16 @@ def select_locale() -> str | None:
 
 def configure_blueprints(app: Flask) -> None:
     csrf.exempt(api_bp)  # JSON clients send no form token
-    app.register_blueprint(main_bp)
-    app.register_blueprint(games_bp, url_prefix="/games")
-    app.register_blueprint(hands_bp, url_prefix="/games/<int:game_id>/hands")
-    app.register_blueprint(live_bp)  # /games/<id>/version, polled by live.js
-    app.register_blueprint(league_bp, url_prefix="/league")
+    csrf.exempt(games_api_bp)  # JSON only: a cross-site form cannot send application/json
+    app.register_blueprint(games_api_bp, url_prefix="/api/v1/games")
     app.register_blueprint(api_bp, url_prefix="/api/v1")
     app.register_blueprint(referee_pages_bp, url_prefix="/referee")
     app.register_blueprint(rulebook_bp, url_prefix="/rules")
+    app.register_blueprint(main_bp)
+    app.register_blueprint(games_bp, url_prefix="/games")
+    app.register_blueprint(hands_bp, url_prefix="/games/<int:game_id>/hands")
+    app.register_blueprint(league_bp, url_prefix="/league")
+    app.register_blueprint(live_bp)  # /games/<id>/version, polled by live.js
 
 
 def configure_cli(app: Flask) -> None:

@@ -90,6 +90,55 @@ def _obj(required: list[str], **props: Any) -> dict[str, Any]:
     return {"type": "object", "required": required, "properties": props}
 
 
+HAND_BODY = _obj(
+    ["players"], number={"type": "integer"}, version={"type": "integer"},
+    went_out={"type": ["string", "null"]}, ending={"enum": ["out", "stock", "draw"]},
+    players={"type": "array", "items": {"type": "object"}})
+
+
+def _json(description: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"description": description}
+    if schema is not None:
+        out["content"] = {"application/json": {"schema": schema}}
+    return out
+
+
+def _games_paths() -> dict[str, Any]:
+    """A game's hands: read, record, edit, delete (409 when another phone was first)."""
+    game_id = {"name": "game_id", "in": "path", "required": True,
+               "schema": {"type": "integer"}}
+    number = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
+    error = _json("Bad input, or no such game or hand",
+                  {"$ref": "#/components/schemas/Error"})
+    conflict = _json("Another phone saved or changed this hand first; the stored hand is in "
+                     "error.hand", {"$ref": "#/components/schemas/Error"})
+    body = {"required": True, "content": {"application/json": {"schema": HAND_BODY}}}
+    hand = _json("The hand", {"type": "object"})
+    return {
+        "/games/{game_id}": {"get": {
+            "summary": "A game: players, totals, status, winner and its hands",
+            "parameters": [game_id],
+            "responses": {"200": _json("The game", {"type": "object"}), "404": error}}},
+        "/games/{game_id}/hands": {"post": {
+            "summary": "Record the next hand",
+            "parameters": [game_id], "requestBody": body,
+            "responses": {"201": hand, "400": error, "404": error, "409": conflict}}},
+        "/games/{game_id}/hands/{number}": {
+            "get": {"summary": "One recorded hand, card by card",
+                    "parameters": [game_id, number],
+                    "responses": {"200": hand, "404": error}},
+            "put": {"summary": "Replace a hand's cards (send the version you read)",
+                    "parameters": [game_id, number], "requestBody": body,
+                    "responses": {"200": hand, "400": error, "404": error,
+                                  "409": conflict}},
+            "delete": {"summary": "Delete a hand (later hands move up one)",
+                       "parameters": [game_id, number],
+                       "responses": {"200": _json("The game after"), "404": error,
+                                     "409": conflict}},
+        },
+    }
+
+
 def openapi_document() -> dict[str, Any]:
     ref = {name: {"$ref": f"#/components/schemas/{name}"}
            for name in ("Rules", "Table", "Verdict", "Way", "Reading")}
@@ -162,6 +211,7 @@ def openapi_document() -> dict[str, Any]:
             "/rules": _post(
                 "A rule set resolved: every option, decks, deal and target.",
                 _obj([], rules=ref["Rules"], players=PLAYERS), {"type": "object"}),
+            **_games_paths(),
         },
         "components": {"schemas": {
             "Card": CARD, "Rules": RULES, "Table": TABLE, "Verdict": VERDICT, "Way": WAY,

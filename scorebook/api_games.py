@@ -1,0 +1,175 @@
+"""The JSON API for a game's hands (``/api/v1/games``): read a game, read, record,
+edit and delete a hand.  The same services as the pages (:mod:`scorebook.hands`),
+so the referee checks everything the same way and two phones saving one hand get
+one stored hand and a ``409`` with the hand that won.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from scorebook.entry import HandError, entry_from_json, entry_json, stored_players
+from scorebook.errors import error_response
+from scorebook.extensions import db
+from scorebook.games import load_game, totals, verdict_of
+from scorebook.hands import HandConflict, delete_hand, edit_hand, record_hand
+from scorebook.models import Game, Hand
+
+bp = Blueprint("games_api", __name__)
+
+
+def game_or_404(game_id: int) -> Game:
+    game = load_game(game_id)
+    if game is None:
+        raise _NotFound()
+    return game
+
+
+class _NotFound(Exception):
+    pass
+
+
+def hand_of(game: Game, number: int) -> Hand:
+    hand = db.session.scalar(db.select(Hand).where(Hand.game_id == game.id,
+                                                   Hand.number == number))
+    if hand is None or not hand.complete:
+        raise _NotFound()
+    return hand
+
+
+def hand_json(game: Game, hand: Hand) -> dict[str, Any]:
+    names = [s.player.name for s in game.seats]
+    ids = {s.player.name: s.player_id for s in game.seats}
+    name_of = {v: k for k, v in ids.items()}
+    players = stored_players(hand, names, ids)
+    went_out = name_of.get(hand.went_out_id) if hand.went_out_id else None
+    return {
+        "number": hand.number,
+        "version": hand.version,
+        "dealer": name_of.get(hand.dealer_id),
+        **entry_json(players, went_out, hand.ending),
+        "scores": {name_of[s.player_id]: s.score for s in hand.scores},
+    }
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    names = [s.player.name for s in game.seats]
+    verdict = verdict_of(game)
+    return {
+        "id": game.id,
+        "family": game.family,
+        "rules": game.rules_spec,
+        "status": game.status,
+        "players": names,
+        "totals": totals(game),
+        "winner": game.winner.name if game.winner else None,
+        "verdict": {"code": verdict.code, "rules": list(verdict.rules)},
+        "hands": [{"number": h.number, "version": h.version, "ending": h.ending,
+                   "scores": {s.player.name: s.score for s in h.scores}}
+                  for h in game.hands if h.complete],
+    }
+
+
+def _conflict(game: Game, conflict: HandConflict) -> Response:
+    response = error_response(409, conflict.message, conflict.code)
+    body = response.get_json()
+    stored = db.session.get(Hand, conflict.hand_id) if conflict.hand_id else None
+    if stored is not None and stored.complete:
+        body["error"]["hand"] = hand_json(game, stored)
+    response.set_data(jsonify(body).get_data())
+    return response
+
+
+def _hand_error(error: HandError) -> Response:
+    response = error_response(error.status, error.message, error.code)
+    body = response.get_json()
+    body["error"]["problems"] = [
+        {"message": p.message, "player": p.player, "field": p.field, "index": p.index}
+        for p in error.problems]
+    response.set_data(jsonify(body).get_data())
+    return response
+
+
+def _body() -> dict[str, Any]:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise HandError("send the hand as a JSON object with Content-Type application/json",
+                        "invalid-json")
+    return body
+
+
+def _version(body: dict[str, Any]) -> int | None:
+    version = body.get("version", request.args.get("version"))
+    if version is None:
+        return None
+    try:
+        return int(version)
+    except (TypeError, ValueError):
+        raise HandError("version must be the number the hand had when you read it",
+                        "bad-request") from None
+
+
+@bp.errorhandler(_NotFound)
+def _not_found(_error: _NotFound) -> Response:
+    return error_response(404)
+
+
+@bp.get("/<int:game_id>")
+def read_game(game_id: int) -> Response:
+    return jsonify(game_json(game_or_404(game_id)))
+
+
+@bp.get("/<int:game_id>/hands/<int:number>")
+def read_hand(game_id: int, number: int) -> Response:
+    game = game_or_404(game_id)
+    return jsonify(hand_json(game, hand_of(game, number)))
+
+
+@bp.post("/<int:game_id>/hands")
+def create_hand(game_id: int) -> Response | tuple[Response, int]:
+    game = game_or_404(game_id)
+    try:
+        body = _body()
+        number = body.get("number")
+        if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+            raise HandError("number must be the number of the hand being recorded",
+                            "bad-request")
+        entry = entry_from_json(body, game.rules.is_basic)
+        hand = record_hand(game, entry, number)
+    except HandConflict as conflict:
+        return _conflict(game, conflict)
+    except HandError as error:
+        return _hand_error(error)
+    game = game_or_404(game_id)
+    return jsonify({"hand": hand_json(game, hand), "game": game_json(game)}), 201
+
+
+@bp.put("/<int:game_id>/hands/<int:number>")
+def update_hand(game_id: int, number: int) -> Response:
+    game = game_or_404(game_id)
+    hand = hand_of(game, number)
+    try:
+        body = _body()
+        entry = entry_from_json(body, game.rules.is_basic)
+        hand = edit_hand(hand, entry, _version(body))
+    except HandConflict as conflict:
+        return _conflict(game, conflict)
+    except HandError as error:
+        return _hand_error(error)
+    game = game_or_404(game_id)
+    return jsonify({"hand": hand_json(game, hand), "game": game_json(game)})
+
+
+@bp.delete("/<int:game_id>/hands/<int:number>")
+def remove_hand(game_id: int, number: int) -> Response:
+    game = game_or_404(game_id)
+    hand = hand_of(game, number)
+    try:
+        delete_hand(hand, _version(request.get_json(silent=True) or {}))
+    except HandConflict as conflict:
+        return _conflict(game, conflict)
+    except HandError as error:
+        return _hand_error(error)
+    return jsonify({"game": game_json(game_or_404(game_id))})

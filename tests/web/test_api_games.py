@@ -1,0 +1,112 @@
+"""The games API: a hand recorded, read, edited and deleted as JSON, with the
+referee's checks, and a second phone saving the same hand getting a 409."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from referee import make_rules
+from scorebook.extensions import db
+from scorebook.games import create_game, default_league
+from scorebook.models import Hand
+
+HAND = {
+    "number": 1,
+    "players": [
+        {"name": "You", "melds": [{"id": "y1", "cards": ["7S", "8S", "9S"]},
+                                  {"id": "y2", "cards": ["4C", "4S", "4D"]}],
+         "layoffs": [{"card": "6S", "onto": "y1"}, {"card": "KS", "onto": "a1"}],
+         "hand": ["5H", "JD", "9H", "AH"]},
+        {"name": "Ada", "melds": [{"id": "a1", "cards": ["KC", "KD", "KH"]},
+                                  {"id": "a2", "cards": ["10S", "JS", "QS"]}],
+         "layoffs": [{"card": "4H", "onto": "y2"}], "hand": []},
+        {"name": "Bo", "melds": [{"id": "b1", "cards": ["6H", "6C", "6D"]}],
+         "hand": ["10C", "7D", "2H", "8C"]},
+    ],
+    "went_out": "Ada",
+}
+
+
+@pytest.fixture
+def game_id(app):
+    with app.app_context():
+        game = create_game(default_league(), ["You", "Ada", "Bo"], 0, make_rules("rummy-500"))
+        return game.id
+
+
+def test_record_the_worked_hand_and_read_it_back(client, game_id):
+    response = client.post(f"/api/v1/games/{game_id}/hands", json=HAND)
+    assert response.status_code == 201, response.get_json()
+    body = response.get_json()
+    assert body["hand"]["scores"] == {"You": 13, "Ada": 64, "Bo": -9}
+    assert body["game"]["totals"] == [13, 64, -9]
+    hand = client.get(f"/api/v1/games/{game_id}/hands/1").get_json()
+    assert hand["went_out"] == "Ada" and hand["version"] >= 1
+    assert [p["name"] for p in hand["players"]] == ["You", "Ada", "Bo"]
+    game = client.get(f"/api/v1/games/{game_id}").get_json()
+    assert game["hands"][0]["scores"]["Bo"] == -9 and game["status"] == "in-progress"
+
+
+def test_second_phone_saving_the_same_hand_gets_409_with_the_stored_hand(client, app,
+                                                                         game_id):
+    assert client.post(f"/api/v1/games/{game_id}/hands", json=HAND).status_code == 201
+    second = client.post(f"/api/v1/games/{game_id}/hands", json=HAND)
+    assert second.status_code == 409
+    error = second.get_json()["error"]
+    assert error["code"] == "hand-recorded"
+    assert error["hand"]["scores"] == {"You": 13, "Ada": 64, "Bo": -9}
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(Hand.id))) == 1
+
+
+def test_edit_needs_the_current_version(client, game_id):
+    created = client.post(f"/api/v1/games/{game_id}/hands", json=HAND).get_json()["hand"]
+    changed = {**HAND, "version": created["version"],
+               "players": [HAND["players"][0], HAND["players"][1],
+                           {**HAND["players"][2], "hand": ["10C", "7D", "2H"]}]}
+    first = client.put(f"/api/v1/games/{game_id}/hands/1", json=changed)
+    assert first.status_code == 200, first.get_json()
+    assert first.get_json()["hand"]["scores"]["Bo"] == 18 - 19
+    stale = client.put(f"/api/v1/games/{game_id}/hands/1", json=changed)
+    assert stale.status_code == 409
+    assert stale.get_json()["error"]["hand"]["scores"]["Bo"] == -1
+
+
+def test_delete_a_hand(client, game_id):
+    created = client.post(f"/api/v1/games/{game_id}/hands", json=HAND).get_json()["hand"]
+    response = client.delete(f"/api/v1/games/{game_id}/hands/1",
+                             json={"version": created["version"]})
+    assert response.status_code == 200
+    assert response.get_json()["game"]["hands"] == []
+    assert client.get(f"/api/v1/games/{game_id}/hands/1").status_code == 404
+
+
+@pytest.mark.parametrize("change,text", [
+    (lambda h: h["players"][2].update(hand=["10C", "7D", "2H", "KD"]), "K"),
+    (lambda h: h["players"][0].update(layoffs=[{"card": "2C", "onto": "a1"}]), "2♣"),
+    (lambda h: h["players"][2].update(melds=[{"id": "b1", "cards": ["6H", "7C", "8D"]}]), ""),
+    (lambda h: h["players"][1].update(hand=["XX"]), "XX"),
+])
+def test_impossible_hands_are_400_and_store_nothing(client, app, game_id, change, text):
+    body = copy.deepcopy(HAND)
+    change(body)
+    response = client.post(f"/api/v1/games/{game_id}/hands", json=body)
+    assert response.status_code == 400, response.get_json()
+    error = response.get_json()["error"]
+    assert text in error["message"] and error["problems"]
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(Hand.id))) == 0
+
+
+def test_unknown_game_and_hand_are_404(client, game_id):
+    assert client.get("/api/v1/games/999").status_code == 404
+    assert client.get(f"/api/v1/games/{game_id}/hands/5").status_code == 404
+    assert client.post("/api/v1/games/999/hands", json=HAND).status_code == 404
+
+
+def test_not_json_is_400(client, game_id):
+    response = client.post(f"/api/v1/games/{game_id}/hands", data="hand")
+    assert response.status_code == 400
+    assert response.get_json()["error"]["code"] == "invalid-json"
