@@ -198,6 +198,8 @@ def deal_a_hand(rng: random.Random, rules: RuleSet, players: int
     hands: dict[str, list[Card]] = {n: [] for n in names}
     table = Table()
     for turn in range(rng.randint(0, 8)):
+        if not deck:
+            break
         name = rng.choice(names)
         seed = deck.pop()
         rest = pool_of(deck)
