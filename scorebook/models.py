@@ -55,6 +55,12 @@ class League(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(80), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: The owner's password (werkzeug's salted hash); None until the owner sets one.
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    #: SHA-256 of the secret in the scorer and the viewer invite link (None: no link).
+    #: The secrets themselves are never stored (:mod:`scorebook.access`).
+    scorer_token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    viewer_token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="league", order_by="Player.name"
@@ -109,6 +115,11 @@ class Game(db.Model):
     hands: Mapped[list[Hand]] = relationship(
         back_populates="game", order_by="Hand.number", cascade="all, delete-orphan"
     )
+
+    #: Optimistic locking: every UPDATE of a game says ``WHERE revision = <as read>``, so
+    #: two phones changing one game at once cannot both win (the loser's change raises
+    #: StaleDataError, shown as a conflict).  The services bump ``revision`` themselves.
+    __mapper_args__ = {"version_id_col": revision, "version_id_generator": False}
 
     @property
     def rules(self) -> RuleSet:
