@@ -97,10 +97,39 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def cpu_seconds(master: int) -> float:
+    """CPU time (user + system) used so far by gunicorn: its master, its workers, and
+    workers that have exited. Unlike latency, it hardly depends on what else the
+    machine is doing, so it compares runs on a busy machine too."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def stat(pid: int) -> list[str]:
+        text = Path(f"/proc/{pid}/stat").read_text()
+        return text[text.rindex(")") + 2:].split()
+
+    fields = stat(master)
+    total = sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    for child in children:
+        try:
+            total += sum(int(f) for f in stat(int(child))[11:13])
+        except FileNotFoundError:
+            pass
+    return total / tick
+
+
+class Server:
+    def __init__(self, url: str, pid: int) -> None:
+        self.url, self.pid = url, pid
+
+    def cpu(self) -> float:
+        return cpu_seconds(self.pid)
+
+
 @contextmanager
 def gunicorn(target: str, env: dict[str, str], workers: int, log_path: Path,
-             chdir: Path = ROOT) -> Iterator[str]:
-    """Serve ``target`` as ``make serve`` does (sync workers on loopback); yields the URL."""
+             chdir: Path = ROOT) -> Iterator[Server]:
+    """Serve ``target`` as ``make serve`` does (sync workers on loopback)."""
     port = free_port()
     command = [str(VENV_BIN / "gunicorn"), "--workers", str(workers),
                "--bind", f"127.0.0.1:{port}", "--no-control-socket",
@@ -119,7 +148,7 @@ def gunicorn(target: str, env: dict[str, str], workers: int, log_path: Path,
                 if server.poll() is not None or time.monotonic() > deadline:
                     raise SystemExit(f"gunicorn did not start: see {log_path}") from None
                 time.sleep(0.2)
-        yield url
+        yield Server(url, server.pid)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -129,7 +158,7 @@ def gunicorn(target: str, env: dict[str, str], workers: int, log_path: Path,
             server.wait()
 
 
-def wrk(url: str, seconds: int, headers: dict[str, str] | None = None,
+def wrk(server: Server, path: str, seconds: int, headers: dict[str, str] | None = None,
         connections: int = 50) -> dict[str, float]:
     script = OUT / "load" / "wrk-done.lua"
     script.write_text(WRK_SCRIPT, encoding="utf-8")
@@ -137,13 +166,17 @@ def wrk(url: str, seconds: int, headers: dict[str, str] | None = None,
                "-s", str(script)]
     for key, value in (headers or {}).items():
         command += ["-H", f"{key}: {value}"]
-    output = subprocess.run(command + [url], capture_output=True, text=True, check=True).stdout
+    cpu = server.cpu()
+    output = subprocess.run(command + [server.url + path], capture_output=True, text=True,
+                            check=True).stdout
+    cpu = server.cpu() - cpu
     line = next(ln for ln in output.splitlines() if ln.startswith("WRK-JSON "))
     raw = json.loads(line[len("WRK-JSON "):])
     return {"rps": raw["requests"] / (raw["duration_us"] / 1e6),
             "p50_ms": raw["p50_us"] / 1000, "p95_ms": raw["p95_us"] / 1000,
             "p99_ms": raw["p99_us"] / 1000, "requests": raw["requests"],
-            "errors": raw["socket_errors"] + raw["http_errors"]}
+            "errors": raw["socket_errors"] + raw["http_errors"],
+            "cpu_ms_per_request": 1000 * cpu / max(1, raw["requests"])}
 
 
 # --- the database -----------------------------------------------------------------------
@@ -252,11 +285,13 @@ def run_database(kind: str, args: argparse.Namespace, folder: Path) -> dict[str,
     result: dict[str, Any] = {"database": kind, "workers": args.workers, "users": args.users,
                               "duration_s": args.duration}
 
-    with gunicorn("app:create_app()", env, args.workers, folder / f"{kind}-gunicorn.log") as base:
+    with gunicorn("app:create_app()", env, args.workers, folder / f"{kind}-gunicorn.log") as app:
+        base = app.url
         for game in ids:  # warm every worker's caches a little
             urllib.request.urlopen(f"{base}/games/{game}").read()
         log(f"{kind}: {args.users} phones for {args.duration} s (locust)")
         result["load_average_before"] = os.getloadavg()[0]
+        cpu = app.cpu()
         counts_file = folder / f"{kind}-phones-counts.json"
         prefix = folder / f"{kind}-phones"
         locust_env = {**os.environ, "LOAD_GAMES": ",".join(map(str, ids)),
@@ -272,19 +307,21 @@ def run_database(kind: str, args: argparse.Namespace, folder: Path) -> dict[str,
                            stdout=locust_log, stderr=subprocess.STDOUT)
         result["load_average_after"] = os.getloadavg()[0]
         result["phones"] = locust_stats(prefix)
+        total = result["phones"]["Aggregated"]
+        total["cpu_ms_per_request"] = 1000 * (app.cpu() - cpu) / max(1, total["requests"])
         result["counts"] = json.loads(counts_file.read_text(encoding="utf-8"))
 
         log(f"{kind}: saturation, {args.saturation} s each (wrk, 50 connections)")
-        board = f"{base}/games/{ids[0]}"
-        version = json.loads(urllib.request.urlopen(f"{board}/version").read())["version"]
+        board = f"/games/{ids[0]}"
+        version = json.loads(urllib.request.urlopen(f"{base}{board}/version").read())["version"]
         result["saturation"] = {
-            "scoreboard page": wrk(board, args.saturation),
-            "version poll (304)": wrk(f"{board}/version", args.saturation,
+            "scoreboard page": wrk(app, board, args.saturation),
+            "version poll (304)": wrk(app, f"{board}/version", args.saturation,
                                       {"If-None-Match": f'"{version}"'}),
         }
     with gunicorn("bare:create_app()", env, args.workers, folder / f"{kind}-bare.log",
                   chdir=HERE) as bare:
-        result["saturation"]["bare Flask page"] = wrk(bare + "/", args.saturation)
+        result["saturation"]["bare Flask page"] = wrk(bare, "/", args.saturation)
 
     log(f"{kind}: checking the hands")
     verified = flask(env, "scorebook", "verify")
@@ -345,8 +382,9 @@ def markdown(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
     lines = [f"{args.users} phones, {args.duration} s, gunicorn {args.workers} sync workers, "
              f"{args.games} games; saturation: wrk, 50 connections, {args.saturation} s.", "",
              "| database | requests | req/s | p50 ms | p95 ms | p99 ms | errors | "
-             "hands saved / 409 | edits / 409 | stored = seeded + saved | verify | load avg |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "hands saved / 409 | edits / 409 | stored = seeded + saved | verify | "
+             "server CPU ms/req | load avg |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         t, h = r["phones"]["Aggregated"], r["hands"]
         ok = h["lost"] == h["unexplained"] == h["duplicated_numbers"] == 0
@@ -356,7 +394,7 @@ def markdown(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
             f"{h['saved_by_phones']} / {h['save_conflicts_409']} | "
             f"{h['edited']} / {h['edit_conflicts_409']} | "
             f"{h['stored']} = {h['seeded']} + {h['saved_by_phones']} {'✓' if ok else '✗'} | "
-            f"{'✓' if r['verify']['ok'] else '✗'} | "
+            f"{'✓' if r['verify']['ok'] else '✗'} | {t['cpu_ms_per_request']:.2f} | "
             f"{r['load_average_before']:.1f} → {r['load_average_after']:.1f} |")
     lines += ["", "Per request (phones):", "",
               "| database | request | count | p50 ms | p95 ms | p99 ms | failures |",
@@ -369,13 +407,15 @@ def markdown(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
                              f"{row['failures']} |")
     lines += ["", "Saturation (wrk), against the bare Flask page served the same way:", "",
               "| database | page | req/s | p50 ms | p95 ms | p99 ms | errors | "
-              "req/s ÷ bare |", "|---|---|---|---|---|---|---|---|"]
+              "req/s ÷ bare | server CPU ms/req | CPU × bare |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
-        bare = r["saturation"]["bare Flask page"]["rps"]
+        bare = r["saturation"]["bare Flask page"]
         for name, row in r["saturation"].items():
             lines.append(f"| {r['database']} | {name} | {row['rps']:.0f} | {row['p50_ms']:.1f} | "
                          f"{row['p95_ms']:.1f} | {row['p99_ms']:.1f} | {row['errors']} | "
-                         f"{row['rps'] / bare:.2f} |")
+                         f"{row['rps'] / bare['rps']:.2f} | {row['cpu_ms_per_request']:.2f} | "
+                         f"{row['cpu_ms_per_request'] / bare['cpu_ms_per_request']:.1f} |")
     return "\n".join(lines)
 
 
