@@ -84,8 +84,9 @@ def test_values_low_ace_in_melds_and_hands() -> None:
     assert score_hand(RUMMY, [ada, PlayerHand("Bo")], None).by_name()["Ada"].score == \
         (15 + 2 + 3) + (10 + 10 + 15) - 15
     five = make_rules("pagat-500", values="5-10-15")
-    assert score_hand(five, [ada, PlayerHand("Bo")], None).by_name()["Ada"].score == \
-        (5 + 5 + 5) + (10 + 10 + 15) - 15
+    result = score_hand(five, [ada, PlayerHand("Bo")], None)
+    assert result.by_name()["Ada"].score == (5 + 5 + 5) + (10 + 10 + 15) - 15
+    assert {"values.face", "values.low-ace"} <= set(result.rules)
 
 
 def test_values_low_ace_laid_off_low_and_with_a_joker_two() -> None:
