@@ -19,6 +19,7 @@ from wtforms import (
     TextAreaField,
 )
 from wtforms.validators import NumberRange, Optional
+from wtforms.widgets import HiddenInput
 
 from referee.rules import FAMILIES, FAMILY_NAMES
 from scorebook.payloads import PayloadError
@@ -71,9 +72,11 @@ class RulesForm(Form):
     one_meld_per_turn = SelectField(_l("One new meld per turn"), choices=TRI_STATE,
                                     default="")
     target = IntegerField(_l("Target"), validators=[Optional(), NumberRange(1, 100000)])
+    #: Asked from a game: that game's rules (and its live hand's table) are used.
+    game = IntegerField(widget=HiddenInput(), validators=[Optional()])
 
     def option_fields(self) -> list[Any]:
-        return [f for f in self if f.name not in ("family", "players")]
+        return [f for f in self if f.name not in ("family", "players", "game")]
 
     def rules_body(self) -> dict[str, Any]:
         """The ``rules`` object of an API body."""

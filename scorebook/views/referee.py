@@ -16,11 +16,14 @@ from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from referee import CardError, parse_card
+from referee import CardError, ScoringError, build_table, parse_card
 from referee.rulebook import RULES_BY_ID
 from referee.rules import FAMILY_NAMES, RulesError, make_rules
 from referee.verdict import MESSAGES, render
+from scorebook.games import live_hand
+from scorebook.hands import live_table_players
 from scorebook.i18n import rules_error_text
+from scorebook.models import Game
 from scorebook.payloads import PayloadError
 from scorebook.questions import QUESTIONS
 from scorebook.referee_forms import (
@@ -32,12 +35,51 @@ from scorebook.referee_forms import (
     RummyCallForm,
     table_body,
 )
+from scorebook.views.cards import picker_texts
+from scorebook.views.games import get_game
 
 bp = Blueprint("referee_pages", __name__)
 
 
 def _common(form: RulesForm) -> dict[str, Any]:
+    game: Game | None = getattr(form, "for_game", None)
+    if game is not None:
+        return {"rules": game.rules_spec, "players": len(game.seats)}
     return {"rules": form.rules_body(), "players": form.players.data or 4}
+
+
+def table_text(game: Game) -> str:
+    """The live hand's table as the table field's text: ``Ann-1 (Ann): 5H 6H 7H 8H@Ben``."""
+    hand = live_hand(game)
+    if hand is None:
+        return ""
+    try:
+        table = build_table(game.rules, live_table_players(hand))
+    except ScoringError:
+        return ""
+    lines = []
+    for meld in table:
+        cards = []
+        for i, card in enumerate(meld.cards):
+            layer = meld.layer(i)
+            cards.append(f"{card}@{layer}" if layer and layer != meld.owner else str(card))
+        owner = f" ({meld.owner})" if meld.owner else ""
+        lines.append(f"{meld.id}{owner}: {' '.join(cards)}")
+    return "\n".join(lines)
+
+
+def attach_game(form: RulesForm, asked: bool) -> Game | None:
+    """Asked from a game: use its rules; on first opening, fill in its live hand's table."""
+    if not form.game.data:
+        return None
+    game = get_game(form.game.data)
+    form.for_game = game  # type: ignore[attr-defined]
+    form.family.data = game.family
+    form.players.data = len(game.seats)
+    table = getattr(form, "table", None)
+    if table is not None and not asked and not (table.data or "").strip():
+        table.data = table_text(game)
+    return game
 
 
 def _meld(form: Any) -> dict[str, Any]:
@@ -178,6 +220,7 @@ def tool(slug: str) -> tuple[str, int] | str:
     args = MultiDict(request.args)
     form = spec.form(args)
     asked = bool((args.get(spec.asked_by) or "").strip())
+    game = attach_game(form, asked) if form.game.validate(form) else None
     answer: dict[str, Any] | None = None
     error: str | None = None
     status = 200
@@ -188,6 +231,8 @@ def tool(slug: str) -> tuple[str, int] | str:
             try:
                 answer = QUESTIONS[f"referee/{slug}"](spec.body(form))
                 answer["message"] = page_message(answer)
+                if "card" in answer:
+                    answer["card_label"] = pretty_cards(answer["card"])
                 answer["steps"] = plan_steps(answer.get("plan", []))
             except PayloadError as exc:
                 error = error_text(exc, form)
@@ -195,6 +240,7 @@ def tool(slug: str) -> tuple[str, int] | str:
             status = 400
     rules = rule_entries(answer["rules"], form.family.data) if answer else []
     page = render_template("referee/tool.html", tool=spec, tools=TOOLS.values(), form=form,
-                           answer=answer, error=error, rules=rules,
+                           answer=answer, error=error, rules=rules, game=game,
+                           names=FAMILY_NAMES, picker_texts=picker_texts(),
                            permalink=request.url if answer else None)
     return page, status

@@ -1,6 +1,8 @@
-// Referee pages: copy a verdict's permalink to the clipboard.
+// Referee pages: the card picker fills the focused card field, and a verdict's
+// permalink can be copied.  Without JavaScript every field is typed.
 (function () {
   "use strict";
+
   document.querySelectorAll("[data-copy]").forEach(function (button) {
     var target = document.getElementById(button.getAttribute("data-copy"));
     if (!target || !navigator.clipboard) { return; }
@@ -13,4 +15,72 @@
       });
     });
   });
+
+  var dock = document.querySelector("[data-picker-dock]");
+  var fields = document.querySelectorAll("[data-picker]");
+  if (!dock || !fields.length || !window.CardPicker) { return; }
+  var texts = JSON.parse(dock.getAttribute("data-texts") || "{}");
+  var form = dock.closest("form") || document.querySelector(".referee-form");
+  var current = null;
+  var picker = null;
+
+  // Decks and jokers follow the rules chosen in the form (or the game's).
+  function deal() {
+    var players = parseInt((document.getElementById("players") || {}).value, 10) || 4;
+    var family = (document.getElementById("family") || {}).value ||
+      dock.getAttribute("data-family");
+    var jokerChoice = (document.getElementById("jokers") || {}).value || "";
+    var decks = players >= 5 ? 2 : 1;
+    var jokers = (family === "pagat-500" ? jokerChoice !== "off" : jokerChoice === "on");
+    return { decks: decks, jokers: jokers ? 2 * decks : 0 };
+  }
+
+  function labelOf(field) {
+    var label = document.querySelector("label[for='" + field.id + "']");
+    return label ? label.textContent : "";
+  }
+
+  function put(card) {
+    if (!current) { return; }
+    var kind = current.getAttribute("data-picker");
+    if (kind === "one") {
+      current.value = card;
+    } else if (kind === "table") {
+      var value = current.value;
+      var lineStart = value.lastIndexOf("\n") + 1;
+      var line = value.slice(lineStart);
+      if (!line.trim()) {
+        var count = value.split("\n").filter(function (l) { return l.trim(); }).length;
+        line = String.fromCharCode(65 + count) + ":";
+      }
+      current.value = value.slice(0, lineStart) + line.replace(/\s*$/, "") + " " + card;
+    } else {
+      current.value = (current.value.replace(/\s*$/, "") + " " + card).trim();
+    }
+    current.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  function show(field) {
+    current = field;
+    if (!picker) {
+      var d = deal();
+      picker = window.CardPicker.create(dock, { decks: d.decks, jokers: d.jokers, texts: texts,
+        onPick: put });
+    }
+    dock.hidden = false;
+    picker.setTarget(labelOf(field));
+  }
+
+  fields.forEach(function (field) {
+    field.addEventListener("focus", function () { show(field); });
+  });
+  ["family", "players", "jokers"].forEach(function (id) {
+    var select = document.getElementById(id);
+    if (select) {
+      select.addEventListener("change", function () { picker = null; if (current) { show(current); } });
+    }
+  });
+  if (form) {
+    form.addEventListener("submit", function () { dock.hidden = true; });
+  }
 })();

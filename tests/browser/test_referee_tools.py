@@ -59,3 +59,18 @@ def test_going_out_tool_and_bad_input(page, live_server, screenshot):
     screenshot("referee-going-out")
     fill_and_ask(page, {"The player's cards": "8H 4X"})
     assert "4X" in page.get_by_role("alert").inner_text()
+
+
+def test_meld_tool_with_the_card_picker(page, live_server, screenshot):
+    """The same picker as the scorebook: one tap per card, no typing."""
+    page.goto(f"{live_server}/referee/meld")
+    page.get_by_label("The meld", exact=True).focus()
+    dock = page.locator("[data-picker-dock]")
+    for card in ("7S", "8S", "9S"):
+        dock.locator(f"button[data-card='{card}']").click()
+    assert page.get_by_label("The meld", exact=True).input_value() == "7S 8S 9S"
+    screenshot("referee-meld-picker")
+    page.get_by_role("button", name="Ask the referee").click()
+    page.wait_for_load_state()
+    assert "NOT" not in page.locator(".verdict-word").inner_text()
+    assert "run" in page.locator(".answer-detail").inner_text()

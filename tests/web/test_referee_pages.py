@@ -115,3 +115,26 @@ def test_rule_book_has_every_rule_of_the_family_as_an_anchor(client):
     assert 'id="draw.basic"' in basic and 'id="rummy.call"' not in basic
     assert client.get("/rules/").status_code == 200
     assert client.get("/rules/gin").status_code == 404
+
+
+def test_asked_from_a_game_uses_its_rules_and_its_live_table(app, client):
+    from referee import make_rules, parse_cards
+    from scorebook.games import create_game, default_league
+    from scorebook.hands import live_layoff, live_meld, start_live
+
+    with app.app_context():
+        game = create_game(default_league(), ["Ann", "Ben", "Cy"], 0,
+                           make_rules("rummy-500", target=300))
+        hand = start_live(game)
+        live_meld(hand, "Ann", parse_cards("5H 6H 7H"))
+        live_layoff(hand, "Ben", parse_cards("8H")[0], "Ann-1")
+        game_id = game.id
+    page = ask(client, "layoff", game=game_id)
+    assert "This game&#39;s rules" in page or "This game's rules" in page
+    assert "Ann-1 (Ann): 5H 6H 7H 8H@Ben" in page
+    assert 'name="family"' not in page  # the game's rules, not a choice
+    page = ask(client, "layoff", game=game_id, table="Ann-1 (Ann): 5H 6H 7H 8H@Ben", card="9h")
+    assert "LEGAL" in page and "NOT LEGAL" not in page
+    page = ask(client, "meld", game=game_id, cards="JK 5C 6C")
+    assert "NOT LEGAL" in page  # Rummy 500 is played without jokers
+    assert client.get("/referee/meld?game=999").status_code == 404
