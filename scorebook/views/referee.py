@@ -209,7 +209,9 @@ def plan_steps(plan: list[str]) -> list[dict[str, Any]]:
 
 @bp.get("/")
 def index() -> str:
-    return render_template("referee/index.html", tools=TOOLS.values())
+    game_id = request.args.get("game", type=int)
+    game = get_game(game_id) if game_id else None
+    return render_template("referee/index.html", tools=TOOLS.values(), game=game)
 
 
 @bp.get("/<slug>")

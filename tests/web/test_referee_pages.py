@@ -138,3 +138,15 @@ def test_asked_from_a_game_uses_its_rules_and_its_live_table(app, client):
     page = ask(client, "meld", game=game_id, cards="JK 5C 6C")
     assert "NOT LEGAL" in page  # Rummy 500 is played without jokers
     assert client.get("/referee/meld?game=999").status_code == 404
+
+
+def test_the_referee_index_keeps_the_game(app, client):
+    from referee import make_rules
+    from scorebook.games import create_game, default_league
+
+    with app.app_context():
+        game_id = create_game(default_league(), ["Ann", "Ben"], 0, make_rules("basic")).id
+    page = client.get(f"/referee/?game={game_id}").get_data(as_text=True)
+    assert f"/referee/meld?game={game_id}" in page
+    board = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert f"/referee/?game={game_id}" in board
