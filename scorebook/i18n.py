@@ -47,13 +47,14 @@ def league_language() -> str | None:
     """The default language of the league this request is about, or None.
 
     Hook for the leagues: when a page concerns a league whose ``language`` is set
-    (a ``League.language`` column, e.g. ``"es"``), return it. A view can also set
-    ``g.league_language`` for pages whose league is not in the URL.
+    (a ``League.language`` column, e.g. ``"es"``), return it: the league is the one a
+    view put in ``g.league`` (else ``g.current_league``), or a view sets
+    ``g.league_language`` itself.
     """
     lang = g.get("league_language") if has_request_context() else None
     if lang:
         return str(lang)
-    league = g.get("league") if has_request_context() else None
+    league = (g.get("league") or g.get("current_league")) if has_request_context() else None
     language = getattr(league, "language", None)
     return str(language) if language else None
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import shlex
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlencode
 
 import pytest
@@ -249,6 +250,10 @@ def test_league_language_comes_before_the_browser(app):
         assert select_locale() == "es"
     with app.test_request_context(headers={"Accept-Language": "es"}):
         assert select_locale() == "es"
+        g.league = SimpleNamespace(name="La mesa", language=None)
+        assert select_locale() == "es"  # a league without a language of its own
+        g.league = SimpleNamespace(name="Il tavolo", language="it")
+        assert select_locale() == "it"  # a League.language column, once there is one
 
 
 # ---- what the pages say ----------------------------------------------------------------
