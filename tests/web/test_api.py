@@ -9,6 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.worked_examples import RUMMY_500_HAND
+
 PAGAT = {"family": "pagat-500"}
 
 
@@ -299,21 +301,7 @@ def test_going_out_options(post):
 
 # ---- /score/hand and /score/game --------------------------------------------------------
 
-HAND_500 = {
-    "rules": {"family": "rummy-500"},
-    "players": [
-        {"name": "You", "melds": [{"id": "y1", "cards": ["7S", "8S", "9S"]},
-                                  {"id": "y2", "cards": ["4C", "4S", "4D"]}],
-         "layoffs": [{"card": "6S", "onto": "y1"}, {"card": "KS", "onto": "a1"}],
-         "hand": ["5H", "JD", "9H", "AH"]},
-        {"name": "Ada", "melds": [{"id": "a1", "cards": ["KC", "KD", "KH"]},
-                                  {"id": "a2", "cards": ["10S", "JS", "QS"]}],
-         "layoffs": [{"card": "4H", "onto": "y2"}], "hand": []},
-        {"name": "Bo", "melds": [{"id": "b1", "cards": ["6H", "6C", "6D"]}],
-         "hand": ["10C", "7D", "2H", "8C"]},
-    ],
-    "went_out": "Ada",
-}
+HAND_500 = RUMMY_500_HAND
 
 
 def test_score_hand_worked_example(post):

@@ -11,29 +11,18 @@ from referee import make_rules
 from scorebook.extensions import db
 from scorebook.games import create_game, default_league
 from scorebook.models import Hand
+from tests.worked_examples import RUMMY_500_HAND
 
-HAND = {
-    "number": 1,
-    "players": [
-        {"name": "You", "melds": [{"id": "y1", "cards": ["7S", "8S", "9S"]},
-                                  {"id": "y2", "cards": ["4C", "4S", "4D"]}],
-         "layoffs": [{"card": "6S", "onto": "y1"}, {"card": "KS", "onto": "a1"}],
-         "hand": ["5H", "JD", "9H", "AH"]},
-        {"name": "Ada", "melds": [{"id": "a1", "cards": ["KC", "KD", "KH"]},
-                                  {"id": "a2", "cards": ["10S", "JS", "QS"]}],
-         "layoffs": [{"card": "4H", "onto": "y2"}], "hand": []},
-        {"name": "Bo", "melds": [{"id": "b1", "cards": ["6H", "6C", "6D"]}],
-         "hand": ["10C", "7D", "2H", "8C"]},
-    ],
-    "went_out": "Ada",
-}
+HAND = {"number": 1, **{k: v for k, v in RUMMY_500_HAND.items() if k != "rules"}}
 
 
 @pytest.fixture
-def game_id(app):
+def game_id(app, client, join):
     with app.app_context():
         game = create_game(default_league(), ["You", "Ada", "Bo"], 0, make_rules("rummy-500"))
-        return game.id
+        game_id, league_id = game.id, game.league_id
+    join(client, league_id, "scorer")  # the client's browser opened the scorer link
+    return game_id
 
 
 def test_record_the_worked_hand_and_read_it_back(client, game_id):
