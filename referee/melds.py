@@ -165,7 +165,7 @@ def _natural_readings(naturals: Sequence[Card], rules: RuleSet) -> list[Reading]
         if n > 4 or len({c.suit for c in naturals}) != n:
             return []
         return [Reading(SET, tuple(naturals), rank=rank)]
-    if not same_suit or n > 13 or n > max_position(rules):
+    if not same_suit or n > 13:  # (13 cards fit in any family's positions)
         return []
     ordered = sorted(naturals, key=_rank_of)
     ranks = [c.rank for c in ordered]

@@ -145,7 +145,8 @@ def _values(rules: RuleSet) -> tuple[tuple[int, ...], int]:
 
 def _layoff_key(item: tuple[str, Card, str]) -> tuple[str, int, str, str, str]:
     name, card, onto = item
-    return onto, card.rank, card.suit, str(card), name
+    # rank and suit say which natural it is; only a joker needs its declaration too
+    return onto, card.rank, card.suit, str(card) if card.rank == 0 else "", name
 
 
 def _ever_fits(table: Table, card: Card, onto: str,

@@ -190,8 +190,9 @@ def fits(meld: TableMeld, card: Card, rules: RuleSet) -> list[LayoffTarget]:
     out: list[LayoffTarget] = []
     low, suit = reading.low, reading.suit
     high = low + length - 1
+    top = max_position(rules)
     for end, position in (("low", low - 1), ("high", high + 1)):
-        if position < 1 or position > max_position(rules):
+        if position < 1 or position > top:
             continue
         rank = 1 if position == 14 else position  # the card at that position
         if is_joker:
