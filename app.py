@@ -16,7 +16,7 @@ from flask import Flask
 from flask_babel import get_locale
 from sqlalchemy import event
 
-from scorebook import i18n
+from scorebook import i18n, security
 from scorebook.api import bp as api_bp
 from scorebook.api_games import bp as games_api_bp
 from scorebook.cli import register_cli
@@ -24,10 +24,12 @@ from scorebook.config import (
     SECRET_KEY_FILENAME,
     SQLITE_FILENAME,
     DefaultConfig,
+    apply_environment,
     normalize_database_url,
 )
 from scorebook.errors import register_error_handlers
-from scorebook.extensions import babel, csrf, db, migrate
+from scorebook.extensions import babel, csrf, db, limiter, migrate
+from scorebook.views.access import bp as access_bp
 from scorebook.views.games import bp as games_bp
 from scorebook.views.hands import bp as hands_bp
 from scorebook.views.league import bp as league_bp
@@ -74,6 +76,7 @@ def configure_app(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config["SQLALCHEMY_DATABASE_URI"] = database_url
     if secret_key := os.environ.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key
+    apply_environment(app.config, os.environ)  # SESSION_COOKIE_SECURE, TRUSTED_PROXIES, ...
     if test_config is not None:
         app.config.from_mapping(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = normalize_database_url(
@@ -116,6 +119,8 @@ def configure_extensions(app: Flask) -> None:
     db.init_app(app)
     migrate.init_app(app, db)
     csrf.init_app(app)
+    limiter.init_app(app)  # only the password and invite endpoints have limits
+    security.init_app(app)  # headers, cookies, proxies, and who may see what
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals["get_locale"] = get_locale
     i18n.init_app(app)  # the language switch, and number/date filters
@@ -150,6 +155,7 @@ def configure_blueprints(app: Flask) -> None:
     app.register_blueprint(referee_pages_bp, url_prefix="/referee")
     app.register_blueprint(rulebook_bp, url_prefix="/rules")
     app.register_blueprint(main_bp)
+    app.register_blueprint(access_bp)  # /leagues, /join/<token>
     app.register_blueprint(games_bp, url_prefix="/games")
     app.register_blueprint(hands_bp, url_prefix="/games/<int:game_id>/hands")
     app.register_blueprint(league_bp, url_prefix="/league")

@@ -13,11 +13,9 @@ from scorebook.extensions import db
 @click.command("init-db")
 @with_appcontext
 def init_db_command() -> None:
-    """Create any missing database tables and the default league."""
-    from scorebook.games import default_league
-
+    """Create any missing database tables (leagues are private: the first browser to
+    start a game gets its own)."""
     db.create_all()
-    default_league()
     click.echo("Initialized the database.")
 
 

@@ -4,7 +4,8 @@
 
 1. :class:`DefaultConfig` (and a SQLite database in the instance folder);
 2. ``instance/config.py``, if present (skipped when the app gets a test config);
-3. environment variables ``DATABASE_URL`` and ``SECRET_KEY``;
+3. environment variables ``DATABASE_URL`` and ``SECRET_KEY``, and those of
+   :data:`ENVIRONMENT_SETTINGS`;
 4. the test config passed to ``create_app``.
 
 ``SECRET_KEY`` has no built-in default: when none is configured, one is generated on
@@ -12,6 +13,10 @@ first run into ``instance/secret_key`` and read back on every later run.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping, MutableMapping
+from datetime import timedelta
+from typing import Any
 
 SQLITE_FILENAME = "scorebook.sqlite3"
 SECRET_KEY_FILENAME = "secret_key"
@@ -27,6 +32,25 @@ class DefaultConfig:
 
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"
+    # "auto": the cookie is marked Secure whenever the request came over HTTPS (directly,
+    # or through a proxy trusted with TRUSTED_PROXIES), and not over plain http, so
+    # `make run` still works from phones on the LAN. True or False force it.
+    SESSION_COOKIE_SECURE: bool | str = "auto"
+    # The session holds the browser's league memberships: keep it for 400 days (the most
+    # browsers allow), renewed on every visit, so closing the browser loses nothing.
+    PERMANENT_SESSION_LIFETIME = timedelta(days=400)
+    # How many reverse proxies stand in front of the app and set X-Forwarded-For,
+    # -Proto and -Host (nginx: 1). The rate limits count per client address, and the
+    # Secure cookie follows the scheme, only if this is right.
+    TRUSTED_PROXIES = 0
+
+    # Rate limits (Flask-Limiter) on the password and invite endpoints, per client
+    # address; only failed tries count. Each gunicorn worker counts alone with
+    # memory://; to share the counts, e.g. RATELIMIT_STORAGE_URI = "redis://host:6379".
+    RATELIMIT_ENABLED = True
+    RATELIMIT_STORAGE_URI = "memory://"
+    PASSWORD_RATE_LIMIT = "5 per minute;30 per hour"
+    INVITE_RATE_LIMIT = "10 per minute;60 per hour"
 
     # Languages the site speaks; the first is the default.
     LANGUAGES = ["en", "es", "it"]
@@ -45,3 +69,30 @@ def normalize_database_url(url: str) -> str:
         if url.startswith(scheme):
             return "postgresql+psycopg://" + url[len(scheme) :]
     return url
+
+
+def _secure_setting(value: str) -> bool | str:
+    lowered = value.strip().lower()
+    if lowered == "auto":
+        return "auto"
+    if lowered in {"1", "true", "yes", "on"}:
+        return True
+    if lowered in {"0", "false", "no", "off"}:
+        return False
+    raise ValueError(f"SESSION_COOKIE_SECURE must be auto, true or false, not {value!r}")
+
+
+#: Settings an environment variable of the same name may give.
+ENVIRONMENT_SETTINGS = {
+    "SESSION_COOKIE_SECURE": _secure_setting,
+    "TRUSTED_PROXIES": int,
+    "RATELIMIT_STORAGE_URI": str,
+}
+
+
+def apply_environment(config: MutableMapping[str, Any], environ: Mapping[str, str]) -> None:
+    """Copy the :data:`ENVIRONMENT_SETTINGS` the environment sets into ``config``."""
+    for name, parse in ENVIRONMENT_SETTINGS.items():
+        value = environ.get(name)
+        if value:
+            config[name] = parse(value)

@@ -39,6 +39,11 @@ ERRORS = {
         _l("Unsupported format"),
         _l("What you sent is not in a format this address accepts."),
     ),
+    429: (
+        "too_many_requests",
+        _l("Too many tries"),
+        _l("Too many tries from this device. Wait a few minutes, then try again."),
+    ),
     500: (
         "internal_error",
         _l("Something went wrong"),

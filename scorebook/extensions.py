@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from flask_babel import Babel
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
@@ -33,3 +35,6 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 babel = Babel()
+# Rate limits only where a view asks (the password and invite endpoints): no defaults.
+# Storage: RATELIMIT_STORAGE_URI (memory:// unless configured; see scorebook.config).
+limiter = Limiter(key_func=get_remote_address, default_limits=[])

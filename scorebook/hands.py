@@ -283,7 +283,19 @@ def record_hand(game: Game, entry: Entry, number: int | None = None) -> Hand:
     _store(hand, game, players, result)
     recompute(game)
     history.log(game, history.RECORDED, summary(players, result), hand.number)
-    db.session.commit()
+    try:
+        db.session.commit()
+    except (StaleDataError, IntegrityError):  # the game changed under us: nothing stored
+        db.session.rollback()
+        stored_id = db.session.scalar(db.select(Hand.id).where(
+            Hand.game_id == game_id, Hand.number == expected))
+        if stored_id is not None:
+            raise HandConflict(gettext("Hand %(number)s was just recorded (on another "
+                                       "phone?). Here it is.", number=expected), stored_id,
+                               "hand-recorded") from None
+        raise HandConflict(gettext("The game changed on another phone at that moment; "
+                                   "nothing was saved. Please try again."), None,
+                           "game-changed") from None
     return hand
 
 

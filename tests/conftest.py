@@ -71,3 +71,29 @@ def client(app: Flask) -> FlaskClient:
 @pytest.fixture
 def runner(app: Flask) -> FlaskCliRunner:
     return app.test_cli_runner()
+
+
+def join_league(app: Flask, client: FlaskClient, league_id: int, role: str = "owner") -> None:
+    """Make ``client``'s browser a member of the league, as if it had created it
+    (``owner``) or opened its ``scorer`` or ``viewer`` invite link (made if missing)."""
+    from scorebook import access
+    from scorebook.models import League
+
+    with app.app_context():
+        league = db.session.get(League, league_id)
+        assert league is not None, league_id
+        if role != access.OWNER and getattr(league, f"{role}_token_hash") is None:
+            setattr(league, f"{role}_token_hash", access.token_hash(access.new_token()))
+            db.session.commit()
+        with client.session_transaction() as session:
+            access.remember(session, league, role)
+
+
+@pytest.fixture
+def join(app: Flask) -> Callable[..., None]:
+    """``join(client, league_id, role="owner")``: see :func:`join_league`."""
+
+    def _join(client: FlaskClient, league_id: int, role: str = "owner") -> None:
+        join_league(app, client, league_id, role)
+
+    return _join

@@ -13,13 +13,15 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_babel import get_locale, gettext
 from markupsafe import Markup
+from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
-from scorebook import history
+from scorebook import access, history
 from scorebook.charts import score_chart
 from scorebook.extensions import db
 from scorebook.forms import BOOLEAN_OPTIONS, OPTION_HELP, NewGameForm
@@ -28,7 +30,6 @@ from scorebook.games import (
     abandon,
     build_rules,
     create_game,
-    default_league,
     family_name,
     load_game,
     roster,
@@ -42,15 +43,21 @@ bp = Blueprint("games", __name__)
 
 
 def get_game(game_id: int) -> Game:
+    """The game, if this browser may do what the request asks with it: 404 for a game
+    that does not exist or belongs to a league it is not in (also when the id comes
+    from the query string, like the referee's ``?game=``), 403 for a role too low."""
     game = load_game(game_id, with_hands=False)
     if game is None:
         abort(404)
+    access.require(game.league, access.needed_role())
     return game
 
 
 @bp.route("/new", methods=["GET", "POST"])
 def new() -> str | Response | tuple[str, int]:
-    league = default_league()
+    # The open league if this browser may score there; else the game starts a new
+    # private league that this browser owns.
+    league = access.league_to_score_in()
     form = NewGameForm()
     errors: dict[str, str] = {}
     if form.validate_on_submit():
@@ -62,19 +69,24 @@ def new() -> str | Response | tuple[str, int]:
             if dealer is None:
                 raise GameSetupError(gettext("The first dealer's seat is empty."),
                                      "first_dealer")
-            game = create_game(league, [n for _i, n in seated], dealer, rules)
+            game = create_game(league or access.new_private_league(),
+                               [n for _i, n in seated], dealer, rules)
         except GameSetupError as exc:
+            db.session.rollback()
             errors[exc.field or "rules"] = exc.message
         else:
             history.log(game, history.GAME_STARTED, ", ".join(p.name for p in game.players))
             db.session.commit()
+            if league is None:
+                access.remember(session, game.league, access.OWNER)
+                session.permanent = True
             return redirect(url_for("games.show", game_id=game.id))
     elif request.method == "POST":
         for name, messages in form.errors.items():
             errors[name] = " ".join(str(m) for m in _flatten(messages))
     status = 400 if request.method == "POST" else 200
-    page = render_template("games/new.html", form=form, errors=errors,
-                           roster=[p.name for p in roster(league)],
+    page = render_template("games/new.html", form=form, errors=errors, league=league,
+                           roster=[p.name for p in roster(league)] if league else [],
                            option_help=OPTION_HELP, boolean_options=BOOLEAN_OPTIONS)
     return (page, status) if status != 200 else page
 
@@ -145,6 +157,12 @@ def abandon_game(game_id: int) -> Response:
     if VersionForm().validate_on_submit() and game.is_open:
         abandon(game)
         history.log(game, history.GAME_ABANDONED)
-        db.session.commit()
-        flash(gettext("The game was abandoned; its hands are kept."))
-    return redirect(url_for("games.show", game_id=game.id))
+        try:
+            db.session.commit()
+        except StaleDataError:  # another phone changed the game at that very moment
+            db.session.rollback()
+            flash(gettext("The game changed on another phone at that moment; nothing was "
+                          "abandoned. Look at it and try again."))
+        else:
+            flash(gettext("The game was abandoned; its hands are kept."))
+    return redirect(url_for("games.show", game_id=game_id))

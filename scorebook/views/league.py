@@ -14,16 +14,18 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_babel import format_decimal, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorebook import access
 from scorebook import league as service
 from scorebook.charts import histogram, rating_chart
 from scorebook.exports import LeagueImportError, export_league, game_csv, import_league, league_csv
 from scorebook.extensions import db
-from scorebook.games import default_league, family_name, load_game
+from scorebook.games import family_name, load_game
 from scorebook.i18n import day
 from scorebook.league_forms import ActionForm, ImportForm, MergeForm, PlayerNameForm, SeasonForm
 from scorebook.models import League, Player, Season
@@ -45,7 +47,9 @@ def fixed(value: float, places: int = 1) -> str:
 
 
 def _league() -> League:
-    league = default_league()
+    """The league this browser has open, if it may do what the request asks there (read:
+    a viewer; change: a scorer); without one, a redirect to /leagues."""
+    league = access.current_league()
     g.league = league  # the page's language may follow the league's
     return league
 
@@ -361,7 +365,9 @@ def export_json() -> Response:
 
 
 @bp.post("/import")
+@access.requires(access.OWNER)
 def import_page() -> Page:
+    league = _league()  # only an owner imports (and then owns the imported league)
     request.max_content_length = MAX_IMPORT_BYTES
     form = ImportForm()
     error = None
@@ -374,11 +380,12 @@ def import_page() -> Page:
         except LeagueImportError as exc:
             error = str(exc)
         else:
+            access.remember(session, imported, access.OWNER)
             flash(gettext("The league %(name)s was imported.", name=imported.name))
             return redirect(url_for("league.standings", season="all"))
     else:
         error = _form_errors(form)
-    league = _league()
+    league = _league()  # the import may have replaced an empty league
     page = render_template("league/export.html", league=league, form=form, error=error,
                            totals=service.league_totals(league))
     return page, 400

@@ -1,4 +1,5 @@
-"""The home page: start a game, games in progress, recent results, the league."""
+"""The home page: start a game, and this browser's games in progress, recent results
+and league (only the leagues it is a member of: :mod:`scorebook.access`)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from flask import Blueprint, render_template
 from sqlalchemy import func
 from sqlalchemy.orm import selectinload
 
+from scorebook import access
 from scorebook.extensions import db
-from scorebook.games import default_league, scoreboard
+from scorebook.games import scoreboard
 from scorebook.models import FINISHED, IN_PROGRESS, Game, Hand, Player, Seat
 from scorebook.views.cards import register_card_helpers
 
@@ -17,8 +19,8 @@ register_card_helpers(bp)
 RECENT_RESULTS = 10
 
 
-def _games(status: str, limit: int | None = None) -> list[Game]:
-    query = (db.select(Game).where(Game.status == status)
+def _games(status: str, league_ids: list[int], limit: int | None = None) -> list[Game]:
+    query = (db.select(Game).where(Game.status == status, Game.league_id.in_(league_ids))
              .options(selectinload(Game.seats).selectinload(Seat.player),
                       selectinload(Game.hands).selectinload(Hand.scores),
                       selectinload(Game.winner))
@@ -30,9 +32,14 @@ def _games(status: str, limit: int | None = None) -> list[Game]:
 
 @bp.get("/")
 def home() -> str:
-    league = default_league()
-    playing = [scoreboard(g) for g in _games(IN_PROGRESS)]
-    finished = [scoreboard(g) for g in _games(FINISHED, RECENT_RESULTS)]
+    leagues = access.member_leagues()
+    league = access.current_league_or_none()
+    ids = [lg.id for lg, _role in leagues]
+    playing = [scoreboard(g) for g in _games(IN_PROGRESS, ids)] if ids else []
+    finished = [scoreboard(g) for g in _games(FINISHED, ids, RECENT_RESULTS)] if ids else []
+    if league is None:
+        return render_template("main/home.html", league=None, leagues=leagues,
+                               playing=playing, finished=finished, standings=[])
     played = dict(db.session.execute(
         db.select(Seat.player_id, func.count()).join(Game)
         .where(Game.league_id == league.id, Game.status == FINISHED)
@@ -45,5 +52,5 @@ def home() -> str:
         db.select(Player).where(Player.league_id == league.id).order_by(Player.name))
     standings = sorted(((p.name, played.get(p.id, 0), wins.get(p.id, 0)) for p in players),
                        key=lambda row: (-row[2], -row[1], row[0].lower()))
-    return render_template("main/home.html", league=league, playing=playing,
+    return render_template("main/home.html", league=league, leagues=leagues, playing=playing,
                            finished=finished, standings=standings)

@@ -65,11 +65,17 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def page(browser):  # type: ignore[no-untyped-def]
+    """A phone-size page; the test fails if the Content-Security-Policy blocked anything
+    (an inline script or style, or something from another site)."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=1)
     page = context.new_page()
     page.set_default_timeout(10_000)
+    blocked: list[str] = []
+    page.on("console", lambda message: blocked.append(message.text)
+            if "Content Security Policy" in message.text else None)
     yield page
     context.close()
+    assert not blocked, blocked
 
 
 @pytest.fixture

@@ -14,10 +14,11 @@ import pytest
 from werkzeug.serving import make_server
 
 from app import create_app
-from scorebook import games, hands
+from scorebook import access, games, hands
 from scorebook.entry import entry_from_text
 from scorebook.extensions import db
 
+SCORER_TOKEN = "browser-tests-scorer-invite-token-0123456789"
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Gran"]
 GROUPS = ["as ah ad", "ks kh kd", "qs qh qd", "js jh jd", "10s 10h 10d", "9s 9h 9d",
           "2c 3c 4c", "5c 6c 7c", "8c 9c 10c", "2d 3d 4d", "5d 6d 7d"]
@@ -59,6 +60,9 @@ def league_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         db.create_all()
     with app.test_request_context():
         play_league()
+        # the browsers of these tests join with the league's scorer link
+        games.default_league().scorer_token_hash = access.token_hash(SCORER_TOKEN)
+        db.session.commit()
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -68,6 +72,14 @@ def league_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.shutdown()
         with app.app_context():
             db.session.remove()
+
+
+@pytest.fixture(autouse=True)
+def joined(page, league_server) -> None:  # type: ignore[no-untyped-def]
+    """Each test's browser opens the scorer invite link and joins the league."""
+    page.goto(f"{league_server}/join/{SCORER_TOKEN}")
+    page.get_by_role("button", name="Join").click()
+    page.wait_for_load_state()
 
 
 def no_sideways_page(page) -> None:  # type: ignore[no-untyped-def]

@@ -38,6 +38,18 @@ def start_game(writer, live_server: str) -> str:  # type: ignore[no-untyped-def]
     return writer.url.split("#")[0]
 
 
+def share(writer, watcher, live_server: str) -> None:  # type: ignore[no-untyped-def]
+    """The writer (who started the game, so owns its private league) makes a viewer
+    invite link in the league's settings; the watching phone opens it and joins."""
+    writer.goto(f"{live_server}/leagues")
+    writer.get_by_role("link", name="Settings").first.click()
+    writer.locator("#viewer-link").get_by_role("button", name="Make a link").click()
+    link = writer.locator("#viewer-url").input_value()
+    watcher.goto(link)
+    watcher.get_by_role("button", name="Join").click()
+    watcher.wait_for_load_state()
+
+
 def record(writer, game_url: str, melds: str, hand: str, edit: int | None = None) -> float:  # type: ignore[no-untyped-def]
     """Ann melds ``melds`` and holds ``hand``; Ben goes out with two melds. Returns the
     time the writer's save was stored (its redirect came back)."""
@@ -69,6 +81,7 @@ TOTAL_IS = ("t => { const c = document.querySelector('#hand-1 td .hand-score');"
 def test_a_hand_recorded_or_edited_on_one_phone_shows_on_another(
         page, writer, live_server):  # type: ignore[no-untyped-def]
     game_url = start_game(writer, live_server)
+    share(writer, page, live_server)
     page.goto(game_url)
     page.wait_for_selector("[data-live-status][data-state=live]")
     assert page.locator("#hand-1").count() == 0
@@ -89,6 +102,7 @@ def test_a_hand_recorded_or_edited_on_one_phone_shows_on_another(
 
 def test_a_phone_that_was_offline_catches_up(page, writer, live_server):  # type: ignore[no-untyped-def]
     game_url = start_game(writer, live_server)
+    share(writer, page, live_server)
     page.goto(game_url)
     page.wait_for_selector("[data-live-status][data-state=live]")
 

@@ -197,9 +197,12 @@ def test_a_whole_500_rum_game_to_the_winner(page: Page, live_server: str, browse
     typed = browser.new_context(viewport=PHONE, java_script_enabled=False)
     other = browser.new_context(viewport=PHONE, java_script_enabled=False)
     try:
+        link = scorer_link(page, live_server)  # the other phones join the league
         phone = typed.new_page()
+        join_with(phone, link)
         phone.goto(board + "/hands/new")
         second = other.new_page()
+        join_with(second, link)
         second.goto(board + "/hands/new")
         for p in (phone, second):
             p.get_by_label("Melds put down, one per line").nth(0).fill(
@@ -240,6 +243,20 @@ def test_a_whole_500_rum_game_to_the_winner(page: Page, live_server: str, browse
     page.goto(live_server + "/")
     expect(page.locator("#results-title + .game-list")).to_contain_text("Ann won game")
     screenshot("scorebook-home")
+
+
+def scorer_link(owner: Page, live_server: str) -> str:
+    """The scorer invite link of the league the owner's browser has open (made now)."""
+    owner.goto(f"{live_server}/leagues")
+    owner.get_by_role("link", name="Settings").first.click()
+    owner.locator("#scorer-link").get_by_role("button", name="Make a link").click()
+    return owner.locator("#scorer-url").input_value()
+
+
+def join_with(phone: Page, link: str) -> None:
+    phone.goto(link)
+    phone.get_by_role("button", name="Join").click()
+    phone.wait_for_load_state()
 
 
 def screenshot_page(page: Page, name: str, full_page: bool = True) -> None:

@@ -46,8 +46,9 @@ T = dict[str, dict[str, str]]
 
 
 @pytest.fixture
-def ctx(app: Flask) -> Iterator[None]:
+def ctx(app: Flask, client, join) -> Iterator[None]:
     with app.test_request_context():
+        join(client, games.default_league().id)  # the test client's browser owns it
         yield
 
 
@@ -581,7 +582,7 @@ def test_import_refuses_what_it_cannot_restore(made: dict[str, Game]) -> None:
         import_league(broken)
 
 
-def test_import_page(client, app: Flask, made: dict[str, Game]) -> None:
+def test_import_page(client, app: Flask, made: dict[str, Game], join) -> None:
     text = client.get("/league/export.json").get_data(as_text=True)
     refused = client.post("/league/import", data={
         "file": (io.BytesIO(text.encode()), "league.json")},
@@ -590,7 +591,7 @@ def test_import_page(client, app: Flask, made: dict[str, Game]) -> None:
     db.session.remove()
     db.drop_all()
     db.create_all()
-    client.get("/")  # a fresh install makes its empty default league: it is replaced
+    join(client, games.default_league().id)  # an empty league of this browser's: replaced
     done = client.post("/league/import", data={
         "file": (io.BytesIO(text.encode()), "league.json")},
         content_type="multipart/form-data")

@@ -117,7 +117,7 @@ def test_rule_book_has_every_rule_of_the_family_as_an_anchor(client):
     assert client.get("/rules/gin").status_code == 404
 
 
-def test_asked_from_a_game_uses_its_rules_and_its_live_table(app, client):
+def test_asked_from_a_game_uses_its_rules_and_its_live_table(app, client, join):
     from referee import make_rules, parse_cards
     from scorebook.games import create_game, default_league
     from scorebook.hands import live_layoff, live_meld, start_live
@@ -128,7 +128,9 @@ def test_asked_from_a_game_uses_its_rules_and_its_live_table(app, client):
         hand = start_live(game)
         live_meld(hand, "Ann", parse_cards("5H 6H 7H"))
         live_layoff(hand, "Ben", parse_cards("8H")[0], "Ann-1")
-        game_id = game.id
+        game_id, league_id = game.id, game.league_id
+    assert client.get(f"/referee/layoff?game={game_id}").status_code == 404  # not a member
+    join(client, league_id, "viewer")
     page = ask(client, "layoff", game=game_id)
     assert "This game&#39;s rules" in page or "This game's rules" in page
     assert "Ann-1 (Ann): 5H 6H 7H 8H@Ben" in page
@@ -140,12 +142,14 @@ def test_asked_from_a_game_uses_its_rules_and_its_live_table(app, client):
     assert client.get("/referee/meld?game=999").status_code == 404
 
 
-def test_the_referee_index_keeps_the_game(app, client):
+def test_the_referee_index_keeps_the_game(app, client, join):
     from referee import make_rules
     from scorebook.games import create_game, default_league
 
     with app.app_context():
-        game_id = create_game(default_league(), ["Ann", "Ben"], 0, make_rules("basic")).id
+        game = create_game(default_league(), ["Ann", "Ben"], 0, make_rules("basic"))
+        game_id, league_id = game.id, game.league_id
+    join(client, league_id, "viewer")
     page = client.get(f"/referee/?game={game_id}").get_data(as_text=True)
     assert f"/referee/meld?game={game_id}" in page
     board = client.get(f"/games/{game_id}").get_data(as_text=True)

@@ -387,9 +387,10 @@ def test_verify_finds_a_stored_score_that_the_cards_do_not_give(ctx: None,
     assert "Bo stored 99" in result.output
 
 
-def test_init_db_seeds_the_default_league(runner: FlaskCliRunner, app: Flask) -> None:
+def test_init_db_shares_no_league(runner: FlaskCliRunner, app: Flask) -> None:
+    """Leagues are private: the first browser to start a game gets its own."""
     assert runner.invoke(args=["init-db"]).exit_code == 0
     with app.app_context():
         from scorebook.models import League
 
-        assert db.session.scalar(db.select(db.func.count(League.id))) == 1
+        assert db.session.scalar(db.select(db.func.count(League.id))) == 0

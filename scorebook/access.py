@@ -1,0 +1,319 @@
+"""Who may see and change a league: its owner, its scorers and its viewers.
+
+A league is private.  A browser becomes a member in one of three ways, and its
+memberships live in the signed session cookie (``session["leagues"]``):
+
+- **owner** — it created the league (a quick game started by a browser that could
+  score in no league gets a private league of its own), or it logged in with the
+  league's name and password;
+- **scorer** — it opened the league's scorer invite link: it may record, edit and
+  delete hands, start games and keep the roster and the seasons;
+- **viewer** — it opened the viewer invite link: it may read everything, change
+  nothing.
+
+Secrets are stored hashed: the password with werkzeug's salted hash, an invite
+link's token with SHA-256 (a token is 256 random bits, so a fast hash is safe).
+A membership remembers, beside its role, a fingerprint of the secret that let
+the browser in (:func:`_fingerprint`): rotating or revoking a link therefore
+signs out every browser that joined with it, and changing the password signs
+out the owner's other devices, although no session is stored on the server.
+
+Every request whose URL names a game or a league is checked before its view runs
+(:func:`check_request`): a browser that is not a member gets a 404, exactly as
+for a game that does not exist, so ids cannot be probed; a member whose role is
+too low gets a 403.  Reading (GET, HEAD, OPTIONS) needs a viewer, any other
+method a scorer, and a view marked with :func:`requires` what it says.  The
+league pages (``/league/…``) are about the browser's current league
+(:func:`current_league`); without one they send the browser to ``/leagues``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable, MutableMapping
+from typing import Any, NamedTuple, TypeVar
+
+from flask import abort, current_app, g, redirect, request, session, url_for
+from flask_babel import gettext
+from sqlalchemy import func, select, text
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from scorebook.extensions import db
+from scorebook.models import Game, League
+
+VIEWER = "viewer"
+SCORER = "scorer"
+OWNER = "owner"
+RANK = {VIEWER: 1, SCORER: 2, OWNER: 3}
+#: The roles an invite link can carry.
+INVITE_ROLES = (SCORER, VIEWER)
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+MIN_PASSWORD_LENGTH = 8
+MAX_PASSWORD_LENGTH = 200
+MAX_LEAGUE_NAME = 80
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: A hash to check wrong names against, so a login takes as long for a league that
+#: does not exist as for a wrong password (the name cannot be probed by timing).
+_DUMMY_HASH = generate_password_hash("not a password: no league has this hash")
+
+
+# --- secrets ------------------------------------------------------------------------------
+
+
+def new_token() -> str:
+    """The secret part of a new invite link (256 random bits, URL-safe)."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    """What is stored of an invite token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def hash_password(password: str) -> str:
+    return generate_password_hash(password)
+
+
+def password_matches(league: League | None, password: str) -> bool:
+    """True if ``league`` has a password and this is it (constant work either way)."""
+    stored = league.password_hash if league is not None else None
+    ok = check_password_hash(stored or _DUMMY_HASH, password)
+    return bool(stored) and ok
+
+
+def _door(league: League | Doors, role: str) -> str | None:
+    """The stored secret a membership of ``role`` depends on (None: the door is shut)."""
+    if role == OWNER:
+        return league.password_hash or ""
+    if role == SCORER:
+        return league.scorer_token_hash
+    if role == VIEWER:
+        return league.viewer_token_hash
+    return None
+
+
+def _fingerprint(door: str) -> str:
+    return hashlib.sha256(b"scorebook-member:" + door.encode()).hexdigest()[:16]
+
+
+# --- memberships in the session -------------------------------------------------------------
+
+
+def _memberships(store: MutableMapping[str, Any] | None = None) -> dict[str, Any]:
+    raw = (session if store is None else store).get("leagues")
+    return dict(raw) if isinstance(raw, dict) else {}
+
+
+def remember(store: MutableMapping[str, Any], league: League, role: str) -> None:
+    """Make this browser a member of ``league`` as ``role`` (and open the league).
+    A browser keeps its highest role: joining with a viewer link never demotes a scorer."""
+    leagues = _memberships(store)
+    held = _valid_role(league, leagues.get(str(league.id)))
+    if held is not None and RANK[held] > RANK[role]:
+        role = held
+    door = _door(league, role)
+    assert door is not None, "a membership needs an open door"
+    leagues[str(league.id)] = [role, _fingerprint(door)]
+    store["leagues"] = leagues
+    store["league"] = league.id
+
+
+def forget(store: MutableMapping[str, Any], league_id: int) -> None:
+    leagues = _memberships(store)
+    leagues.pop(str(league_id), None)
+    store["leagues"] = leagues
+    if store.get("league") == league_id:
+        store.pop("league", None)
+
+
+def _valid_role(league: League | Doors, entry: Any) -> str | None:
+    if not (isinstance(entry, list | tuple) and len(entry) == 2):
+        return None
+    role, key = entry
+    if role not in RANK or not isinstance(key, str):
+        return None
+    door = _door(league, role)
+    if door is None or not hmac.compare_digest(key, _fingerprint(door)):
+        return None
+    return str(role)
+
+
+def role_in(league: League | Doors | None) -> str | None:
+    """This browser's role in ``league``, or None if it is not (or no longer) a member."""
+    if league is None:
+        return None
+    return _valid_role(league, _memberships().get(str(league.id)))
+
+
+def has_role(league: League | Doors | None, role: str) -> bool:
+    held = role_in(league)
+    return held is not None and RANK[held] >= RANK[role]
+
+
+def member_leagues() -> list[tuple[League, str]]:
+    """Every league this browser is a member of, with its role, by name."""
+    ids = [int(k) for k in _memberships() if k.isdigit()]
+    if not ids:
+        return []
+    leagues = db.session.scalars(select(League).where(League.id.in_(ids))
+                                 .order_by(func.lower(League.name), League.id))
+    found = []
+    for league in leagues:
+        role = role_in(league)
+        if role is not None:
+            found.append((league, role))
+    return found
+
+
+def current_league_or_none() -> League | None:
+    """The league this browser has open: the one it opened last, else the first it is a
+    member of; None when it is a member of none."""
+    if "current_league" in g:
+        return g.current_league  # type: ignore[no-any-return]
+    chosen = session.get("league")
+    league = db.session.get(League, chosen) if isinstance(chosen, int) else None
+    if role_in(league) is None:
+        leagues = member_leagues()
+        league = leagues[0][0] if leagues else None
+    g.current_league = league
+    return league
+
+
+def current_league(role: str | None = None) -> League:
+    """The open league, if this browser may do what the request asks there (``role``,
+    else by the method).  Without a league: a redirect to the page that opens one."""
+    league = current_league_or_none()
+    if league is None:
+        abort(redirect(url_for("access.leagues", next=request.full_path.rstrip("?"))))
+    require(league, role or needed_role())
+    return league
+
+
+def league_to_score_in() -> League | None:
+    """Where a game this browser starts goes: the open league if it may score there,
+    else the first league it may score in, else None (a new private league)."""
+    league = current_league_or_none()
+    if has_role(league, SCORER):
+        return league
+    return next((lg for lg, role in member_leagues() if RANK[role] >= RANK[SCORER]), None)
+
+
+def private_league_name() -> str:
+    """A name for a new private league: "Our table" and a short code no league has."""
+    base = gettext("Our table")
+    for size in (2, 2, 2, 3, 3, 4, 8):
+        name = f"{base} {secrets.token_hex(size).upper()}"
+        taken = db.session.scalar(select(League.id).where(
+            func.lower(League.name) == name.lower()))
+        if taken is None:
+            return name
+    raise RuntimeError("no free league name")  # pragma: no cover
+
+
+def new_private_league() -> League:
+    """A league for a browser that has none to score in (not yet added to the session:
+    the caller adds it with the game, and calls :func:`remember` once committed)."""
+    return League(name=private_league_name())
+
+
+# --- checking requests -------------------------------------------------------------------------
+
+
+def requires(role: str) -> Callable[[F], F]:
+    """Mark a view as needing ``role`` in the league its URL names (or the open league),
+    whatever its method."""
+
+    def mark(view: F) -> F:
+        view.access_role = role  # type: ignore[attr-defined]
+        return view
+
+    return mark
+
+
+def needed_role() -> str:
+    """What the current request needs: the view's mark, else a viewer to read and a
+    scorer to change anything."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    marked = getattr(view, "access_role", None)
+    if marked in RANK:
+        return str(marked)
+    return VIEWER if request.method in SAFE_METHODS else SCORER
+
+
+def require(league: League | Doors | None, role: str) -> str:
+    """Abort unless this browser holds ``role`` (or higher) in ``league``: 404 for a
+    stranger (as if nothing were there), 403 for a member whose role is too low."""
+    held = role_in(league)
+    if league is None or held is None:
+        abort(404)
+    if RANK[held] < RANK[role]:
+        if held == VIEWER:
+            abort(403, description=gettext(
+                "Your link lets you follow this league, not change it. Ask its owner for "
+                "a scorer link."))
+        abort(403, description=gettext("Only the league's owner can do that."))
+    if isinstance(league, League):
+        g.league = league  # the page's language may follow the league's
+    return held
+
+
+class Doors(NamedTuple):
+    """What a membership of a league is checked against (its stored secrets)."""
+
+    id: int
+    password_hash: str | None
+    scorer_token_hash: str | None
+    viewer_token_hash: str | None
+
+
+#: One indexed query in plain SQL, built once: every phone showing a game polls its
+#: version each second, and building an ORM statement would cost more than the query.
+DOORS_OF_GAME_SQL = text(
+    f"SELECT l.id, l.password_hash, l.scorer_token_hash, l.viewer_token_hash"
+    f" FROM {Game.__tablename__} g JOIN {League.__tablename__} l ON l.id = g.league_id"
+    f" WHERE g.id = :game_id")
+
+
+def doors_of_game(game_id: int) -> Doors | None:
+    """The doors of the league a game belongs to, or None if there is no such game."""
+    row = db.session.execute(DOORS_OF_GAME_SQL, {"game_id": game_id}).first()
+    return Doors(*row) if row is not None else None
+
+
+def league_of_game(game_id: int) -> League | None:
+    """The league a game belongs to, or None if there is no such game."""
+    doors = doors_of_game(game_id)
+    return db.session.get(League, doors.id) if doors is not None else None
+
+
+def check_request() -> None:
+    """Before every view: a URL that names a game or a league needs a member."""
+    args = request.view_args or {}
+    game_id = args.get("game_id")
+    league_id = args.get("league_id")
+    if isinstance(game_id, int):
+        doors = doors_of_game(game_id)
+        require(doors, needed_role())
+        assert doors is not None
+        g.league_id = doors.id
+    elif isinstance(league_id, int):
+        require(db.session.get(League, league_id), needed_role())
+
+
+def settings_url() -> str | None:
+    """The settings page of the league this page is about, if this browser owns it."""
+    league = g.get("league")
+    if isinstance(league, League) and role_in(league) == OWNER:
+        return url_for("access.settings", league_id=league.id)
+    return None
+
+
+def template_globals() -> dict[str, Any]:
+    """Globals for every template, imported macros included."""
+    return {"league_role": role_in, "league_settings_url": settings_url,
+            "ROLE_OWNER": OWNER, "ROLE_SCORER": SCORER, "ROLE_VIEWER": VIEWER}

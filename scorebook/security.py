@@ -1,0 +1,66 @@
+"""HTTP security: response headers, the session cookie, proxies and who is checked.
+
+- Every response carries a Content-Security-Policy that allows scripts, styles and
+  images from the site only (no inline script or style attribute runs), denies
+  framing, and keeps the referrer on the site (:data:`HEADERS`).
+- The session cookie is HttpOnly and SameSite=Lax always; it is Secure when
+  ``SESSION_COOKIE_SECURE`` is True, or, with the default ``"auto"``, whenever the
+  request came over HTTPS (so ``make run`` still serves phones on the LAN over http).
+- ``TRUSTED_PROXIES`` reverse proxies are believed about the client's address,
+  scheme and host (Werkzeug's ProxyFix).
+- :func:`scorebook.access.check_request` runs before every view.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from scorebook import access
+
+CONTENT_SECURITY_POLICY = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+
+HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed cookie session, Secure per request with ``SESSION_COOKIE_SECURE =
+    "auto"``."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        setting = app.config["SESSION_COOKIE_SECURE"]
+        if setting == "auto":
+            return has_request_context() and request.is_secure
+        return bool(setting)
+
+
+def add_security_headers(response: Response) -> Response:
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies > 0:
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
+    app.session_interface = SessionInterface()
+    app.before_request(access.check_request)
+    app.after_request(add_security_headers)
+    app.jinja_env.globals.update(access.template_globals())

@@ -1,0 +1,332 @@
+"""Getting into a league and letting others in: this browser's leagues, a new league,
+logging in with a league's name and password, joining with an invite link, and the
+owner's settings (the league's name, its password, the scorer and viewer links).
+
+The password endpoints and the invite links are rate-limited per client address
+(``PASSWORD_RATE_LIMIT``, ``INVITE_RATE_LIMIT``); only failed tries count.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext
+from sqlalchemy import func, or_, select
+from werkzeug.wrappers import Response
+
+from scorebook import access
+from scorebook.access import INVITE_ROLES, OWNER, SCORER, VIEWER
+from scorebook.access_forms import (
+    ButtonForm,
+    LoginForm,
+    NewLeagueForm,
+    PasswordForm,
+    RenameLeagueForm,
+)
+from scorebook.extensions import db, limiter
+from scorebook.i18n import safe_next
+from scorebook.models import League
+
+bp = Blueprint("access", __name__)
+
+Page = str | Response | tuple[str, int]
+
+
+def _too_many() -> str:
+    return gettext("Too many tries from this device. Wait a few minutes, then try again.")
+
+
+def _failed(response: Response) -> bool:
+    return response.status_code >= 400
+
+
+password_limit = limiter.shared_limit(
+    lambda: str(current_app.config["PASSWORD_RATE_LIMIT"]), scope="password",
+    methods=["POST"], deduct_when=_failed, error_message=_too_many)
+invite_limit = limiter.shared_limit(
+    lambda: str(current_app.config["INVITE_RATE_LIMIT"]), scope="invite",
+    deduct_when=_failed, error_message=_too_many)
+
+
+def _next() -> str:
+    target = request.args.get("next")
+    return safe_next(target) if target else url_for("league.standings")
+
+
+def _name_taken(name: str, league: League | None = None) -> bool:
+    found = db.session.scalar(select(League.id).where(func.lower(League.name) == name.lower()))
+    return found is not None and (league is None or found != league.id)
+
+
+def _clean(name: str | None) -> str:
+    return " ".join((name or "").split())
+
+
+def _field_errors(form: Any) -> dict[str, str]:
+    return {field.name: " ".join(str(m) for m in field.errors) for field in form if field.errors}
+
+
+def _stale_form() -> str:
+    return gettext("The form was stale or opened in another tab; please try again.")
+
+
+# --- this browser's leagues ----------------------------------------------------------------
+
+
+@bp.get("/leagues")
+def leagues() -> str:
+    return render_template("access/leagues.html", leagues=access.member_leagues(),
+                           current=access.current_league_or_none(), form=ButtonForm(),
+                           next=request.args.get("next") or "")
+
+
+@bp.post("/leagues/<int:league_id>/open")
+@access.requires(VIEWER)
+def open_league(league_id: int) -> Response:
+    if not ButtonForm().validate_on_submit():
+        abort(400)
+    session["league"] = league_id
+    return redirect(_next())
+
+
+@bp.post("/leagues/<int:league_id>/leave")
+@access.requires(VIEWER)
+def leave(league_id: int) -> Response:
+    league = db.get_or_404(League, league_id)
+    if not ButtonForm().validate_on_submit():
+        abort(400)
+    if access.role_in(league) == OWNER and not league.password_hash:
+        flash(gettext("Set a password for %(name)s before you leave it: without one, nobody "
+                      "could ever open it again.", name=league.name))
+        return redirect(url_for("access.settings", league_id=league.id, _anchor="password"))
+    access.forget(session, league.id)
+    flash(gettext("This browser has left %(name)s.", name=league.name))
+    return redirect(url_for("access.leagues"))
+
+
+@bp.route("/leagues/new", methods=["GET", "POST"])
+@password_limit
+def new_league() -> Page:
+    form = NewLeagueForm()
+    errors: dict[str, str] = {}
+    if form.validate_on_submit():
+        name = _clean(form.name.data)
+        if not name:
+            errors["name"] = gettext("Give the league a name.")
+        elif _name_taken(name):
+            errors["name"] = gettext("There is already a league called %(name)s: choose "
+                                     "another name.", name=name)
+        else:
+            league = League(name=name, password_hash=access.hash_password(form.password.data))
+            db.session.add(league)
+            db.session.commit()
+            access.remember(session, league, OWNER)
+            session.permanent = True
+            flash(gettext("%(name)s is yours: share its links from its settings.",
+                          name=league.name))
+            return redirect(url_for("access.settings", league_id=league.id))
+    elif form.is_submitted():
+        errors = _field_errors(form) or {"form": _stale_form()}
+    page = render_template("access/new.html", form=form, errors=errors)
+    return (page, 400) if errors else page
+
+
+@bp.route("/leagues/login", methods=["GET", "POST"])
+@password_limit
+def login() -> Page:
+    form = LoginForm()
+    error = None
+    if form.validate_on_submit():
+        name = _clean(form.name.data)
+        league = db.session.scalar(select(League).where(
+            func.lower(League.name) == name.lower()))
+        if access.password_matches(league, form.password.data or ""):
+            assert league is not None
+            access.remember(session, league, OWNER)
+            session.permanent = True
+            flash(gettext("Welcome back to %(name)s.", name=league.name))
+            return redirect(_next())
+        error = gettext("No league has that name and password.")
+    elif form.is_submitted():
+        error = " ".join(m for m in _field_errors(form).values()) or _stale_form()
+    page = render_template("access/login.html", form=form, error=error,
+                           next=request.args.get("next") or "")
+    return (page, 400) if error else page
+
+
+# --- invite links ------------------------------------------------------------------------------
+
+
+def _invited(token: str) -> tuple[League, str]:
+    """The league and role an invite token opens; 404 for an unknown or revoked one."""
+    if not 20 <= len(token) <= 100:
+        abort(404)
+    digest = access.token_hash(token)
+    league = db.session.scalar(select(League).where(or_(
+        League.scorer_token_hash == digest, League.viewer_token_hash == digest)))
+    if league is None:
+        abort(404)
+    return league, SCORER if league.scorer_token_hash == digest else VIEWER
+
+
+@bp.route("/join/<token>", methods=["GET", "POST"])
+@invite_limit
+def join(token: str) -> Page:
+    league, role = _invited(token)
+    held = access.role_in(league)
+    form = ButtonForm()
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        access.remember(session, league, role)
+        session.permanent = True
+        if role == SCORER:
+            flash(gettext("You can now record hands in %(name)s.", name=league.name))
+        else:
+            flash(gettext("You can now follow %(name)s.", name=league.name))
+        return redirect(url_for("league.standings"))
+    return render_template("access/join.html", league=league, role=role, held=held, form=form,
+                           already=held is not None and access.RANK[held] >= access.RANK[role])
+
+
+# --- the owner's settings ------------------------------------------------------------------------
+
+
+def _links_here() -> dict[str, str]:
+    raw = session.get("links")
+    return dict(raw) if isinstance(raw, dict) else {}
+
+
+def _shown_links(league: League) -> dict[str, str | None]:
+    """The invite links this browser made and can still show (a link made elsewhere, or
+    since replaced, cannot be shown: only its hash is stored)."""
+    known = _links_here()
+    shown: dict[str, str | None] = {}
+    for role in INVITE_ROLES:
+        token = known.get(f"{league.id}:{role}")
+        stored = getattr(league, f"{role}_token_hash")
+        if token and stored and access.token_hash(token) == stored:
+            shown[role] = url_for("access.join", token=token, _external=True)
+        else:
+            shown[role] = None
+    return shown
+
+
+def _settings_page(league: League, rename: RenameLeagueForm | None = None,
+                   password: PasswordForm | None = None,
+                   errors: dict[str, str] | None = None) -> Page:
+    page = render_template(
+        "access/settings.html", league=league,
+        rename=rename or RenameLeagueForm(formdata=None, data={"name": league.name}),
+        password=password or PasswordForm(formdata=None), button=ButtonForm(),
+        links=_shown_links(league), errors=errors or {})
+    return (page, 400) if errors else page
+
+
+@bp.get("/leagues/<int:league_id>/settings")
+@access.requires(OWNER)
+def settings(league_id: int) -> Page:
+    return _settings_page(db.get_or_404(League, league_id))
+
+
+@bp.post("/leagues/<int:league_id>/name")
+@access.requires(OWNER)
+def rename(league_id: int) -> Page:
+    league = db.get_or_404(League, league_id)
+    form = RenameLeagueForm()
+    if form.validate_on_submit():
+        name = _clean(form.name.data)
+        if not name:
+            return _settings_page(league, rename=form,
+                                  errors={"name": gettext("Give the league a name.")})
+        if _name_taken(name, league):
+            return _settings_page(league, rename=form, errors={"name": gettext(
+                "There is already a league called %(name)s: choose another name.",
+                name=name)})
+        league.name = name
+        db.session.commit()
+        flash(gettext("The league is now called %(name)s.", name=name))
+        return redirect(url_for("access.settings", league_id=league.id))
+    return _settings_page(league, rename=form,
+                          errors={"name": " ".join(_field_errors(form).values())
+                                  or _stale_form()})
+
+
+@bp.post("/leagues/<int:league_id>/password")
+@access.requires(OWNER)
+@password_limit
+def password(league_id: int) -> Page:
+    league = db.get_or_404(League, league_id)
+    form = PasswordForm()
+    if not form.validate_on_submit():
+        return _settings_page(league, password=form, errors={
+            "password": " ".join(_field_errors(form).values()) or _stale_form()})
+    had_one = bool(league.password_hash)
+    if had_one and not access.password_matches(league, form.current.data or ""):
+        return _settings_page(league, password=form, errors={
+            "password": gettext("The current password is not right.")})
+    league.password_hash = access.hash_password(form.password.data or "")
+    db.session.commit()
+    access.remember(session, league, OWNER)  # this browser stays the owner
+    session.permanent = True
+    if had_one:
+        flash(gettext("Password changed. Other devices that logged in with the old one "
+                      "must log in again."))
+    else:
+        flash(gettext("Password set: open %(name)s on any device with its name and this "
+                      "password.", name=league.name))
+    return redirect(url_for("access.settings", league_id=league.id))
+
+
+def _invite_role(role: str) -> str:
+    if role not in INVITE_ROLES:
+        abort(404)
+    return role
+
+
+@bp.post("/leagues/<int:league_id>/links/<role>")
+@access.requires(OWNER)
+def new_link(league_id: int, role: str) -> Response:
+    """Make the role's invite link, or replace it (the old one stops working, and the
+    browsers that joined with it must join again with the new one)."""
+    league = db.get_or_404(League, league_id)
+    role = _invite_role(role)
+    if not ButtonForm().validate_on_submit():
+        abort(400)
+    replaced = getattr(league, f"{role}_token_hash") is not None
+    token = access.new_token()
+    setattr(league, f"{role}_token_hash", access.token_hash(token))
+    db.session.commit()
+    links = _links_here()
+    links[f"{league.id}:{role}"] = token
+    session["links"] = links
+    if replaced:
+        flash(gettext("A new link replaces the old one, which no longer works."))
+    return redirect(url_for("access.settings", league_id=league.id, _anchor=f"{role}-link"))
+
+
+@bp.post("/leagues/<int:league_id>/links/<role>/revoke")
+@access.requires(OWNER)
+def revoke_link(league_id: int, role: str) -> Response:
+    league = db.get_or_404(League, league_id)
+    role = _invite_role(role)
+    if not ButtonForm().validate_on_submit():
+        abort(400)
+    setattr(league, f"{role}_token_hash", None)
+    db.session.commit()
+    links = _links_here()
+    links.pop(f"{league.id}:{role}", None)
+    session["links"] = links
+    flash(gettext("The link no longer works, and whoever joined with it is out."))
+    return redirect(url_for("access.settings", league_id=league.id, _anchor=f"{role}-link"))
