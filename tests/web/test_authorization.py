@@ -1,0 +1,285 @@
+"""Who may do what, for every route of the app: built from the URL map, so a new route
+that is missing from :data:`KINDS` fails this test until someone says who may use it.
+
+Five browsers try every route and method: ``anonymous`` (no league), ``other`` (the
+owner of another family's league), and league A's ``viewer``, ``scorer`` and
+``owner``.  The URLs name league A's game, hand, player, season and league.
+
+What each kind of route answers (decided in :mod:`scorebook.access`):
+
+- a URL that names a game, or a league by id: a stranger gets **404**, exactly as for a
+  game that does not exist (ids cannot be probed); a viewer may read (GET) and gets
+  **403** for any change; scorers and the owner may change games; only the owner may
+  change who may come in;
+- the league pages (``/league/…``) are about the browser's own open league: without
+  one, a **302** to ``/leagues``; the owner of another league sees their own league
+  there, and a 404 for league A's players and seasons;
+- public pages (home, rule book, referee, the stateless JSON API, the league login and
+  invite pages) answer everyone.
+
+Strangers never see league A's name or its players' names in any answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.routing import Rule
+
+from referee import make_rules, parse_cards
+from scorebook import access, games, hands
+from scorebook.entry import entry_from_text
+from scorebook.extensions import db
+from scorebook.models import League, Season
+
+ROLES = ("anonymous", "other", "viewer", "scorer", "owner")
+SCORER_TOKEN = "scorer-token-of-family-a-0123456789abcdef"
+VIEWER_TOKEN = "viewer-token-of-family-a-0123456789abcdef"
+A_NAME = "Family Zanzibar"
+A_PLAYER = "Annunziata"
+PASSWORD_HASH = access.hash_password("correct horse battery")  # hashed once: it is slow
+
+# --- what each route is -----------------------------------------------------------------------
+
+PUBLIC = "public"            # anyone
+INVITE = "invite"            # anyone holding the invite token in its URL
+GAME = "game"                # names a game: members; viewers read only
+CURRENT = "current"          # the browser's open league: members; viewers read only
+CURRENT_OWNER = "current-owner"  # the open league, its owner only
+MEMBER = "member"            # names a league: any member
+OWNER = "owner"              # names a league: its owner only
+
+KINDS: dict[str, str] = {
+    "static": PUBLIC,
+    "main.home": PUBLIC,
+    "language.choose": PUBLIC,
+    "rulebook.index": PUBLIC,
+    "rulebook.family": PUBLIC,
+    "referee_pages.index": PUBLIC,
+    "referee_pages.tool": PUBLIC,
+    "api.openapi": PUBLIC,
+    "api.referee_meld": PUBLIC,
+    "api.referee_layoff": PUBLIC,
+    "api.referee_draw": PUBLIC,
+    "api.referee_rummy_call": PUBLIC,
+    "api.referee_going_out": PUBLIC,
+    "api.score_hand": PUBLIC,
+    "api.score_game": PUBLIC,
+    "api.arrange": PUBLIC,
+    "api.rules": PUBLIC,
+    "games.new": PUBLIC,  # a browser without a league gets a private league of its own
+    "access.leagues": PUBLIC,
+    "access.new_league": PUBLIC,
+    "access.login": PUBLIC,
+    "access.join": INVITE,
+    "access.open_league": MEMBER,
+    "access.leave": MEMBER,
+    "access.settings": OWNER,
+    "access.rename": OWNER,
+    "access.password": OWNER,
+    "access.new_link": OWNER,
+    "access.revoke_link": OWNER,
+    "games.show": GAME,
+    "games.changes": GAME,
+    "games.abandon_game": GAME,
+    "live.version": GAME,
+    "hands.new": GAME,
+    "hands.show": GAME,
+    "hands.edit": GAME,
+    "hands.delete": GAME,
+    "hands.live": GAME,
+    "hands.live_start": GAME,
+    "hands.live_add_meld": GAME,
+    "hands.live_add_layoff": GAME,
+    "hands.live_take_back": GAME,
+    "hands.live_finish": GAME,
+    "games_api.read_game": GAME,
+    "games_api.read_hand": GAME,
+    "games_api.create_hand": GAME,
+    "games_api.update_hand": GAME,
+    "games_api.remove_hand": GAME,
+    "league.game_export": GAME,
+    "league.standings": CURRENT,
+    "league.players": CURRENT,
+    "league.player": CURRENT,
+    "league.edit_player": CURRENT,
+    "league.retire_player": CURRENT,
+    "league.history": CURRENT,
+    "league.seasons": CURRENT,
+    "league.edit_season": CURRENT,
+    "league.delete_season": CURRENT,
+    "league.export_page": CURRENT,
+    "league.results_csv": CURRENT,
+    "league.export_json": CURRENT,
+    "league.import_page": CURRENT_OWNER,
+}
+
+# --- the answers -------------------------------------------------------------------------------
+
+ALLOW = "allowed"        # past the checks: whatever the route itself answers, never 403/404
+NOT_FOUND = "404"
+FORBIDDEN = "403"
+TO_LEAGUES = "302 to /leagues"
+SAFE = {"GET", "HEAD", "OPTIONS"}
+
+
+def expected(kind: str, role: str, method: str, has_ids: bool) -> str:
+    reading = method in SAFE
+    member = role in ("viewer", "scorer", "owner")
+    if kind in (PUBLIC, INVITE):
+        return ALLOW
+    if kind == GAME:
+        if not member:
+            return NOT_FOUND
+        return FORBIDDEN if role == "viewer" and not reading else ALLOW
+    if kind in (CURRENT, CURRENT_OWNER):
+        if role == "anonymous":
+            return TO_LEAGUES
+        if role == "other":  # their own league is open; league A's ids are not in it
+            return NOT_FOUND if has_ids else ALLOW
+        if kind == CURRENT_OWNER:
+            return ALLOW if role == "owner" else FORBIDDEN
+        return FORBIDDEN if role == "viewer" and not reading else ALLOW
+    if kind == MEMBER:
+        return ALLOW if member else NOT_FOUND
+    if kind == OWNER:
+        if not member:
+            return NOT_FOUND
+        return ALLOW if role == "owner" else FORBIDDEN
+    raise AssertionError(kind)
+
+
+# --- the world: league A with a game (a recorded hand and a live one), league B ------------------
+
+
+def build_world(app: Flask) -> dict[str, int]:
+    with app.test_request_context():
+        db.session.remove()
+        db.drop_all()
+        db.create_all()
+        a = League(name=A_NAME, password_hash=PASSWORD_HASH,
+                   scorer_token_hash=access.token_hash(SCORER_TOKEN),
+                   viewer_token_hash=access.token_hash(VIEWER_TOKEN))
+        b = League(name="Family B", password_hash=PASSWORD_HASH)
+        db.session.add_all([a, b])
+        db.session.commit()
+        names = [A_PLAYER, "Bartholomew"]
+        game = games.create_game(a, names, 0, make_rules("rummy-500"))
+        hands.record_hand(game, entry_from_text(
+            names, {A_PLAYER: {"melds": "7s 8s 9s"}, "Bartholomew": {"hand": "kd"}},
+            A_PLAYER, None, False, False), 1)
+        live = hands.start_live(game)
+        hands.live_meld(live, A_PLAYER, parse_cards("4c 4s 4d"))
+        season = Season(league=a, name="Summer", starts_on=date(2026, 6, 1),
+                        ends_on=date(2026, 8, 31))
+        db.session.add(season)
+        games.create_game(b, ["Bea", "Bo"], 0, make_rules("basic"))
+        db.session.commit()
+        player = next(s.player_id for s in game.seats)
+        return {"league_a": a.id, "league_b": b.id, "game": game.id, "player": player,
+                "season": season.id}
+
+
+def url_args(rule: Rule, world: dict[str, int]) -> dict[str, Any]:
+    values = {"game_id": world["game"], "number": 1, "player_id": world["player"],
+              "season_id": world["season"], "league_id": world["league_a"],
+              "role": "scorer", "token": SCORER_TOKEN, "code": "es",
+              "family": "rummy-500", "slug": "meld", "filename": "css/app.css"}
+    missing = rule.arguments - values.keys()
+    assert not missing, f"{rule.rule}: no test value for {missing}; add one to url_args()"
+    return {name: values[name] for name in rule.arguments}
+
+
+def browser(app: Flask, role: str, world: dict[str, int]) -> FlaskClient:
+    client = app.test_client()
+    with app.app_context(), client.session_transaction() as session:
+        if role == "other":
+            access.remember(session, db.session.get(League, world["league_b"]), access.OWNER)
+        elif role != "anonymous":
+            access.remember(session, db.session.get(League, world["league_a"]), role)
+    return client
+
+
+def ask(client: FlaskClient, method: str, url: str) -> Any:
+    if method in ("PUT", "DELETE", "PATCH"):
+        return client.open(url, method=method, json={})
+    if method == "POST":
+        return client.post(url, data={})
+    return client.open(url, method=method)
+
+
+def answer(response: Any) -> str:
+    if response.status_code == 404:
+        return NOT_FOUND
+    if response.status_code == 403:
+        return FORBIDDEN
+    if response.status_code == 302:
+        where = urlsplit(response.headers["Location"])
+        if where.path == "/leagues" and where.query.startswith("next="):
+            return TO_LEAGUES
+    assert response.status_code < 500, response.status_code
+    return ALLOW
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask], tmp_path: Path) -> Iterator[Flask]:
+    """Its own SQLite file (the world is rebuilt often), high rate limits."""
+    yield make_app(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'authz.sqlite3'}",
+                   SQLALCHEMY_ENGINE_OPTIONS={}, PASSWORD_RATE_LIMIT="10000 per minute",
+                   INVITE_RATE_LIMIT="10000 per minute")
+
+
+def test_every_route_is_in_the_table(app: Flask) -> None:
+    endpoints = {rule.endpoint for rule in app.url_map.iter_rules()}
+    assert endpoints - KINDS.keys() == set(), "say in KINDS who may use these routes"
+    assert KINDS.keys() - endpoints == set(), "KINDS names routes that are gone"
+
+
+def test_every_route_for_every_role(app: Flask) -> None:
+    world = build_world(app)
+    results: list[str] = []
+    failures: list[str] = []
+    rules = sorted(app.url_map.iter_rules(), key=lambda r: (r.rule, r.endpoint))
+    for rule in rules:
+        kind = KINDS[rule.endpoint]
+        has_ids = bool(rule.arguments & {"player_id", "season_id"})
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            with app.test_request_context():
+                from flask import url_for
+
+                url = url_for(rule.endpoint, **url_args(rule, world))
+            for role in ROLES:
+                if method not in SAFE and role in ("scorer", "owner"):
+                    world = build_world(app)  # a change must not spoil the next check
+                response = ask(browser(app, role, world), method, url)
+                got, want = answer(response), expected(kind, role, method, has_ids)
+                results.append(f"{method} {rule.rule} {role}: {got}")
+                if got != want:
+                    failures.append(f"{method} {url} as {role}: {got} "
+                                    f"({response.status_code}), expected {want}")
+                if role in ("anonymous", "other") and kind != INVITE and rule.endpoint != "static":
+                    body = response.get_data(as_text=True)
+                    if A_NAME in body or A_PLAYER in body:
+                        failures.append(f"{method} {url} as {role} shows league A's data")
+    assert not failures, "\n".join(failures)
+    assert len(results) >= 5 * len(KINDS)
+
+
+def test_a_refused_api_request_is_json(app: Flask) -> None:
+    world = build_world(app)
+    viewer = browser(app, "viewer", world)
+    refused = viewer.post(f"/api/v1/games/{world['game']}/hands", json={})
+    assert refused.status_code == 403
+    assert refused.get_json()["error"]["code"] == "forbidden"
+    assert "scorer link" in refused.get_json()["error"]["message"]
+    stranger = browser(app, "other", world)
+    hidden = stranger.get(f"/api/v1/games/{world['game']}")
+    assert hidden.status_code == 404 and hidden.get_json()["error"]["code"] == "not_found"
+    assert stranger.get(f"/api/v1/games/{world['game'] + 100}").get_json() == hidden.get_json()
