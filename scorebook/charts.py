@@ -84,8 +84,9 @@ def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: 
                f'y2="{y(target):.1f}" stroke="#1a1a1a" stroke-width="1.5" '
                f'stroke-dasharray="4 4"/>')
     label_y = y(target) - 4 if y(target) > TOP + 14 else y(target) + 14
+    label = gettext("target %(target)s", target=target)  # not inside the f-string: extracted
     out.append(f'<text x="{WIDTH - RIGHT}" y="{label_y:.1f}" text-anchor="end" '
-               f'font-size="11" fill="#1a1a1a">{escape(gettext("target"))} {target}</text>')
+               f'font-size="11" fill="#1a1a1a">{escape(label)}</text>')
     if low < 0:
         out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(0):.1f}" y2="{y(0):.1f}" '
                    f'stroke="#4a4a4a" stroke-width="1"/>')

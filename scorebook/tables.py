@@ -42,7 +42,8 @@ def scores_table(board: Scoreboard, hand_url: str) -> Markup:
             out.append(f'<td class="num"><span class="hand-score{negative}">{_signed(score)}'
                        f'</span><span class="running">{_plain(total)}</span></td>')
         out.append("</tr>")
-    out.append(f'</tbody><tfoot><tr><th scope="row">{escape(gettext("Total"))}</th>')
+    total_label = gettext("Total")  # not inside the f-string, where pybabel cannot see it
+    out.append(f'</tbody><tfoot><tr><th scope="row">{escape(total_label)}</th>')
     out += [f'<td class="num total">{_plain(total)}</td>' for total in board.totals]
     out.append("</tr></tfoot></table>")
     return Markup("".join(out))

@@ -387,3 +387,24 @@ def test_bad_lay_off_and_draw_questions_in_spanish(client):
     page = client.get("/referee/draw?" + urlencode({"pile": "6C 4S", "hand": "2C", "take": 5}),
                       headers={"Accept-Language": "es"})
     assert "En el montón de descartes solo hay 2 cartas." in page.get_data(as_text=True)
+
+
+GETTEXT_NAMES = {"_", "_l", "N_", "gettext", "ngettext", "lazy_gettext"}
+
+
+def test_no_message_hides_inside_an_f_string():
+    """pybabel never looks inside f-strings: ``f"{gettext('Total')}"`` stays English."""
+    import ast
+
+    hidden = []
+    for folder in ("scorebook", "referee"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.JoinedStr):
+                    continue
+                for inner in ast.walk(node):
+                    if (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name)
+                            and inner.func.id in GETTEXT_NAMES):
+                        hidden.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
+    assert not hidden, f"messages inside f-strings, never extracted: {hidden}"
