@@ -10,7 +10,11 @@ each other: a 409 (another phone saved that hand number first, or edited the han
 since the form was read) is the app refusing a duplicate, counted apart and not an
 error. Anything else unexpected is a failure.
 
-Run by ``benchmarks/load/run.py``, which sets ``LOAD_GAMES`` (comma-separated game ids),
+Leagues are private: a phone first joins its game's league through the league's scorer
+invite link, as a player's phone would.
+
+Run by ``benchmarks/load/run.py``, which sets ``LOAD_GAMES`` (``game id:invite token``
+pairs, comma-separated),
 ``LOAD_RESULT`` (where the counts are written as JSON) and the probabilities.
 """
 
@@ -24,7 +28,8 @@ from typing import Any
 
 from locust import FastHttpUser, constant_pacing, events, task
 
-GAMES = [int(g) for g in os.environ.get("LOAD_GAMES", "1").split(",")]
+GAMES = [(int(pair.split(":")[0]), pair.split(":", 1)[1])
+         for pair in os.environ.get("LOAD_GAMES", "1:").split(",")]
 NAMES = os.environ.get("LOAD_NAMES", "Ann,Ben,Cy,Dee").split(",")
 EDITABLE = int(os.environ.get("LOAD_EDITABLE", "20"))  # hands 1..N exist before the run
 P_RECORD = float(os.environ.get("LOAD_P_RECORD", "0.04"))
@@ -67,10 +72,26 @@ class Phone(FastHttpUser):
     seated = 0
 
     def on_start(self) -> None:
-        self.game = GAMES[Phone.seated % len(GAMES)]
+        self.game, token = GAMES[Phone.seated % len(GAMES)]
         Phone.seated += 1
         self.version = ""
+        if token:
+            self.join(token)
         self.open_board(refresh=False)
+
+    def join(self, token: str) -> None:
+        """Open the scorer invite link and press Join."""
+        with self.client.get(f"/join/{token}", name="GET /join/<token>",
+                             catch_response=True) as r:
+            csrf = hidden(r.text or "", "csrf_token")
+            if r.status_code != 200 or not csrf:
+                r.failure(f"join page: HTTP {r.status_code}")
+                return
+        with self.client.post(f"/join/{token}", name="POST /join/<token>",
+                              data={"csrf_token": csrf}, allow_redirects=False,
+                              catch_response=True) as r:
+            if r.status_code != 302:
+                r.failure(f"join: HTTP {r.status_code}")
 
     def open_board(self, refresh: bool) -> None:
         headers = {"X-Live-Refresh": "1"} if refresh else {}

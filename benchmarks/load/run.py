@@ -179,6 +179,22 @@ def wrk(server: Server, path: str, seconds: int, headers: dict[str, str] | None 
             "cpu_ms_per_request": 1000 * cpu / max(1, raw["requests"])}
 
 
+def member_cookie(base: str, token: str) -> str:
+    """Join a league through its invite link, as a phone does; returns the Cookie header
+    that makes wrk's requests a member's."""
+    import http.cookiejar
+    import re
+    import urllib.parse
+
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    page = opener.open(f"{base}/join/{token}").read().decode()
+    tag = next(t for t in re.findall(r"<input\b[^>]*>", page) if 'name="csrf_token"' in t)
+    csrf = re.search(r'value="([^"]*)"', tag).group(1)  # type: ignore[union-attr]
+    opener.open(f"{base}/join/{token}", urllib.parse.urlencode({"csrf_token": csrf}).encode())
+    return "; ".join(f"{c.name}={c.value}" for c in jar)
+
+
 # --- the database -----------------------------------------------------------------------
 
 
@@ -218,28 +234,33 @@ def flask(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True)
 
 
-def seed(url: str, count: int) -> list[int]:
-    """``count`` four-player Rummy 500 games (target 100000, so none ends) of 20 hands."""
-    from scorebook import games, hands
+def seed(url: str, count: int) -> dict[int, str]:
+    """``count`` four-player Rummy 500 games (target 100000, so none ends) of 20 hands,
+    each in a private league of its own; returns each game's scorer invite token."""
+    from scorebook import access, games, hands
     from scorebook.entry import entry_from_text
     from scorebook.extensions import db
+    from scorebook.models import League
 
     texts = {"Ann": {"melds": "7s 8s 9s", "hand": "kd"},
              "Ben": {"melds": "4c 4s 4d\n10h jh qh"}, "Cy": {"hand": "2c 3h"},
              "Dee": {"hand": "5d"}}
     app = make_app(url)
-    ids = []
+    tokens = {}
     with app.test_request_context():
         rules = games.build_rules("rummy-500", {"target": 100000})
-        for _ in range(count):
-            game = games.create_game(games.default_league(), NAMES, 0, rules)
+        for i in range(count):
+            token = access.new_token()
+            league = League(name=f"Load table {i + 1}", scorer_token_hash=access.token_hash(token))
+            db.session.add(league)
+            game = games.create_game(league, NAMES, 0, rules)
             for number in range(1, SEEDED_HANDS + 1):
                 entry = entry_from_text(NAMES, texts, "Ben", None, False, False)
                 hands.record_hand(game, entry, number)
-            ids.append(game.id)
+            tokens[game.id] = token
         db.session.remove()
         db.engine.dispose()
-    return ids
+    return tokens
 
 
 def count_hands(url: str, ids: list[int]) -> dict[int, list[int]]:
@@ -280,21 +301,23 @@ def run_database(kind: str, args: argparse.Namespace, folder: Path) -> dict[str,
     upgraded = flask(env, "db", "upgrade")
     if upgraded.returncode:
         raise SystemExit(f"flask db upgrade failed:\n{upgraded.stderr}")
-    ids = seed(url, args.games)
+    tokens = seed(url, args.games)
+    ids = list(tokens)
     log(f"{kind}: {len(ids)} games of {SEEDED_HANDS} hands; gunicorn with {args.workers} workers")
     result: dict[str, Any] = {"database": kind, "workers": args.workers, "users": args.users,
                               "duration_s": args.duration}
 
     with gunicorn("app:create_app()", env, args.workers, folder / f"{kind}-gunicorn.log") as app:
         base = app.url
-        for game in ids:  # warm every worker's caches a little
-            urllib.request.urlopen(f"{base}/games/{game}").read()
+        for path in ("/", "/leagues"):  # warm the workers up a little
+            urllib.request.urlopen(base + path).read()
         log(f"{kind}: {args.users} phones for {args.duration} s (locust)")
         result["load_average_before"] = os.getloadavg()[0]
         cpu = app.cpu()
         counts_file = folder / f"{kind}-phones-counts.json"
         prefix = folder / f"{kind}-phones"
-        locust_env = {**os.environ, "LOAD_GAMES": ",".join(map(str, ids)),
+        locust_env = {**os.environ,
+                      "LOAD_GAMES": ",".join(f"{game}:{token}" for game, token in tokens.items()),
                       "LOAD_NAMES": ",".join(NAMES), "LOAD_EDITABLE": str(SEEDED_HANDS),
                       "LOAD_RESULT": str(counts_file)}
         with open(folder / f"{kind}-locust.log", "w", encoding="utf-8") as locust_log:
@@ -313,11 +336,13 @@ def run_database(kind: str, args: argparse.Namespace, folder: Path) -> dict[str,
 
         log(f"{kind}: saturation, {args.saturation} s each (wrk, 50 connections)")
         board = f"/games/{ids[0]}"
-        version = json.loads(urllib.request.urlopen(f"{base}{board}/version").read())["version"]
+        cookie = {"Cookie": member_cookie(base, tokens[ids[0]])}
+        asked = urllib.request.Request(f"{base}{board}/version", headers=cookie)
+        version = json.loads(urllib.request.urlopen(asked).read())["version"]
         result["saturation"] = {
-            "scoreboard page": wrk(app, board, args.saturation),
+            "scoreboard page": wrk(app, board, args.saturation, cookie),
             "version poll (304)": wrk(app, f"{board}/version", args.saturation,
-                                      {"If-None-Match": f'"{version}"'}),
+                                      {**cookie, "If-None-Match": f'"{version}"'}),
         }
     with gunicorn("bare:create_app()", env, args.workers, folder / f"{kind}-bare.log",
                   chdir=HERE) as bare:
