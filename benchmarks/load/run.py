@@ -9,9 +9,10 @@ For each database:
 1. a fresh database, migrated with ``flask db upgrade``, and ``--games`` four-player
    games with 20 hands each;
 2. gunicorn with ``--workers`` sync workers, as ``make serve`` starts it;
-3. **phones** (locust, ``phones.py``): ``--users`` phones for ``--duration`` seconds,
-   each polling its game's version every second as live.js does, fetching the
-   scoreboard when it changed, recording and editing hands through the forms;
+3. **phones** (locust, ``phones.py``): ``--users`` phones join their game's league
+   (10 a second), then are timed for ``--duration`` seconds, each polling its game's
+   version every second as live.js does, fetching the scoreboard when it changed,
+   recording and editing hands through the forms;
 4. **saturation** (wrk, 50 connections, ``--saturation`` seconds each): the scoreboard
    page, the version poll answered 304, and the bare Flask page (``bare.py``) on an
    identical gunicorn, for the ratio;
@@ -52,6 +53,9 @@ VENV_BIN = ROOT / ".venv" / "bin"
 LOCUST_VENV = OUT / "locust-venv"
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
 SEEDED_HANDS = 20
+#: Phones join SPAWN_RATE a second (opening the invite link, joining, loading the page);
+#: the statistics are reset once all have arrived, so the figures are the steady state.
+SPAWN_RATE = 10
 P95_TARGET_MS = 100.0
 
 WRK_SCRIPT = """
@@ -313,25 +317,30 @@ def run_database(kind: str, args: argparse.Namespace, folder: Path) -> dict[str,
             urllib.request.urlopen(base + path).read()
         log(f"{kind}: {args.users} phones for {args.duration} s (locust)")
         result["load_average_before"] = os.getloadavg()[0]
-        cpu = app.cpu()
         counts_file = folder / f"{kind}-phones-counts.json"
+        ramp = -(-args.users // SPAWN_RATE)  # phones arrive SPAWN_RATE a second, then are timed
         prefix = folder / f"{kind}-phones"
         locust_env = {**os.environ,
                       "LOAD_GAMES": ",".join(f"{game}:{token}" for game, token in tokens.items()),
                       "LOAD_NAMES": ",".join(NAMES), "LOAD_EDITABLE": str(SEEDED_HANDS),
                       "LOAD_RESULT": str(counts_file)}
         with open(folder / f"{kind}-locust.log", "w", encoding="utf-8") as locust_log:
-            subprocess.run([str(locust_bin()), "-f", str(HERE / "phones.py"), "--headless",
-                            "--users", str(args.users), "--spawn-rate", str(args.users),
-                            "--run-time", f"{args.duration}s", "--host", base,
-                            "--csv", str(prefix), "--only-summary", "--stop-timeout", "10",
-                            "--exit-code-on-error", "0"],
-                           env=locust_env, check=True, cwd=folder,
-                           stdout=locust_log, stderr=subprocess.STDOUT)
+            locust = subprocess.Popen(
+                [str(locust_bin()), "-f", str(HERE / "phones.py"), "--headless",
+                 "--users", str(args.users), "--spawn-rate", str(SPAWN_RATE),
+                 "--run-time", f"{args.duration + ramp}s", "--reset-stats", "--host", base,
+                 "--csv", str(prefix), "--only-summary", "--stop-timeout", "10",
+                 "--exit-code-on-error", "0"],
+                env=locust_env, cwd=folder, stdout=locust_log, stderr=subprocess.STDOUT)
+            time.sleep(ramp + 0.5)  # the statistics start once every phone has arrived
+            cpu = app.cpu()
+            if locust.wait() != 0:
+                raise SystemExit(f"locust failed: see {folder / f'{kind}-locust.log'}")
+        cpu = app.cpu() - cpu
         result["load_average_after"] = os.getloadavg()[0]
         result["phones"] = locust_stats(prefix)
         total = result["phones"]["Aggregated"]
-        total["cpu_ms_per_request"] = 1000 * (app.cpu() - cpu) / max(1, total["requests"])
+        total["cpu_ms_per_request"] = 1000 * cpu / max(1, total["requests"])
         result["counts"] = json.loads(counts_file.read_text(encoding="utf-8"))
 
         log(f"{kind}: saturation, {args.saturation} s each (wrk, 50 connections)")
