@@ -104,12 +104,17 @@ def _json(description: str, schema: dict[str, Any] | None = None) -> dict[str, A
 
 
 def _games_paths() -> dict[str, Any]:
-    """A game's hands: read, record, edit, delete (409 when another phone was first)."""
+    """A game's hands: read, record, edit, delete (409 when another phone was first).
+
+    A game is private to its league: the browser's session cookie must hold a membership
+    (a viewer reads; a scorer or the owner changes), else the game answers 404."""
     game_id = {"name": "game_id", "in": "path", "required": True,
                "schema": {"type": "integer"}}
     number = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
-    error = _json("Bad input, or no such game or hand",
+    error = _json("Bad input, or no such game or hand (or not in your leagues)",
                   {"$ref": "#/components/schemas/Error"})
+    forbidden = _json("A viewer may read the game, not change it",
+                      {"$ref": "#/components/schemas/Error"})
     conflict = _json("Another phone saved or changed this hand first; the stored hand is in "
                      "error.hand", {"$ref": "#/components/schemas/Error"})
     body = {"required": True, "content": {"application/json": {"schema": HAND_BODY}}}
@@ -122,19 +127,20 @@ def _games_paths() -> dict[str, Any]:
         "/games/{game_id}/hands": {"post": {
             "summary": "Record the next hand",
             "parameters": [game_id], "requestBody": body,
-            "responses": {"201": hand, "400": error, "404": error, "409": conflict}}},
+            "responses": {"201": hand, "400": error, "403": forbidden, "404": error,
+                          "409": conflict}}},
         "/games/{game_id}/hands/{number}": {
             "get": {"summary": "One recorded hand, card by card",
                     "parameters": [game_id, number],
                     "responses": {"200": hand, "404": error}},
             "put": {"summary": "Replace a hand's cards (send the version you read)",
                     "parameters": [game_id, number], "requestBody": body,
-                    "responses": {"200": hand, "400": error, "404": error,
-                                  "409": conflict}},
+                    "responses": {"200": hand, "400": error, "403": forbidden,
+                                  "404": error, "409": conflict}},
             "delete": {"summary": "Delete a hand (later hands move up one)",
                        "parameters": [game_id, number],
-                       "responses": {"200": _json("The game after"), "404": error,
-                                     "409": conflict}},
+                       "responses": {"200": _json("The game after"), "403": forbidden,
+                                     "404": error, "409": conflict}},
         },
     }
 
@@ -146,7 +152,10 @@ def openapi_document() -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {"title": "Rummy Scorebook API", "version": "1",
                  "description": "The referee and the scoring of 500 Rum, Rummy 500 and Basic "
-                                "Rummy. Every verdict cites rule ids from the rule book."},
+                                "Rummy. Every verdict cites rule ids from the rule book. "
+                                "The referee and scoring endpoints are public; /games/... "
+                                "needs a member of the game's league (the session cookie "
+                                "of a browser that joined it)."},
         "servers": [{"url": "/api/v1"}],
         "paths": {
             "/referee/meld": _post(
