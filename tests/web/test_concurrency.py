@@ -147,3 +147,13 @@ def test_twenty_phones_submit_the_record_form_at_once(app: Flask, game_id: int) 
     conflict = next(a for a in answers if a.status_code == 409).get_data(as_text=True)
     assert "Hand 1 was just recorded" in conflict and "Hand 1 as stored" in conflict
     assert stored(app, game_id) == (1, [])
+
+
+def test_sqlite_runs_in_wal_mode_with_foreign_keys(make_app: Callable[..., Flask],
+                                                   tmp_path: Path) -> None:
+    """Readers never wait for the writer, and a hand's cards cannot point at nothing."""
+    app = make_app(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'wal.sqlite3'}",
+                   SQLALCHEMY_ENGINE_OPTIONS={})
+    with app.app_context():
+        assert db.session.execute(db.text("PRAGMA journal_mode")).scalar() == "wal"
+        assert db.session.execute(db.text("PRAGMA foreign_keys")).scalar() == 1
