@@ -18,7 +18,7 @@ from wtforms import (
     TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import NumberRange, Optional
+from wtforms.validators import NumberRange, Optional, ValidationError
 
 from referee.rules import FAMILIES, FAMILY_NAMES
 from scorebook.games import MAX_NAME_LENGTH
@@ -130,8 +130,8 @@ class NewGameForm(FlaskForm):
     def validate_players(self, field: FieldList) -> None:
         for entry in field:
             if entry.data and len(entry.data) > MAX_NAME_LENGTH:
-                raise ValueError(_l("A name can be at most %(max)s characters long.",
-                                    max=MAX_NAME_LENGTH))
+                raise ValidationError(_l("A name can be at most %(max)s characters long.",
+                                         max=MAX_NAME_LENGTH))
 
 
 class PlayerCardsForm(Form):

@@ -39,6 +39,7 @@ from scorebook.extensions import db
 from scorebook.games import explain, live_hand, next_dealer_position, next_hand_number, recompute
 from scorebook.models import (
     DRAW,
+    MELD_LABEL_LENGTH,
     STOCK_OUT,
     WENT_OUT,
     Game,
@@ -105,6 +106,11 @@ def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
     owners: dict[str, tuple[str, int, str]] = {}  # meld id -> (owner, index, kind)
     for p in players:
         for k, (meld_id, cards) in enumerate(p.melds):
+            if len(meld_id) > MELD_LABEL_LENGTH:
+                problems.append(Problem(gettext(
+                    "A meld's name can be at most %(max)s characters long.",
+                    max=MELD_LABEL_LENGTH), p.name, "melds", k))
+                continue
             if meld_id in owners:
                 problems.append(Problem(gettext("Two melds have the same name."), p.name,
                                         "melds", k))

@@ -44,6 +44,9 @@ STOCK_OUT = "stock"
 DRAW = "draw"
 HAND_ENDINGS = (WENT_OUT, STOCK_OUT, DRAW)
 
+#: The longest meld id a hand may use (typed melds are named ``<player>-<n>``).
+MELD_LABEL_LENGTH = 80
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
@@ -228,7 +231,7 @@ class Meld(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id", ondelete="CASCADE"), index=True)
     owner_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
-    label: Mapped[str] = mapped_column(String(20))
+    label: Mapped[str] = mapped_column(String(MELD_LABEL_LENGTH))
     position: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(10), default="")
     reading: Mapped[str] = mapped_column(Text, default="")

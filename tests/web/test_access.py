@@ -437,3 +437,28 @@ def test_environment_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: object)
     monkeypatch.setenv("SESSION_COOKIE_SECURE", "sometimes")
     with pytest.raises(ValueError, match="SESSION_COOKIE_SECURE"):
         create_app(instance_path=str(tmp_path))
+
+
+def test_the_longest_names_and_meld_ids_are_stored_or_refused_never_a_500(
+        app: Flask, owner: FlaskClient) -> None:
+    """PostgreSQL, unlike SQLite, refuses a text longer than its column."""
+    longest = "N" * 40
+    game = start(owner, (longest, "Ben"))
+    typed = owner.post(f"/games/{game}/hands/new", data={
+        **HAND, "players-0-melds": "7s 8s 9s\n2h 3h 4h\n5c 6c 7c\n9d 10d jd"})
+    assert typed.status_code == 302  # melds named "NNN…N-4"
+    body = {"number": 2, "went_out": longest, "players": [
+        {"name": longest, "melds": [{"id": "m" * 81, "cards": ["4S", "5S", "6S"]}]},
+        {"name": "Ben", "hand": ["KD"]}]}
+    refused = owner.post(f"/api/v1/games/{game}/hands", json=body)
+    assert refused.status_code == 400
+    assert "at most 80 characters" in refused.get_json()["error"]["message"]
+    body["players"][0]["melds"][0]["id"] = "m" * 80
+    assert owner.post(f"/api/v1/games/{game}/hands", json=body).status_code == 201
+    too_long = owner.post("/games/new", data={"players-0": "N" * 41, "players-1": "B",
+                                              "family": "basic", "first_dealer": "0",
+                                              "min_natural_cards": "1"})
+    assert too_long.status_code == 400
+    league = league_of(app, game)
+    renamed = owner.post(f"/leagues/{league.id}/name", data={"name": "L" * 81})
+    assert renamed.status_code == 400 and "at most 80 characters" in text(renamed)
