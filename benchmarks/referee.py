@@ -270,10 +270,10 @@ def print_table(rows: Sequence[Row]) -> None:
     body = [(r.name, fmt(r.micros), f"< {fmt(r.target)}" if r.target else "-", r.verdict,
              r.note) for r in rows]
     widths = [max(len(h), *(len(line[i]) for line in body)) for i, h in enumerate(headers)]
-    print(" | ".join(h.ljust(w) for h, w in zip(headers, widths)))
+    print(" | ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip())
     print("-|-".join("-" * w for w in widths))
     for line in body:
-        print(" | ".join(cell.ljust(w) for cell, w in zip(line, widths)))
+        print(" | ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
