@@ -234,13 +234,16 @@ def _empty(league: League) -> bool:
     return True
 
 
-def import_league(data: Any) -> League:
+def import_league(data: Any, replace: League | None = None) -> League:
     """Restore a league from :func:`export_league`'s dictionary, in one transaction.
 
-    The install must not already hold a league of that name with anything in it
-    (an empty one, like the default league of a fresh install, is replaced)."""
+    From the command line (``replace`` None) the install must not already hold a
+    league with anything in it (an empty one, like the default league of a fresh
+    install, is replaced).  From the web, ``replace`` is the importer's open league:
+    it is replaced if it is empty, and no other league is looked at or touched
+    (leagues are private); the imported league's name must be free."""
     try:
-        league = _import(data)
+        league = _import(data, replace)
         ratings.rebuild(league.id)
         db.session.commit()
     except LeagueImportError:
@@ -253,7 +256,7 @@ def import_league(data: Any) -> League:
     return league
 
 
-def _import(data: Any) -> League:
+def _import(data: Any, replace: League | None = None) -> League:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LeagueImportError(gettext("This is not a Rummy Scorebook league export."))
     if data.get("version") != VERSION:
@@ -263,15 +266,22 @@ def _import(data: Any) -> League:
     name = str(info["name"]).strip()
     if not name:
         raise LeagueImportError(gettext("The league in the file has no name."))
-    existing = list(db.session.scalars(select(League)))
-    for other in existing:
-        if not _empty(other):
-            raise LeagueImportError(gettext(
-                "This install already keeps the league %(name)s; import into a fresh "
-                "install (or restore a backup instead).", name=other.name))
+    if replace is None:
+        existing = list(db.session.scalars(select(League)))
+        for other in existing:
+            if not _empty(other):
+                raise LeagueImportError(gettext(
+                    "This install already keeps the league %(name)s; import into a fresh "
+                    "install (or restore a backup instead).", name=other.name))
+    else:
+        existing = [replace] if _empty(replace) else []
     for other in existing:
         db.session.delete(other)
     db.session.flush()
+    if replace is not None and db.session.scalar(select(League.id).where(
+            func.lower(League.name) == name.lower())) is not None:
+        raise LeagueImportError(gettext("This install already keeps a league called "
+                                        "%(name)s.", name=name))
     league = League(name=name, created_at=_parse_time(info["created_at"], "created_at"))
     db.session.add(league)
     players: dict[str, Player] = {}

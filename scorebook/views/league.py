@@ -368,18 +368,21 @@ def export_json() -> Response:
 @access.requires(access.OWNER)
 def import_page() -> Page:
     league = _league()  # only an owner imports (and then owns the imported league)
+    replaced = league.id
     request.max_content_length = MAX_IMPORT_BYTES
     form = ImportForm()
     error = None
     if form.validate_on_submit():
         try:
             data = json.load(form.file.data.stream)
-            imported = import_league(data)
+            imported = import_league(data, replace=league)
         except (json.JSONDecodeError, UnicodeDecodeError):
             error = gettext("That file is not JSON: choose a league file exported here.")
         except LeagueImportError as exc:
             error = str(exc)
         else:
+            if db.session.get(League, replaced) is None:  # it was empty: replaced
+                access.forget(session, replaced)
             access.remember(session, imported, access.OWNER)
             flash(gettext("The league %(name)s was imported.", name=imported.name))
             return redirect(url_for("league.standings", season="all"))

@@ -462,3 +462,33 @@ def test_the_longest_names_and_meld_ids_are_stored_or_refused_never_a_500(
     league = league_of(app, game)
     renamed = owner.post(f"/leagues/{league.id}/name", data={"name": "L" * 81})
     assert renamed.status_code == 400 and "at most 80 characters" in text(renamed)
+
+
+def test_importing_a_league_touches_nobody_elses(app: Flask, owner: FlaskClient,
+                                                 phone: FlaskClient) -> None:
+    import io
+    import json
+
+    theirs = league_of(app, start(owner, ("Ann", "Ben")))
+    empty = owner.post("/leagues/new", data={"name": "Empty one", "password": PASSWORD,
+                                             "confirm": PASSWORD})
+    assert empty.status_code == 302
+    mine = league_of(app, start(phone, ("Cy", "Dee")))
+    exported = json.loads(phone.get("/league/export.json").get_data(as_text=True))
+
+    def upload(client: FlaskClient, data: dict[str, object]) -> object:
+        return client.post("/league/import", content_type="multipart/form-data", data={
+            "file": (io.BytesIO(json.dumps(data).encode()), "league.json")})
+
+    clash = upload(phone, exported)  # its own league still has that name
+    assert clash.status_code == 400
+    assert f"already keeps a league called {mine.name}" in text(clash)
+    assert theirs.name not in text(clash) and "Empty one" not in text(clash)
+    exported["league"]["name"] = "Cy and Dee, restored"
+    done = upload(phone, exported)
+    assert done.status_code == 302
+    assert "Cy and Dee, restored" in text(phone.get("/league/"))
+    with app.app_context():
+        names = set(db.session.scalars(db.select(League.name)))
+    assert names == {theirs.name, "Empty one", mine.name, "Cy and Dee, restored"}
+    assert owner.get("/league/").status_code == 200 and "Ann" in text(owner.get("/"))
