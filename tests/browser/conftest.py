@@ -34,7 +34,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app on 127.0.0.1 and a free port, with its own database; yields the base URL."""
     folder = tmp_path_factory.mktemp("live")
-    url = os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{folder / 'live.sqlite3'}"
+    # Its own SQLite file, even in the PostgreSQL run: the other tests create and drop
+    # the tables of TEST_DATABASE_URL around every test, which would pull them out from
+    # under a server that lives for the whole session.
+    url = os.environ.get("BROWSER_DATABASE_URL") or f"sqlite:///{folder / 'live.sqlite3'}"
     app = create_app({"TESTING": True, "SECRET_KEY": "browser-tests",
                       "SQLALCHEMY_DATABASE_URI": url}, instance_path=folder)
     with app.app_context():
