@@ -172,9 +172,8 @@ def member_leagues() -> list[tuple[League, str]]:
 
 def current_league_or_none() -> League | None:
     """The league this browser has open: the one it opened last, else the first it is a
-    member of; None when it is a member of none."""
-    if "current_league" in g:
-        return g.current_league  # type: ignore[no-any-return]
+    member of; None when it is a member of none.  (Not cached: the session may change
+    within a request; ``g.current_league`` is set for the page's language.)"""
     chosen = session.get("league")
     league = db.session.get(League, chosen) if isinstance(chosen, int) else None
     if role_in(league) is None:
