@@ -30,7 +30,7 @@ from sqlalchemy import insert, update  # noqa: E402
 
 from app import create_app  # noqa: E402
 from referee import make_rules  # noqa: E402
-from scorebook import ratings  # noqa: E402
+from scorebook import access, ratings  # noqa: E402
 from scorebook.extensions import db  # noqa: E402
 from scorebook.models import (  # noqa: E402
     FINISHED,
@@ -131,6 +131,9 @@ def main() -> None:
             print(f"build: {time.perf_counter() - began:.1f} s")
             player_id = db.session.scalar(db.select(Player.id).order_by(Player.id))
         client = app.test_client()
+        with app.app_context(), client.session_transaction() as session:
+            # the benchmark's browser owns the league (leagues are private)
+            access.remember(session, db.session.get(League, league_id), access.OWNER)
         pages = {"standings (all time)": "/league/?season=all",
                  "standings (one season)": "/league/",
                  "standings sorted by streak": "/league/?season=all&sort=streak",

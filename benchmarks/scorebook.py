@@ -23,9 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from flask import render_template_string  # noqa: E402
 
 from app import create_app  # noqa: E402
-from scorebook import games, hands  # noqa: E402
+from scorebook import access, games, hands  # noqa: E402
 from scorebook.entry import entry_from_text  # noqa: E402
 from scorebook.extensions import db  # noqa: E402
+from scorebook.models import Game  # noqa: E402
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
 SUITS = "shdc"
@@ -91,6 +92,9 @@ def main() -> int:
         assert len(game.hands) == 40
 
     client = app.test_client()
+    with app.app_context(), client.session_transaction() as session:
+        # the benchmark's browser owns the game's league (leagues are private)
+        access.remember(session, db.session.get(Game, game_id).league, access.OWNER)
     board_url = f"/games/{game_id}"
     for url in (board_url, "/_bench/trivial"):  # warm up: templates, caches, connections
         for _ in range(20):
