@@ -107,9 +107,10 @@ def build_rules(family: str, options: dict[str, Any]) -> RuleSet:
 
 
 def create_game(league: League, names: Sequence[str], first_dealer: int,
-                rules: RuleSet) -> Game:
+                rules: RuleSet, commit: bool = True) -> Game:
     """Start a game: players seated clockwise in the order given, ``first_dealer``
-    the seat that deals the first hand.  Commits."""
+    the seat that deals the first hand.  Commits, unless ``commit`` is False (the
+    caller then adds to the same transaction and commits)."""
     names = [clean_name(n) for n in names if clean_name(n)]
     try:
         rules.check_players(len(names))
@@ -135,7 +136,10 @@ def create_game(league: League, names: Sequence[str], first_dealer: int,
         game.seats.append(Seat(player=player, position=position,
                                first_dealer=position == first_dealer))
     db.session.add(game)
-    db.session.commit()
+    if commit:
+        db.session.commit()
+    else:
+        db.session.flush()  # the game's id, for the history entry
     return game
 
 

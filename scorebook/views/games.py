@@ -70,13 +70,13 @@ def new() -> str | Response | tuple[str, int]:
                 raise GameSetupError(gettext("The first dealer's seat is empty."),
                                      "first_dealer")
             game = create_game(league or access.new_private_league(),
-                               [n for _i, n in seated], dealer, rules)
+                               [n for _i, n in seated], dealer, rules, commit=False)
         except GameSetupError as exc:
             db.session.rollback()
             errors[exc.field or "rules"] = exc.message
         else:
             history.log(game, history.GAME_STARTED, ", ".join(p.name for p in game.players))
-            db.session.commit()
+            db.session.commit()  # the league (if new), players, game and history at once
             if league is None:
                 access.remember(session, game.league, access.OWNER)
                 session.permanent = True
