@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from flask import Flask, Response, has_request_context, request
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorebook import access
@@ -38,9 +38,19 @@ HEADERS = {
 }
 
 
+#: Answers that never renew an unchanged session cookie: the version poll (every phone,
+#: every second) and static files. The pages the phones open renew it.
+NO_REFRESH_ENDPOINTS = frozenset({"live.version", "static"})
+
+
 class SessionInterface(SecureCookieSessionInterface):
     """Flask's signed cookie session, Secure per request with ``SESSION_COOKIE_SECURE =
-    "auto"``."""
+    "auto"``, not re-sent by the :data:`NO_REFRESH_ENDPOINTS`."""
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        if not session.modified and request.endpoint in NO_REFRESH_ENDPOINTS:
+            return False
+        return super().should_set_cookie(app, session)
 
     def get_cookie_secure(self, app: Flask) -> bool:
         setting = app.config["SESSION_COOKIE_SECURE"]

@@ -492,3 +492,11 @@ def test_importing_a_league_touches_nobody_elses(app: Flask, owner: FlaskClient,
         names = set(db.session.scalars(db.select(League.name)))
     assert names == {theirs.name, "Empty one", mine.name, "Cy and Dee, restored"}
     assert owner.get("/league/").status_code == 200 and "Ann" in text(owner.get("/"))
+
+
+def test_the_version_poll_does_not_resend_the_cookie(owner: FlaskClient) -> None:
+    game = start(owner)
+    assert "Set-Cookie" in owner.get(f"/games/{game}").headers  # a page renews it
+    poll = owner.get(f"/games/{game}/version")
+    assert poll.status_code == 200 and "Set-Cookie" not in poll.headers
+    assert "Set-Cookie" not in owner.get("/static/css/app.css").headers
