@@ -65,11 +65,14 @@ test: venv
 test-db: venv babel-compile
 	$(BIN)/pytest -q
 
-# The suite on the machine's PostgreSQL (.ci/postgres installs and starts it).
+# The suite on the machine's PostgreSQL (.ci/postgres installs and starts it), in a
+# database of its own, dropped afterwards: runs at the same time do not collide.
 test-pg: venv
-	@port=$$(bash .ci/postgres scorebook_test) && \
-	TEST_DATABASE_URL="postgresql+psycopg://scorebook:scorebook@127.0.0.1:$$port/scorebook_test" \
-		$(MAKE) --no-print-directory test-db
+	@db=scorebook_test_$$$$; \
+	port=$$(bash .ci/postgres $$db) || exit 1; \
+	TEST_DATABASE_URL="postgresql+psycopg://scorebook:scorebook@127.0.0.1:$$port/$$db" \
+		$(MAKE) --no-print-directory test-db; status=$$?; \
+	bash .ci/postgres --drop $$db; exit $$status
 
 # The browser tests again, saving a 390x844 screenshot of every page they visit.
 screenshots: venv babel-compile

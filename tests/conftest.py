@@ -47,6 +47,10 @@ def make_app(tmp_path: Path) -> Iterator[Callable[..., Flask]]:
     def factory(**overrides: Any) -> Flask:
         app = create_app(_test_config(**overrides), instance_path=tmp_path / "instance")
         with app.app_context():
+            if not apps:
+                # A shared database (TEST_DATABASE_URL) may hold what an earlier test or
+                # a session-wide fixture (the browser tests' server) left: start empty.
+                db.drop_all()
             db.create_all()
         apps.append(app)
         return app
