@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
-from app import create_app
 from scorebook.extensions import db
+from tests.browser.serving import serve, sqlite_app
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
@@ -37,21 +35,11 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     # Its own SQLite file, even in the PostgreSQL run: the other tests create and drop
     # the tables of TEST_DATABASE_URL around every test, which would pull them out from
     # under a server that lives for the whole session.
-    url = os.environ.get("BROWSER_DATABASE_URL") or f"sqlite:///{folder / 'live.sqlite3'}"
-    app = create_app({"TESTING": True, "SECRET_KEY": "browser-tests",
-                      "SQLALCHEMY_DATABASE_URI": url}, instance_path=folder)
+    app = sqlite_app(folder, "live.sqlite3")
+    with serve(app) as url:
+        yield url
     with app.app_context():
-        db.create_all()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        with app.app_context():
-            db.session.remove()
-            db.drop_all()
+        db.drop_all()
 
 
 @pytest.fixture(scope="session")

@@ -5,18 +5,16 @@ the history filtered by player, the roster, seasons and exports."""
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
-from app import create_app
 from scorebook import access, games, hands
 from scorebook.entry import entry_from_text
 from scorebook.extensions import db
+from tests.browser.serving import serve, sqlite_app
 
 SCORER_TOKEN = "browser-tests-scorer-invite-token-0123456789"
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Gran"]
@@ -53,25 +51,14 @@ def play_league(seed: int = 7) -> None:
 @pytest.fixture(scope="module")
 def league_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder: Path = tmp_path_factory.mktemp("league")
-    app = create_app({"TESTING": True, "SECRET_KEY": "browser-tests",
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'league.sqlite3'}"},
-                     instance_path=folder)
-    with app.app_context():
-        db.create_all()
+    app = sqlite_app(folder, "league.sqlite3")
     with app.test_request_context():
         play_league()
         # the browsers of these tests join with the league's scorer link
         games.default_league().scorer_token_hash = access.token_hash(SCORER_TOKEN)
         db.session.commit()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        with app.app_context():
-            db.session.remove()
+    with serve(app) as url:
+        yield url
 
 
 @pytest.fixture(autouse=True)
