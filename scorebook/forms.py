@@ -146,6 +146,8 @@ class HandForm(FlaskForm):
     number = HiddenField()
     version = HiddenField()
     hand_json = HiddenField()
+    #: An edited hand as the picker's script loads it (never submitted).
+    initial_json: str = ""
     outcome = RadioField(_l("How the hand ended"), choices=choices(), validate_choice=False)
     going_rummy = BooleanField(_l("Went Rummy: all cards in one turn, nothing melded before"))
 

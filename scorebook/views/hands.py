@@ -138,7 +138,9 @@ def hand_form(game: Game, hand: Hand | None = None) -> HandForm:
     if hand is not None and not form.is_submitted():
         players = stored_players(hand, names, ids_of(game))
         went_out = next((n for n, i in ids_of(game).items() if i == hand.went_out_id), None)
-        form.hand_json.data = json.dumps(entry_json(players, went_out, hand.ending))
+        # for the picker's script only: a page without JavaScript submits its typed
+        # fields, which the server reads when hand_json comes back empty
+        form.initial_json = json.dumps(entry_json(players, went_out, hand.ending))
         texts = entry_texts(players)
         for name, sub in zip(names, seats):
             sub.melds.data = texts[name]["melds"]

@@ -40,7 +40,9 @@
   // --- loading what the server sent back (an edit, or a form with problems) ---------
   (function load() {
     var data = null;
-    try { data = hidden.value ? JSON.parse(hidden.value) : null; } catch (e) { data = null; }
+    // what this page submitted before (a form with problems), else the stored hand
+    var text = hidden.value || form.getAttribute("data-initial") || "";
+    try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
     if (!data || !data.players) { return; }
     data.players.forEach(function (p) {
       var i = names.indexOf(p.name);

@@ -54,9 +54,6 @@ def record(writer, game_url: str, melds: str, hand: str, edit: int | None = None
     """Ann melds ``melds`` and holds ``hand``; Ben goes out with two melds. Returns the
     time the writer's save was stored (its redirect came back)."""
     writer.goto(f"{game_url}/hands/{edit}/edit" if edit else f"{game_url}/hands/new")
-    # The edit page carries the stored hand as the picker's JSON, which the server
-    # prefers to the typed fields: empty it, as a phone without the picker needs.
-    writer.locator("[name=hand_json]").evaluate("input => { input.value = ''; }")
     writer.fill("[name=players-0-melds]", melds)
     writer.fill("[name=players-0-hand]", hand)
     writer.fill("[name=players-1-melds]", "4c 4s 4d\n10h jh qh")

@@ -175,6 +175,10 @@ def test_edit_any_past_hand_and_a_stale_edit_is_a_409(client: FlaskClient) -> No
     form = text(client.get("/games/1/hands/1/edit"))
     assert "7S 8S 9S" in form and "KS Ada 1" in form
     assert 'name="version" type="hidden" value="1"' in form
+    # a page without JavaScript submits its typed fields: the stored hand is only
+    # handed to the picker's script, never put in the submitted hand_json
+    assert 'name="hand_json" type="hidden" value=""' in form
+    assert "data-initial=\"{&#34;players&#34;" in form
     edited = {**EXAMPLE_FORM, "players-2-hand": "jc 8h"}
     response = client.post("/games/1/hands/1/edit", data={"version": "1", **edited})
     assert response.status_code == 302
