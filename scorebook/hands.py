@@ -325,10 +325,9 @@ def _guard(hand_id: int, number: int) -> Iterator[None]:
                            hand_id, "hand-changed") from None
 
 
-def edit_hand(hand: Hand, entry: Entry, version: int | None) -> Hand:
-    """Replace a stored hand's cards (``version``: the one the scorer edited)."""
-    _check_version(hand, version)
-    game = hand.game
+def _store_complete(hand: Hand, game: Game, entry: Entry, action: str) -> Hand:
+    """Check ``entry`` with the referee and store it as ``hand``'s cards, complete,
+    in one transaction (an edit, or a live hand finished); ``action`` is logged."""
     players, result = check_entry(game, entry)
     hand_id, number = hand.id, hand.number
     with _guard(hand_id, number):
@@ -336,8 +335,15 @@ def edit_hand(hand: Hand, entry: Entry, version: int | None) -> Hand:
         _store(hand, game, players, result)
         hand.complete = True
         recompute(game)
-        history.log(game, history.EDITED, summary(players, result), number)
+        history.log(game, action, summary(players, result), number)
     return hand
+
+
+def edit_hand(hand: Hand, entry: Entry, version: int | None) -> Hand:
+    """Replace a stored hand's cards (``version``: the one the scorer edited)."""
+    _check_version(hand, version)
+    game = hand.game
+    return _store_complete(hand, game, entry, history.EDITED)
 
 
 def delete_hand(hand: Hand, version: int | None) -> None:
@@ -504,15 +510,7 @@ def finish_live(hand: Hand, stranded: Mapping[str, Sequence[Card]], ending: str,
                           going_rummy and p.name == went_out)
                for p in live_table_players(hand)]
     entry = Entry(players, ending, went_out)
-    players, result = check_entry(game, entry)
-    number, hand_id = hand.number, hand.id
-    with _guard(hand_id, number):
-        _set_outcome(hand, game, entry)
-        _store(hand, game, players, result)
-        hand.complete = True
-        recompute(game)
-        history.log(game, history.LIVE_FINISHED, summary(players, result), number)
-    return hand
+    return _store_complete(hand, game, entry, history.LIVE_FINISHED)
 
 
 # --- proving the stored scores -------------------------------------------------------------
