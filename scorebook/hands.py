@@ -402,8 +402,9 @@ def live_table_players(hand: Hand) -> list[PlayerHand]:
 
 
 def _live_cards(hand: Hand) -> list[Card]:
-    return [c for p in live_table_players(hand) for _m, cards in p.melds for c in cards] + [
-        c for p in live_table_players(hand) for c, _o in p.layoffs]
+    players = live_table_players(hand)
+    return [c for p in players for _m, cards in p.melds for c in cards] + [
+        c for p in players for c, _o in p.layoffs]
 
 
 def _ensure_live(hand: Hand, version: int | None) -> None:
