@@ -113,9 +113,9 @@ def draw(body: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(take, int) or isinstance(take, bool):
         raise PayloadError("bad-request", "take must be the number of cards taken from the top")
     if not pile:
-        raise PayloadError("bad-request", "the discard pile is empty: there is nothing to take")
+        raise PayloadError("empty-pile", "the discard pile is empty: there is nothing to take")
     if not 1 <= take <= len(pile):
-        raise PayloadError("bad-request", f"take must be from 1 to {len(pile)}, the number of "
+        raise PayloadError("take-too-deep", f"take must be from 1 to {len(pile)}, the number of "
                                           "cards in the pile")
     discard = body.get("discard")
     discard_card = card_from(discard, "discard") if discard is not None else None
@@ -136,8 +136,11 @@ def rummy_call(body: dict[str, Any]) -> dict[str, Any]:
     rules, players = _setup(body)
     table = table_from(body.get("table"), rules)
     pile = cards_from(body.get("pile"), "pile")
-    discarder = text_from(body.get("discarder"), "discarder")
-    caller = text_from(body.get("caller"), "caller")
+    try:
+        discarder = text_from(body.get("discarder"), "discarder")
+        caller = text_from(body.get("caller"), "caller")
+    except PayloadError as exc:
+        raise PayloadError("missing-names", exc.message) from exc
     assert discarder is not None and caller is not None
     check_cards_exist([*table.cards(), *pile], rules, players)
     verdict = check_rummy_call(

@@ -187,13 +187,13 @@ def error_text(exc: PayloadError, form: Any) -> str:
         return gettext(MESSAGES["layoff.unknown-meld"], meld=(form.meld.data or "").strip())
     if isinstance(cause, RulesError):
         return rules_error_text(str(cause))
-    if exc.message.startswith("take must be from 1 to"):
+    if exc.code == "take-too-deep":
         count = len((form.pile.data or "").split())
         return ngettext("The discard pile holds only %(num)s card.",
                         "The discard pile holds only %(num)s cards.", count)
-    if exc.message.startswith("the discard pile is empty"):
+    if exc.code == "empty-pile":
         return gettext("The discard pile is empty: there is nothing to take.")
-    if exc.message.startswith(("discarder must", "caller must")):
+    if exc.code == "missing-names":
         return gettext("Say who discarded last and who calls “Rummy!”.")
     return exc.message
 
