@@ -1,10 +1,19 @@
-// Live scoreboards: keep a game's page up to date while other phones record hands.
+// Live pages: keep a game's scoreboard and its live hand up to date while other
+// phones record.
 //
 // Markup: an element with data-live-version-url (the game's GET /games/<id>/version),
 // data-live-version (the version the page was built from) and data-live-poll-ms;
-// the parts to refresh carry data-live-region and an id. An optional element with
-// data-live-status shows "live" / "offline" using its data-text-live and
-// data-text-offline. Without JavaScript the page simply stays as it was served.
+// the parts to refresh carry data-live-region and an id; a form field outside them
+// whose value must follow the game (a hidden version for optimistic locking) carries
+// data-live-value and an id; data-live-page-url names the page to fetch again when
+// it is not the one in the address bar. An optional element with data-live-status
+// shows "live" / "offline" using its data-text-live and data-text-offline. Without
+// JavaScript the page simply stays as it was served.
+//
+// What the reader is doing survives a refresh: text typed, a choice ticked, a
+// <details> opened, the field with the focus, a message marked data-live-keep. When
+// the fresh page no longer has one of the regions (the live hand ended on another
+// phone), the whole page is loaded again.
 //
 // While the page is visible it asks for the version about once a second with
 // If-None-Match (a 304 costs the server one small query). When the version
@@ -18,6 +27,9 @@
   if (!root || !window.fetch || !window.DOMParser) return;
 
   var versionUrl = root.getAttribute("data-live-version-url");
+  // The page to fetch again: its own URL, unless it names another (a page shown as the
+  // answer to a form has the form's URL).
+  var pageUrl = root.getAttribute("data-live-page-url") || window.location.href;
   var known = root.getAttribute("data-live-version") || "";
   var every = parseInt(root.getAttribute("data-live-poll-ms"), 10) || 1000;
   var status = document.querySelector("[data-live-status]");
@@ -39,27 +51,98 @@
     timer = setTimeout(poll, ms);
   }
 
+  function edited(field) {
+    if (field.type === "checkbox" || field.type === "radio") {
+      return field.checked !== field.defaultChecked;
+    }
+    if (field.tagName === "SELECT") {
+      for (var i = 0; i < field.options.length; i++) {
+        if (field.options[i].selected !== field.options[i].defaultSelected) return true;
+      }
+      return false;
+    }
+    return field.type !== "hidden" && field.value !== field.defaultValue;
+  }
+
+  // The field in ``fresh`` that stands for ``field``: a choice by its name and value
+  // (a list of choices may have grown), anything else by its id.
+  function counterpart(fresh, field) {
+    if ((field.type === "checkbox" || field.type === "radio") && field.name) {
+      var same = fresh.querySelectorAll("input[name=\"" + CSS.escape(field.name) + "\"]");
+      for (var i = 0; i < same.length; i++) {
+        if (same[i].value === field.value) return same[i];
+      }
+      return null;
+    }
+    return field.id ? fresh.querySelector("#" + CSS.escape(field.id)) : null;
+  }
+
+  // Carry what the reader did in ``old`` over to ``fresh`` before the swap.
+  function keepState(old, fresh) {
+    var opened = old.querySelectorAll("details[open][id]");
+    for (var j = 0; j < opened.length; j++) {
+      var same = fresh.querySelector("#" + CSS.escape(opened[j].id));
+      if (same) same.setAttribute("open", "");
+    }
+    // A message this phone was shown (a refused lay-off) stays where it was.
+    var kept = old.querySelectorAll("[data-live-keep][id]");
+    for (var n = 0; n < kept.length; n++) {
+      var parent = kept[n].parentElement;
+      var home = parent === old ? fresh : parent.id && fresh.querySelector("#" + CSS.escape(parent.id));
+      if (!home || fresh.querySelector("#" + CSS.escape(kept[n].id))) continue;
+      var at = Array.prototype.indexOf.call(parent.children, kept[n]);
+      home.insertBefore(kept[n].cloneNode(true), home.children[at] || null);
+    }
+    var fields = old.querySelectorAll("input, select, textarea");
+    for (var k = 0; k < fields.length; k++) {
+      var field = fields[k];
+      if (!edited(field)) continue;
+      var twin = counterpart(fresh, field);
+      if (!twin) continue;
+      if (field.type === "checkbox" || field.type === "radio") twin.checked = field.checked;
+      else twin.value = field.value;
+    }
+  }
+
+  // Returns the fresh page's version, or null when the page must be loaded again.
   function swapRegions(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var regions = document.querySelectorAll("[data-live-region]");
+    for (var m = 0; m < regions.length; m++) {
+      if (!regions[m].id || !doc.getElementById(regions[m].id)) return null;
+    }
+    var focused = document.activeElement;
+    var focusId = focused && focused.id && focused !== document.body ? focused.id : null;
+    var selection = null;
+    try {
+      if (focusId) selection = [focused.selectionStart, focused.selectionEnd];
+    } catch (e) { selection = null; } // radios and buttons have no selection
     for (var i = 0; i < regions.length; i++) {
       var old = regions[i];
-      var fresh = old.id && doc.getElementById(old.id);
-      if (!fresh) continue;
-      // Keep what the reader opened (a <details>) open.
-      var opened = old.querySelectorAll("details[open][id]");
-      for (var j = 0; j < opened.length; j++) {
-        var same = fresh.querySelector("#" + CSS.escape(opened[j].id));
-        if (same) same.setAttribute("open", "");
+      var fresh = document.importNode(doc.getElementById(old.id), true);
+      keepState(old, fresh);
+      old.replaceWith(fresh);
+    }
+    var values = document.querySelectorAll("[data-live-value][id]");
+    for (var v = 0; v < values.length; v++) {
+      var newer = doc.getElementById(values[v].id);
+      if (newer) values[v].value = newer.value;
+    }
+    if (focusId && document.activeElement !== focused) {
+      var again = document.getElementById(focusId);
+      if (again) {
+        again.focus({ preventScroll: true });
+        if (selection && selection[0] !== null && again.setSelectionRange) {
+          try { again.setSelectionRange(selection[0], selection[1]); } catch (e) { /* not text */ }
+        }
       }
-      old.replaceWith(document.importNode(fresh, true));
     }
     var freshRoot = doc.querySelector("[data-live-version-url]");
-    return freshRoot ? freshRoot.getAttribute("data-live-version") : null;
+    return freshRoot ? freshRoot.getAttribute("data-live-version") : "";
   }
 
   function refresh(version) {
-    return fetch(window.location.href, {
+    return fetch(pageUrl, {
       cache: "no-store",
       credentials: "same-origin",
       headers: { "X-Live-Refresh": "1" }
@@ -71,6 +154,12 @@
       }
       return response.text().then(function (html) {
         var shown = swapRegions(html);
+        if (shown === null) {
+          known = version;
+          // (not reload(): a page answering a form would post the form again)
+          window.location.assign(pageUrl.split("#")[0]);
+          return;
+        }
         known = shown || version;
         document.dispatchEvent(new CustomEvent("live:updated", { detail: { version: known } }));
       });

@@ -1,6 +1,7 @@
 """Live scoreboards, as a table sees them: one phone records or edits a hand and every
 other phone showing the game updates within 2 seconds without a reload; a phone that
-was offline catches up when it comes back.
+was offline catches up when it comes back; a hand played live shows on every phone
+that has it open, meld by meld.
 
 The phone that writes runs without JavaScript (the typed form), so these tests depend
 only on live.js on the phone that watches."""
@@ -38,13 +39,14 @@ def start_game(writer, live_server: str) -> str:  # type: ignore[no-untyped-def]
     return writer.url.split("#")[0]
 
 
-def share(writer, watcher, live_server: str) -> None:  # type: ignore[no-untyped-def]
-    """The writer (who started the game, so owns its private league) makes a viewer
-    invite link in the league's settings; the watching phone opens it and joins."""
+def share(writer, watcher, live_server: str, role: str = "viewer") -> None:  # type: ignore[no-untyped-def]
+    """The writer (who started the game, so owns its private league) makes an invite
+    link (``viewer`` or ``scorer``) in the league's settings; the watching phone opens
+    it and joins."""
     writer.goto(f"{live_server}/leagues")
     writer.get_by_role("link", name="Settings").first.click()
-    writer.locator("#viewer-link").get_by_role("button", name="Make a link").click()
-    link = writer.locator("#viewer-url").input_value()
+    writer.locator(f"#{role}-link").get_by_role("button", name="Make a link").click()
+    link = writer.locator(f"#{role}-url").input_value()
     watcher.goto(link)
     watcher.get_by_role("button", name="Join").click()
     watcher.wait_for_load_state()
@@ -115,3 +117,66 @@ def test_a_phone_that_was_offline_catches_up(page, writer, live_server):  # type
     print(f"live update, back online: {shown - back:.3f} s")
     assert shown - back < LIMIT_S, f"catching up took {shown - back:.2f} s"
     page.wait_for_selector("[data-live-status][data-state=live]")
+
+
+def put_down(writer, game_url: str, player: str, cards: str) -> float:  # type: ignore[no-untyped-def]
+    """The writer (no JavaScript) records a meld on the live hand; returns when stored."""
+    writer.goto(f"{game_url}/hands/live")
+    writer.check(f"input[name=meld-player][value={player}]")
+    writer.fill("[name=meld-cards]", cards)
+    with writer.expect_navigation():
+        writer.get_by_role("button", name="Put it down").click()
+    return time.monotonic()
+
+
+def test_a_live_hand_shows_on_every_phone_as_it_is_played(
+        page, writer, live_server):  # type: ignore[no-untyped-def]
+    game_url = start_game(writer, live_server)
+    share(writer, page, live_server, role="scorer")
+    writer.goto(f"{game_url}/hands/live")
+    page.goto(f"{game_url}/hands/live")
+    page.wait_for_selector("[data-live-status][data-state=live]")
+
+    # the writer starts the hand: the other phone, still on "start", loads it
+    with writer.expect_navigation():
+        writer.get_by_role("button", name="Start hand 1 live").click()
+    page.wait_for_selector("#table", timeout=10_000)
+    page.wait_for_selector("[data-live-status][data-state=live]")
+    assert page.locator("#layoff").is_hidden()  # nothing to lay off on yet
+
+    # the phone starts a lay-off form of its own, then the writer melds
+    page.locator("#finish").get_by_label("Left in Ben's hand").fill("kd")
+    saved = put_down(writer, game_url, "p0", "7s 8s 9s")
+    shown = wait_until(page, "() => document.querySelectorAll('#table .meld-list li').length === 1",
+                       None)
+    print(f"live hand, a meld on another phone: {shown - saved:.3f} s")
+    assert shown - saved < LIMIT_S, f"the meld took {shown - saved:.2f} s to show"
+    assert page.locator("#layoff").is_visible()
+    # what this phone had typed is still there; the cards melded are used up in the picker
+    assert page.locator("#finish").get_by_label("Left in Ben's hand").input_value() == "kd"
+    page.locator("#meld").get_by_label("Cards").click()
+    assert page.locator(".picker-grid").get_by_role(
+        "button", name="8 of spades", exact=True).is_disabled()
+
+    # this phone lays off on the meld it never saw being made; the writer sees it
+    layoff = page.locator("#layoff")
+    layoff.get_by_text("Ben", exact=True).click()
+    layoff.get_by_label("Card", exact=True).fill("10s")
+    layoff.get_by_text("Ann's meld 1").click()
+    with page.expect_navigation():
+        layoff.get_by_role("button", name="Lay it off").click()
+    assert "10♠" in page.locator("#table").inner_text()
+
+    # the writer melds again; this phone, without a reload, finishes the hand: its
+    # form carries the hand's newest version, so there is no conflict
+    put_down(writer, game_url, "p1", "4c 4h 4d")
+    wait_until(page, "() => document.querySelectorAll('#table .meld-list li').length === 2",
+               None)
+    finish = page.locator("#finish")
+    finish.get_by_label("Left in Ann's hand").fill("qs")
+    finish.get_by_label("Left in Ben's hand").fill("")
+    finish.get_by_text("Ben went out").click()
+    with page.expect_navigation():
+        finish.get_by_role("button", name="Finish hand 1").click()
+    assert page.url.startswith(game_url) and "/live" not in page.url, page.url
+    assert page.locator("#hand-1").count() == 1
