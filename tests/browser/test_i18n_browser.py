@@ -26,7 +26,11 @@ def check_verdict(page, language: str) -> None:  # type: ignore[no-untyped-def]
     assert page.locator(".verdict-word").inner_text().strip() == f"✔ {word}"
     assert page.locator(".verdict-message").inner_text().strip() == message
     current = page.locator(".language-switch [aria-current]")
-    assert current.count() == 1 and current.inner_text() == language
+    assert current.count() == 1 and current.get_attribute("lang") == code
+    # a phone shows the code; the link is still named in full
+    assert current.inner_text().strip().endswith(code.upper())
+    assert page.locator(".language-switch").get_by_role("link", name=language).get_attribute(
+        "aria-current") == "true"
 
 
 def test_switch_language_on_a_referee_verdict(page, live_server, screenshot):

@@ -212,11 +212,14 @@ def test_the_switch_is_in_every_page_header(client):
     page = client.get("/referee/meld").get_data(as_text=True)
     nav = re.search(r'<nav class="language-switch".*?</nav>', page, re.S)
     assert nav, "no language switch in the header"
-    links = re.findall(r'<a href="([^"]+)" lang="(\w+)"[^>]*>([^<]+)</a>', nav.group(0))
-    assert [(lang, name) for _, lang, name in links] == [
-        ("en", "English"), ("es", "Español"), ("it", "Italiano")]
-    assert 'aria-current="true">English' in nav.group(0)
-    assert all("next=/referee/meld" in href for href, _, _ in links)
+    links = re.findall(r'<a href="([^"]+)" lang="(\w+)"[^>]*>'
+                       r'<span class="language-name">([^<]+)</span>'
+                       r'<span class="language-code" aria-hidden="true">(\w+)</span></a>',
+                       nav.group(0))
+    assert [(lang, name, code) for _, lang, name, code in links] == [
+        ("en", "English", "EN"), ("es", "Español", "ES"), ("it", "Italiano", "IT")]
+    assert 'aria-current="true"><span class="language-name">English' in nav.group(0)
+    assert all("next=/referee/meld" in href for href, *_ in links)
     assert 'aria-label="Language"' in nav.group(0)
 
 
