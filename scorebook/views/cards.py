@@ -124,5 +124,6 @@ def picker_texts() -> dict[str, object]:
         "nothingToGroup": gettext("First tap all the cards this player put down, "
                                   "then Group my cards."),
         "ungrouped": gettext("These cards form no meld: lay them off or take them back."),
+        "layoffsLost": gettext("Lay these off again, they fit no meld as grouped: %(cards)s."),
         "offline": gettext("The referee could not be reached; the hand is checked when saved."),
     }

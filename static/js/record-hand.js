@@ -569,13 +569,55 @@
         } else {
           notes[i] = f(texts.grouped, { count: answer.json.melds.length });
         }
-        state.forEach(function (q) {
-          q.layoffs = q.layoffs.filter(function (l) { return old.indexOf(l.onto) < 0; });
+        // Lay-offs on the melds just regrouped come off, then go back on the new melds.
+        var orphans = [];
+        state.forEach(function (q, k) {
+          q.layoffs = q.layoffs.filter(function (l) {
+            if (old.indexOf(l.onto) < 0) { return true; }
+            orphans.push({ player: k, card: l.card });
+            return false;
+          });
         });
         active = { player: i, mode: "meld", meld: null };
         changed();
+        if (!orphans.length) { return; }
+        var fresh = p.melds.map(function (m) { return m.id; });
+        relay(orphans, fresh).then(function (lost) {
+          if (lost.length) {
+            notes[i] = (notes[i] ? notes[i] + " " : "") +
+              f(texts.layoffsLost, { cards: lost.map(CP.label).join(", ") });
+          }
+          changed();
+        });
       })
       .catch(function () { notes[i] = texts.offline; render(); });
+  }
+
+  // Put lay-offs back after "Group my cards", in the order they were made (9♥ may need
+  // the 8♥ before it): each goes on the one new meld it fits; where it fits more than
+  // one, its player is asked (one question at a time); the rest are returned as lost.
+  function relay(orphans, fresh) {
+    var lost = [];
+    function next() {
+      if (!orphans.length) { return Promise.resolve(lost); }
+      var o = orphans.shift();
+      return post("/referee/layoff",
+                  { rules: rules, players: names.length, table: tableForApi(), card: o.card })
+        .then(function (answer) {
+          var places = ((answer.ok && answer.json.placements) || []).filter(function (pl) {
+            return fresh.indexOf(pl.meld) >= 0;
+          });
+          if (places.length === 1) {
+            state[o.player].layoffs.push({ card: places[0].card, onto: places[0].meld });
+          } else if (places.length > 1 && !pending) {
+            pending = { player: o.player, card: o.card, placements: places };
+          } else {
+            lost.push(o.card);
+          }
+        }, function () { lost.push(o.card); })
+        .then(next);
+    }
+    return next();
   }
 
   Array.prototype.forEach.call(outcomeInputs, function (r) {

@@ -127,6 +127,30 @@ def test_an_ambiguous_joker_asks_which_card(page: Page, live_server: str) -> Non
     expect(page.locator("#player-0 .slot-cards")).to_contain_text("JK=10♠")
 
 
+def test_grouping_keeps_the_lay_offs_on_the_melds_grouped(page: Page, live_server: str
+                                                          ) -> None:
+    """layoff.basic: Ben's 10♥ lies on Ann's run; Ann's cards are then grouped again
+    (new melds), and the 10♥ goes back on the run instead of being dropped."""
+    start_game(page, live_server, ["Ann", "Ben"], "rummy-500")
+    page.get_by_role("link", name="Record hand 1").click()
+    tap = Taps(page)
+    tap.tool(0, "New meld")
+    tap.cards("7 of hearts", "8 of hearts", "9 of hearts")
+    tap.tool(0, "New meld")
+    tap.cards("king of spades", "king of hearts", "king of diamonds")
+    expect(page.locator("#player-0 .slot-status.ok")).to_have_count(2)
+    tap.tool(1, "Lay off")
+    tap.card("10 of hearts")
+    ben = page.locator("#player-1 [data-act=remove-layoff]")
+    expect(ben).to_have_count(1)
+    tap.tool(0, "Group my cards")
+    expect(page.locator("#player-0")).to_contain_text("Grouped into 2 meld(s).")
+    expect(ben).to_have_count(1)
+    expect(ben).to_contain_text("10♥")
+    # the run holds it again
+    expect(page.locator("#player-0 .slot-cards").filter(has_text="7♥")).to_contain_text("10♥")
+
+
 def group_hand(page: Page, cards: list[str], others: dict[int, tuple[str, list[str]]]) -> None:
     """Ann (seat 0) taps all her melded cards into one meld and groups them; each other
     seat puts one meld down and keeps some cards."""
