@@ -431,9 +431,9 @@ def live_meld(hand: Hand, player: str, cards: Sequence[Card], version: int | Non
         raise HandError([Problem(explain(too_many), player, "melds")])
     taken = {m.label for m in hand.melds}
     k = sum(1 for m in hand.melds if m.owner_id == ids[player]) + 1
-    while f"{player}-{k}" in taken:
+    while meld_label(player, k) in taken:
         k += 1
-    label = f"{player}-{k}"
+    label = meld_label(player, k)
     reading = make_meld(label, cards, rules).reading
     meld = Meld(owner_id=ids[player], label=label,
                 position=max((m.position for m in hand.melds), default=-1) + 1,
@@ -446,6 +446,17 @@ def live_meld(hand: Hand, player: str, cards: Sequence[Card], version: int | Non
         history.log(game, history.LIVE_MELD,
                     f"{player}: {' '.join(str(c) for c in cards)}", hand.number)
     return meld
+
+
+def meld_label(player: str, k: int) -> str:
+    """A live meld's id within its hand: its owner and its number among their melds."""
+    return f"{player}-{k}"
+
+
+def meld_label_parts(label: str) -> tuple[str, int] | None:
+    """The owner and number in a label made by :func:`meld_label` (None for others)."""
+    owner, dash, k = label.rpartition("-")
+    return (owner, int(k)) if owner and dash and k.isdigit() else None
 
 
 def live_layoff(hand: Hand, player: str, card: Card, onto: str, version: int | None = None

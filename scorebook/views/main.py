@@ -12,9 +12,11 @@ from scorebook.extensions import db
 from scorebook.games import scoreboard
 from scorebook.models import FINISHED, IN_PROGRESS, Game, Hand, Player, Seat
 from scorebook.views.cards import register_card_helpers
+from scorebook.views.changes import register_change_helpers
 
 bp = Blueprint("main", __name__)
 register_card_helpers(bp)
+register_change_helpers(bp)
 
 RECENT_RESULTS = 10
 

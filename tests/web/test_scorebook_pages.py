@@ -4,6 +4,7 @@ edit, delete, play live — and bad input shown in place with nothing stored."""
 
 from __future__ import annotations
 
+import html as html_module
 import json
 import re
 from collections.abc import Callable
@@ -245,6 +246,30 @@ def test_a_live_hand_through_the_forms(client: FlaskClient) -> None:
     assert done.status_code == 302
     page = text(client.get("/games/1"))
     assert re.search(r'<tr id="hand-1">.*\+13.*\+64.*−9.*</tr>', page)
+
+
+def test_history_names_cards_and_melds_the_way_the_page_does(client: FlaskClient) -> None:
+    start(client)
+    client.post("/games/1/hands/live/start")
+    for kind, data in [
+        ("meld", {"meld-player": "p1", "meld-cards": "kh kd kc"}),
+        ("layoff", {"layoff-player": "p0", "layoff-card": "ks", "layoff-onto": "Ada-1"}),
+    ]:
+        assert client.post(f"/games/1/hands/live/{kind}", data=data).status_code == 302
+    assert client.post("/games/1/hands/live/undo", data={"undo-version": ""}).status_code == 302
+    client.post("/games/1/hands/new", data={"number": "1", **EXAMPLE_FORM})  # live hand open
+    client.post("/games/1/hands/live/finish", data={
+        "finish-players-0-hand": "5h jd 9h ah", "finish-outcome": "p1"})
+    html = client.get("/games/1/history").get_data(as_text=True)
+    # what a reader sees: the symbols, not the spoken names meant for screen readers
+    seen = re.sub(r'<span class="sr-only">.*?</span>', "", html)
+    seen = html_module.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", seen)))
+    assert "Ada: K♥ K♦ K♣" in seen
+    assert "You: K♠ → Ada's meld 1" in seen
+    assert "Taken back · hand 1 K♠ → Ada's meld 1" in seen
+    assert "Ada-1" not in seen and "KS" not in seen
+    assert re.search(r"You −\d+", seen), "a negative score keeps its real minus sign"
+    assert "king of spades" in html  # still said in full to a screen reader
 
 
 def test_forms_need_their_csrf_token(make_app: Callable[..., Flask]) -> None:

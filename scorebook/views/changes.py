@@ -1,0 +1,62 @@
+"""A game's history entries as a reader sees them.
+
+Each entry's summary is stored as plain, language-neutral text when the change is
+made (``scorebook.hands``): ``Ann: 10S 10H 10D`` for a meld, ``Ben: 10C → Ann-1``
+for a lay-off, ``Ann +220, Ben −6`` for a hand.  Here the cards get their suit
+symbols (and spoken names), a live meld's label becomes “Ann's meld 1” in the
+reader's language, and a score its real minus sign.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint
+from flask_babel import gettext
+from markupsafe import Markup, escape
+
+from scorebook import history
+from scorebook.hands import meld_label_parts
+from scorebook.models import Change
+from scorebook.views.cards import card_html, cards_html
+
+ARROW = " → "
+_NEGATIVE = re.compile(r"(?<= )-(?=\d)")
+
+
+def meld_name(label: str) -> str:
+    parts = meld_label_parts(label)
+    if parts is None:
+        return label
+    return gettext("%(name)s's meld %(number)s", name=parts[0], number=parts[1])
+
+
+def _onto(card: str, label: str) -> Markup:
+    return card_html(card) + Markup(ARROW) + escape(meld_name(label))
+
+
+def change_summary(change: Change) -> Markup:
+    """The summary of one history entry, ready for the page."""
+    text = change.summary or ""
+    action = change.action
+    if action == history.DELETED:
+        return Markup("")  # the entry's title already says which hand went
+    if action == history.LIVE_MELD and ": " in text:
+        who, _, cards = text.partition(": ")
+        return escape(who) + Markup(": ") + cards_html(cards)
+    if action == history.LIVE_LAYOFF and ": " in text and ARROW in text:
+        who, _, rest = text.partition(": ")
+        card, _, label = rest.partition(ARROW)
+        return escape(who) + Markup(": ") + _onto(card, label)
+    if action == history.LIVE_UNDO:
+        if ARROW in text:
+            card, _, label = text.partition(ARROW)
+            return _onto(card, label)
+        return escape(meld_name(text))
+    if action in (history.RECORDED, history.EDITED, history.LIVE_FINISHED):
+        return escape(_NEGATIVE.sub("\u2212", text))
+    return escape(text)
+
+
+def register_change_helpers(bp: Blueprint) -> None:
+    bp.add_app_template_filter(change_summary, "change_summary")
