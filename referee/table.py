@@ -227,18 +227,25 @@ def place(meld: TableMeld, target: LayoffTarget, laid_by: str | None) -> TableMe
 
 
 def apply_layoff(table: Table, meld_id: str, card: Card, laid_by: str | None,
-                 rules: RuleSet) -> Table:
-    """The table after ``laid_by`` lays ``card`` off on meld ``meld_id``.
+                 rules: RuleSet, end: str | None = None) -> Table:
+    """The table after ``laid_by`` lays ``card`` off on meld ``meld_id`` (at ``end``,
+    ``low`` or ``high``, of a run when given).
 
     Raises :class:`TableError` (with the verdict) when it does not fit, or when an
-    undeclared joker could go at either end of the run.
+    undeclared joker could go at either end of the run.  An ace that fits both ends
+    of a 2..K run goes at the low end unless ``end`` says otherwise, the end that
+    scoring's :func:`build_table` also settles on.
     """
     verdict = check_layoff(table, card, rules, meld_id)
     if not verdict.legal:
         raise TableError(verdict.message, verdict)
     meld = table.get(meld_id)
     targets = fits(meld, card, rules)
-    if len(targets) > 1:
+    if end is not None:
+        targets = [t for t in targets if t.end == end]
+        if not targets:
+            raise TableError(f"{card} does not fit at the {end} end of meld {meld_id}")
+    if len({t.card for t in targets}) > 1:
         raise TableError(
             f"say which card the joker stands for: {' or '.join(str(t.card) for t in targets)}")
     return table.with_meld(place(meld, targets[0], laid_by))

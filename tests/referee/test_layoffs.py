@@ -56,6 +56,26 @@ def test_layoff_basic_either_end_of_a_run() -> None:
     assert both.get("A").reading.low == 4
 
 
+def test_layoff_basic_an_ace_on_two_to_king_goes_at_the_end_chosen() -> None:
+    """`layoff.basic`, `meld.ace`: an ace fits both ends of 2♥..K♥; it lies low (A-2-…)
+    unless the high end (…-K-A) is asked for, and a joker still has to be declared."""
+    two_to_king = "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"
+    t = table(("A", two_to_king, "Ada"))
+    ends = {target.end for target in check_layoff(t, parse_card("AH"), PAGAT).detail["targets"]}
+    assert ends == {"low", "high"}
+    low = apply_layoff(t, "A", parse_card("AH"), "Bo", PAGAT).get("A").reading
+    assert low.low == 1 and str(low).startswith("AH 2H")
+    high = apply_layoff(t, "A", parse_card("AH"), "Bo", PAGAT, end="high").get("A").reading
+    assert high.low == 2 and str(high).endswith("KH AH")
+    short = table(("B", "5H 6H 7H", "Ada"))
+    with pytest.raises(TableError):
+        apply_layoff(short, "B", parse_card("8H"), "Bo", PAGAT, end="low")
+    with pytest.raises(TableError, match="joker stands for"):
+        apply_layoff(short, "B", JOKER, "Bo", PAGAT)
+    assert str(apply_layoff(short, "B", JOKER, "Bo", PAGAT, end="low").get("B").reading
+               ).startswith("JK=4H")
+
+
 def test_layoff_basic_not_a_card_away_from_the_end() -> None:
     """`layoff.basic`: only the next consecutive card of the same suit fits."""
     t = table(("A", "5H 6H 7H", "Ada"))
