@@ -39,6 +39,11 @@ class Taps:
     def tool(self, player: int, name: str) -> None:
         self(self.page.locator(f"#player-{player}").get_by_role("button", name=name, exact=True))
 
+    def meld(self, player: int, *names: str) -> None:
+        """A new meld for the player at seat ``player``, card by card."""
+        self.tool(player, "New meld")
+        self.cards(*names)
+
 
 def start_game(page: Page, live_server: str, names: list[str], family: str,
                screenshot=None) -> str:  # type: ignore[no-untyped-def]
@@ -71,10 +76,8 @@ def test_the_rules_example_hand_with_the_picker(page: Page, live_server: str,
     tap.cards("5 of clubs", "6 of clubs", "7 of clubs")
     tap.tool(2, "In hand")
     tap.cards("jack of clubs", "8 of hearts", "9 of clubs")
-    tap.tool(0, "New meld")
-    tap.cards("7 of spades", "8 of spades", "9 of spades")
-    tap.tool(0, "New meld")
-    tap.cards("4 of clubs", "4 of spades", "4 of diamonds")
+    tap.meld(0, "7 of spades", "8 of spades", "9 of spades")
+    tap.meld(0, "4 of clubs", "4 of spades", "4 of diamonds")
     expect(page.locator("#player-0 .slot-status.ok")).to_have_count(2)
     tap.tool(0, "Lay off")
     tap.card("6 of spades")
@@ -134,10 +137,8 @@ def test_grouping_keeps_the_lay_offs_on_the_melds_grouped(page: Page, live_serve
     start_game(page, live_server, ["Ann", "Ben"], "rummy-500")
     page.get_by_role("link", name="Record hand 1").click()
     tap = Taps(page)
-    tap.tool(0, "New meld")
-    tap.cards("7 of hearts", "8 of hearts", "9 of hearts")
-    tap.tool(0, "New meld")
-    tap.cards("king of spades", "king of hearts", "king of diamonds")
+    tap.meld(0, "7 of hearts", "8 of hearts", "9 of hearts")
+    tap.meld(0, "king of spades", "king of hearts", "king of diamonds")
     expect(page.locator("#player-0 .slot-status.ok")).to_have_count(2)
     tap.tool(1, "Lay off")
     tap.card("10 of hearts")
