@@ -8,6 +8,7 @@ the API can answer 400 and a form can show it in place.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -127,7 +128,7 @@ def table_from(obj: Any, rules: RuleSet) -> Table:
             raise PayloadError("bad-request", f"meld {meld_id}: cards must be a list")
         cards: list[Card] = []
         laid_by: list[str | None] = []
-        for entry in raw if isinstance(raw, list) else raw.split():
+        for entry in raw if isinstance(raw, list) else _tokens(raw):
             if isinstance(entry, Mapping):
                 cards.append(card_from(entry.get("card"), f"meld {meld_id}"))
                 laid_by.append(text_from(entry.get("by"), "by", required=False) or owner)
@@ -142,6 +143,12 @@ def table_from(obj: Any, rules: RuleSet) -> Table:
             raise PayloadError(code, f"table meld {meld_id}: {exc}") from exc
         table = table.with_meld(meld)
     return table
+
+
+def _tokens(text: str) -> list[str]:
+    """The card texts of one string, split like :func:`referee.parse_cards` splits them
+    (spaces, commas or semicolons)."""
+    return [t for t in re.split(r"[\s,;]+", text) if t]
 
 
 def check_cards_exist(cards: Sequence[Card], rules: RuleSet, players: int) -> None:
