@@ -276,6 +276,9 @@ def _diagnose(cards: Sequence[Card], rules: RuleSet) -> Verdict:
         if jokers and len(naturals) <= 4:
             return Verdict(False, "meld.no-card-for-joker", ("meld.joker", "meld.set"))
         return Verdict(False, "meld.set-too-big", ("meld.set",))
+    if len(set(suits)) == 1 and rules.aces_high and _two_aces_else_distinct(naturals):
+        # two decks: an ace low and an ace high in one run would be an ace at both ends
+        return Verdict(False, "meld.wrap-around", ("meld.ace",))
     if len(set(suits)) == 1 and len(ranks) == len(naturals):
         if 1 in ranks and 13 in ranks and not rules.aces_high:
             return Verdict(False, "meld.ace-low-only", ("meld.ace",))
@@ -284,6 +287,11 @@ def _diagnose(cards: Sequence[Card], rules: RuleSet) -> Verdict:
         if jokers:
             return Verdict(False, "meld.no-card-for-joker", ("meld.joker", "meld.run"))
     return Verdict(False, "meld.not-a-meld", ("meld.set", "meld.run"), {"cards": text})
+
+
+def _two_aces_else_distinct(naturals: Sequence[Card]) -> bool:
+    counts = Counter(c.rank for c in naturals)
+    return counts[1] == 2 and all(n == 1 for rank, n in counts.items() if rank != 1)
 
 
 _MELD_RULES = {

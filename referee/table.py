@@ -265,6 +265,36 @@ def _why_not(meld: TableMeld, card: Card) -> Verdict | None:
     return None
 
 
+def _blocked_by(meld: TableMeld, card: Card, rules: RuleSet) -> tuple[str, ...]:
+    """The meld rule that keeps ``card`` off ``meld`` when it would otherwise be the next
+    card: ``meld.ace`` past the corner (K-A-2), for an ace at both ends of a run or an
+    ace above the king in Basic Rummy; ``meld.set`` for a suit the set already has."""
+    want = card.stands_for if card.is_joker else card
+    reading = meld.reading
+    if reading.kind == SET:
+        if want is not None and want.rank == reading.rank and want.suit in _set_suits(reading):
+            return ("meld.set",)
+        return ()
+    if want is None:  # an undeclared joker fits any run shorter than 13 cards
+        return ("meld.ace",) if len(reading.cards) >= 13 else ()
+    if want.suit != reading.suit:
+        return ()
+    high = reading.low + len(reading.cards) - 1
+    if (want.rank == 2 and high == 14) or (want.rank == 13 and reading.low == 1):
+        return ("meld.ace",)  # K-A-2
+    if want.rank == 1 and (len(reading.cards) >= 13 or (high == 13 and not rules.aces_high)):
+        return ("meld.ace",)
+    return ()
+
+
+def _no_fit(card: Card, rules: RuleSet, melds: Iterable[TableMeld],
+            detail: dict[str, tuple[LayoffTarget, ...]]) -> Verdict:
+    """``layoff.no-fit``, citing the meld rules that keep the card off these melds."""
+    base = ("layoff.basic", "layoff.joker") if card.is_joker else ("layoff.basic",)
+    extra = tuple(dict.fromkeys(r for meld in melds for r in _blocked_by(meld, card, rules)))
+    return Verdict(False, "layoff.no-fit", base + extra, {"card": str(card)}, detail)
+
+
 def check_layoff(table: Table, card: Card, rules: RuleSet, meld_id: str | None = None
                  ) -> Verdict:
     """May ``card`` be laid off (on ``meld_id``, or anywhere)?
@@ -291,7 +321,7 @@ def check_layoff(table: Table, card: Card, rules: RuleSet, meld_id: str | None =
             return Verdict(False, "layoff.wrong-meld", base + ("layoff.choice",),
                            {"card": str(card), "meld": meld_id, "targets": ", ".join(ids)},
                            detail)
-        return Verdict(False, "layoff.no-fit", base, {"card": str(card)}, detail)
+        return _no_fit(card, rules, [table.get(meld_id)], detail)
     if len(ids) == 1:
         return Verdict(True, "layoff.ok", base, {"card": str(card), "meld": ids[0]}, detail)
     if ids:
@@ -301,4 +331,4 @@ def check_layoff(table: Table, card: Card, rules: RuleSet, meld_id: str | None =
         why = _why_not(meld, card)
         if why is not None:
             return replace(why, detail=detail)
-    return Verdict(False, "layoff.no-fit", base, {"card": str(card)}, detail)
+    return _no_fit(card, rules, table, detail)
