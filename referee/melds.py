@@ -284,9 +284,20 @@ def _diagnose(cards: Sequence[Card], rules: RuleSet) -> Verdict:
             return Verdict(False, "meld.ace-low-only", ("meld.ace",))
         if 1 in ranks and (2 in ranks or 3 in ranks) and (13 in ranks or 12 in ranks):
             return Verdict(False, "meld.wrap-around", ("meld.ace",))
+        if jokers and rules.aces_high and _cyclic_span(ranks) <= len(cards):
+            # the jokers would fill a run only by going round the corner (K-A-2)
+            return Verdict(False, "meld.wrap-around", ("meld.ace", "meld.joker"))
         if jokers:
             return Verdict(False, "meld.no-card-for-joker", ("meld.joker", "meld.run"))
     return Verdict(False, "meld.not-a-meld", ("meld.set", "meld.run"), {"cards": text})
+
+
+def _cyclic_span(ranks: set[int]) -> int:
+    """How many ranks the shortest arc holding ``ranks`` covers, were K-A-2 allowed."""
+    ordered = sorted(ranks)
+    widest_gap = max((b - a for a, b in zip(ordered, ordered[1:], strict=False)), default=0)
+    widest_gap = max(widest_gap, ordered[0] + 13 - ordered[-1])
+    return 13 - widest_gap + 1
 
 
 def _two_aces_else_distinct(naturals: Sequence[Card]) -> bool:

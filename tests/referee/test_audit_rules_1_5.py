@@ -62,3 +62,12 @@ def test_an_unrelated_card_cites_only_layoff_basic() -> None:
     """`layoff.basic`: a card that simply is not next to the run cites the lay-off rule."""
     verdict = check_layoff(one_meld("5H 6H 7H"), parse_card("9H"), PAGAT)
     assert verdict.rules == ("layoff.basic",)
+
+
+@pytest.mark.parametrize("cards", ["KH JK 2H", "QH KH JK 2H", "KH JK JK 3H", "JK KH 2H 3H"])
+def test_a_joker_turning_the_corner_cites_meld_ace(cards: str) -> None:
+    """`meld.ace`, `meld.joker`: K-A-2 is no run even when a joker stands for the ace
+    or the two; the verdict cites `meld.ace`."""
+    verdict = check_meld(parse_cards(cards), PAGAT)
+    assert not verdict.legal
+    assert "meld.ace" in verdict.rules
