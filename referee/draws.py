@@ -64,8 +64,11 @@ def check_draw(rules: RuleSet, table: Table, pile: Sequence[Card], hand: Sequenc
     if take == 1 and discard is not None and discard.natural == card.natural:
         return Verdict(False, "draw.same-discard", ("discard.not-same",), params, detail)
     if take == 1:
-        rule_ids = ("draw.stock-or-top", "draw.must-meld") if rules.draw_must_meld else (
-            "draw.stock-or-top",)
+        rule_ids: tuple[str, ...] = ("draw.stock-or-top",)
+        if rules.draw_must_meld:
+            rule_ids += ("draw.must-meld",)
+        if not rules.deep_draws:  # basic: the top card is the only one there is to take
+            rule_ids += ("draw.basic",)
         return Verdict(True, "draw.top-ok", rule_ids, params, detail)
     rule_ids = ("draw.deep", "draw.deep-new-meld") if rules.deep_draw_new_meld else (
         "draw.deep",)

@@ -132,11 +132,13 @@ def test_draw_deep_take_must_be_inside_the_pile() -> None:
 
 
 def test_draw_stock_or_top_always_allowed() -> None:
-    """`draw.stock-or-top`: the top card of the pile may always be taken, meldable or not."""
-    for rules in (PAGAT, RUMMY, BASIC):
+    """`draw.stock-or-top`: the top card of the pile may always be taken, meldable or not
+    (in Basic, `draw.basic`, it is the only pile card that may be)."""
+    for rules, ids in ((PAGAT, ("draw.stock-or-top",)), (RUMMY, ("draw.stock-or-top",)),
+                       (BASIC, ("draw.stock-or-top", "draw.basic"))):
         verdict = check_draw(rules, Table(), PILE, HAND, take=1)
         assert verdict.legal and verdict.code == "draw.top-ok"
-        assert verdict.rules == ("draw.stock-or-top",)
+        assert verdict.rules == ids
         assert verdict.params == {"card": "AS", "take": 1}
 
 
