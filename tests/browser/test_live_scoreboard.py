@@ -130,7 +130,7 @@ def put_down(writer, game_url: str, player: str, cards: str) -> float:  # type: 
 
 
 def test_a_live_hand_shows_on_every_phone_as_it_is_played(
-        page, writer, live_server):  # type: ignore[no-untyped-def]
+        page, writer, live_server, screenshot):  # type: ignore[no-untyped-def]
     game_url = start_game(writer, live_server)
     share(writer, page, live_server, role="scorer")
     writer.goto(f"{game_url}/hands/live")
@@ -152,6 +152,9 @@ def test_a_live_hand_shows_on_every_phone_as_it_is_played(
     print(f"live hand, a meld on another phone: {shown - saved:.3f} s")
     assert shown - saved < LIMIT_S, f"the meld took {shown - saved:.2f} s to show"
     assert page.locator("#layoff").is_visible()
+    page.wait_for_selector("[data-live-status][data-state=live]")
+    page.locator("#live-title-1").scroll_into_view_if_needed()
+    screenshot("scorebook-live-hand-other-phone")
     # what this phone had typed is still there; the cards melded are used up in the picker
     assert page.locator("#finish").get_by_label("Left in Ben's hand").input_value() == "kd"
     page.locator("#meld").get_by_label("Cards").click()
