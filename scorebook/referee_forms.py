@@ -35,6 +35,12 @@ BOOL_OPTIONS = ("jokers", "draw_must_meld", "deep_draw_new_meld", "discard_requi
                 "floating", "unplayable_discard", "must_go_out", "one_meld_per_turn")
 
 
+#: The house rules, in the order the form shows them.
+OPTION_FIELDS = ("jokers", "values", "low_ace_value", "rummy_call", "draw_must_meld",
+                 "deep_draw_new_meld", "discard_required", "floating", "unplayable_discard",
+                 "must_go_out", "min_natural_cards", "one_meld_per_turn", "target")
+
+
 class RulesForm(Form):
     """A family plus house-rule overrides; empty fields keep the family's default."""
 
@@ -76,7 +82,8 @@ class RulesForm(Form):
     game = IntegerField(widget=HiddenInput(), validators=[Optional()])
 
     def option_fields(self) -> list[Any]:
-        return [f for f in self if f.name not in ("family", "players", "game")]
+        """The house-rule fields (not the family, the players, nor a tool's own fields)."""
+        return [getattr(self, name) for name in OPTION_FIELDS]
 
     def rules_body(self) -> dict[str, Any]:
         """The ``rules`` object of an API body."""

@@ -109,7 +109,7 @@ def leave(league_id: int) -> Response:
     if access.role_in(league) == OWNER and not league.password_hash:
         flash(gettext("Set a password for %(name)s before you leave it: without one, nobody "
                       "could ever open it again.", name=league.name))
-        return redirect(url_for("access.settings", league_id=league.id, _anchor="password"))
+        return redirect(url_for("access.settings", league_id=league.id, _anchor="league-password"))
     access.forget(session, league.id)
     flash(gettext("This browser has left %(name)s.", name=league.name))
     return redirect(url_for("access.leagues"))

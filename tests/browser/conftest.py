@@ -70,6 +70,16 @@ def page(browser):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
+def writer(browser):  # type: ignore[no-untyped-def]
+    """A second phone, with JavaScript off: it records by the typed forms."""
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
 def screenshot(page):  # type: ignore[no-untyped-def]
     """``screenshot(name)`` saves the page, full length at phone width, into
     docs/screenshots/ (committed, so a person can look at every page) when the

@@ -12,20 +12,9 @@ import time
 
 import pytest
 
-from tests.browser.conftest import PHONE
-
 pytestmark = pytest.mark.browser
 
 LIMIT_S = 2.0
-
-
-@pytest.fixture
-def writer(browser):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
 
 
 def start_game(writer, live_server: str) -> str:  # type: ignore[no-untyped-def]

@@ -218,7 +218,7 @@ def test_an_owner_without_a_password_cannot_leave_and_lose_the_league(
         app: Flask, owner: FlaskClient) -> None:
     league = league_of(app, start(owner))
     refused = owner.post(f"/leagues/{league.id}/leave")
-    assert refused.headers["Location"].endswith("#password")
+    assert refused.headers["Location"].endswith("#league-password")
     assert owner.get("/league/").status_code == 200
     owner.post(f"/leagues/{league.id}/password", data={"password": PASSWORD,
                                                        "confirm": PASSWORD})
