@@ -271,7 +271,7 @@
           render();
           return;
         }
-        var placements = answer.json.placements || [];
+        var placements = distinct(answer.json.placements || []);
         if (!placements.length) {
           notes[i] = answer.json.message;
           render();
@@ -286,6 +286,18 @@
         render();
       })
       .catch(function () { notes[i] = texts.offline; render(); });
+  }
+
+  // A lay-off is recorded as a card and a meld: an ace that fits both ends of a 2..K
+  // run is one choice, not two (it lies low, as the referee scores it).
+  function distinct(placements) {
+    var seen = {};
+    return placements.filter(function (pl) {
+      var key = pl.meld + " " + pl.card;
+      if (seen[key]) { return false; }
+      seen[key] = true;
+      return true;
+    });
   }
 
   function changed() {
@@ -604,9 +616,8 @@
       return post("/referee/layoff",
                   { rules: rules, players: names.length, table: tableForApi(), card: o.card })
         .then(function (answer) {
-          var places = ((answer.ok && answer.json.placements) || []).filter(function (pl) {
-            return fresh.indexOf(pl.meld) >= 0;
-          });
+          var found = distinct((answer.ok && answer.json.placements) || []);
+          var places = found.filter(function (pl) { return fresh.indexOf(pl.meld) >= 0; });
           if (places.length === 1) {
             state[o.player].layoffs.push({ card: places[0].card, onto: places[0].meld });
           } else if (places.length > 1 && !pending) {

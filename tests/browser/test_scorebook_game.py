@@ -152,6 +152,21 @@ def test_grouping_keeps_the_lay_offs_on_the_melds_grouped(page: Page, live_serve
     expect(page.locator("#player-0 .slot-cards").filter(has_text="7♥")).to_contain_text("10♥")
 
 
+def test_an_ace_on_two_to_king_is_one_choice(page: Page, live_server: str) -> None:
+    """`layoff.basic`, `meld.ace`: the ace fits both ends of 2♥..K♥, but a lay-off is a
+    card on a meld, so the scorer is not asked to pick between two identical choices."""
+    start_game(page, live_server, ["Ann", "Ben"], "rummy-500")
+    page.get_by_role("link", name="Record hand 1").click()
+    tap = Taps(page)
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king"]
+    tap.meld(0, *[f"{r} of hearts" for r in ranks])
+    expect(page.locator("#player-0 .slot-status.ok")).to_have_count(1)
+    tap.tool(1, "Lay off")
+    tap.card("ace of hearts")
+    expect(page.locator("#player-1 [data-act=remove-layoff]")).to_contain_text("A♥")
+    expect(page.locator("#player-1 .choices")).to_have_count(0)
+
+
 def group_hand(page: Page, cards: list[str], others: dict[int, tuple[str, list[str]]]) -> None:
     """Ann (seat 0) taps all her melded cards into one meld and groups them; each other
     seat puts one meld down and keeps some cards."""
