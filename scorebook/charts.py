@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from markupsafe import Markup, escape
 
 # Okabe-Ito colours, darkened where needed for 3:1 contrast on white.
@@ -67,8 +67,9 @@ def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: 
     title = gettext("Running totals after each hand")
     if hands:
         last = ", ".join(f"{n} {r[-1] if r else 0}" for n, r in zip(names, running))
-        desc = gettext("After %(hands)s hand(s), towards %(target)s: %(totals)s.",
-                       hands=hands, target=target, totals=last)
+        desc = ngettext("After %(num)s hand, towards %(target)s: %(totals)s.",
+                        "After %(num)s hands, towards %(target)s: %(totals)s.",
+                        hands, target=target, totals=last)
     else:
         desc = gettext("No hands yet. The target is %(target)s.", target=target)
     out = [f'<svg class="chart" viewBox="0 0 {WIDTH} {total_h}" role="img" '
@@ -141,10 +142,12 @@ def rating_chart(ratings: Sequence[int], span: tuple[str, str], name: str,
 
     title = gettext("%(name)s's rating after each game", name=name)
     if count:
-        desc = gettext("%(count)s game(s) from %(first)s to %(last)s: rating now %(now)s, "
-                       "highest %(high)s, lowest %(low)s; everyone starts at %(start)s.",
-                       count=count, first=span[0], last=span[1], now=ratings[-1],
-                       high=max(ratings), low=min(ratings), start=start)
+        desc = ngettext("%(num)s game from %(first)s to %(last)s: rating now %(now)s, "
+                        "highest %(high)s, lowest %(low)s; everyone starts at %(start)s.",
+                        "%(num)s games from %(first)s to %(last)s: rating now %(now)s, "
+                        "highest %(high)s, lowest %(low)s; everyone starts at %(start)s.",
+                        count, first=span[0], last=span[1], now=ratings[-1],
+                        high=max(ratings), low=min(ratings), start=start)
     else:
         desc = gettext("No finished games yet; everyone starts at %(start)s.", start=start)
     out = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '

@@ -120,7 +120,8 @@ def picker_texts() -> dict[str, object]:
         "preview": gettext("Scores of this hand"),
         "previewError": gettext("Not ready to score: %(message)s"),
         "points": gettext("%(score)s (melded %(melded)s, in hand %(stranded)s)"),
-        "grouped": gettext("Grouped into %(count)s meld(s)."),
+        "groupedOne": gettext("Grouped into one meld."),
+        "grouped": gettext("Grouped into %(count)s melds."),
         "nothingToGroup": gettext("First tap all the cards this player put down, "
                                   "then Group my cards."),
         "ungrouped": gettext("These cards form no meld: lay them off or take them back."),

@@ -579,7 +579,8 @@
           validate(rest);
           notes[i] = texts.ungrouped;
         } else {
-          notes[i] = f(texts.grouped, { count: answer.json.melds.length });
+          var count = answer.json.melds.length;
+          notes[i] = count === 1 ? texts.groupedOne : f(texts.grouped, { count: count });
         }
         // Lay-offs on the melds just regrouped come off, then go back on the new melds.
         var orphans = [];

@@ -145,7 +145,7 @@ def test_grouping_keeps_the_lay_offs_on_the_melds_grouped(page: Page, live_serve
     ben = page.locator("#player-1 [data-act=remove-layoff]")
     expect(ben).to_have_count(1)
     tap.tool(0, "Group my cards")
-    expect(page.locator("#player-0")).to_contain_text("Grouped into 2 meld(s).")
+    expect(page.locator("#player-0")).to_contain_text("Grouped into 2 melds.")
     expect(ben).to_have_count(1)
     expect(ben).to_contain_text("10♥")
     # the run holds it again
