@@ -3,8 +3,6 @@ bad input answered with a 400 that says what is wrong (never a 500)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -12,17 +10,6 @@ from hypothesis import strategies as st
 from tests.worked_examples import RUMMY_500_HAND
 
 PAGAT = {"family": "pagat-500"}
-
-
-@pytest.fixture
-def post(client):
-    def _post(path: str, body: Any, status: int = 200) -> dict[str, Any]:
-        response = client.post("/api/v1" + path, json=body)
-        assert response.status_code == status, response.get_data(as_text=True)
-        assert response.is_json
-        return response.get_json()
-
-    return _post
 
 
 # ---- /referee/meld ----------------------------------------------------------------------

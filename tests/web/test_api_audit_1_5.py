@@ -3,21 +3,9 @@ do not pin down."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 PAGAT = {"family": "pagat-500"}
-
-
-@pytest.fixture
-def post(client):
-    def _post(path: str, body: Any, status: int = 200) -> dict[str, Any]:
-        response = client.post("/api/v1" + path, json=body)
-        assert response.status_code == status, response.get_data(as_text=True)
-        return response.get_json()
-
-    return _post
 
 
 @pytest.mark.parametrize("cards", ["5H, 6H, 7H", "5H,6H,7H", "5h;6h;7h", "5♥ 6♥ 7♥"])

@@ -11,16 +11,6 @@ PAGAT = {"family": "pagat-500"}
 CLUBS_PILE = ["KC", "3D", "QC", "5S", "JC"]  # K♣ deep, Q♣ higher, J♣ just discarded
 
 
-@pytest.fixture
-def post(client):
-    def _post(path: str, body: Any, status: int = 200) -> dict[str, Any]:
-        response = client.post("/api/v1" + path, json=body)
-        assert response.status_code == status, response.get_data(as_text=True)
-        return response.get_json()
-
-    return _post
-
-
 def call(post, rules: Any, pile: list[str], table: list[Any] | None = None,
          **extra: Any) -> dict[str, Any]:
     return post("/referee/rummy-call", {"rules": rules, "players": 3, "table": table or [],
