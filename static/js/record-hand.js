@@ -103,7 +103,12 @@
     return counts;
   }
 
+  // Basic's "went Rummy" box: it doubles the points of the player who went out.
+  var goingRummyBox = form.querySelector("input[name=going_rummy]");
+
   function payloadPlayers() {
+    var out = outcome();
+    var wentRummy = !!(goingRummyBox && goingRummyBox.checked);
     return state.map(function (p) {
       return {
         name: p.name,
@@ -111,7 +116,7 @@
           .map(function (m) { return { id: m.id, cards: m.cards.slice() }; }),
         layoffs: p.layoffs.map(function (l) { return { card: l.card, onto: l.onto }; }),
         hand: p.hand.slice(),
-        going_rummy: false
+        going_rummy: wentRummy && out.went_out === p.name
       };
     });
   }
@@ -635,6 +640,7 @@
   Array.prototype.forEach.call(outcomeInputs, function (r) {
     r.addEventListener("change", function () { userChoseOutcome = true; schedulePreview(); });
   });
+  if (goingRummyBox) { goingRummyBox.addEventListener("change", schedulePreview); }
 
   form.addEventListener("submit", function () {
     var out = outcome();

@@ -167,6 +167,22 @@ def test_an_ace_on_two_to_king_is_one_choice(page: Page, live_server: str) -> No
     expect(page.locator("#player-1 .choices")).to_have_count(0)
 
 
+def test_the_preview_doubles_a_hand_that_went_rummy(page: Page, live_server: str) -> None:
+    """`score.going-rummy`: ticking "went Rummy" doubles the winner's points in the
+    preview too, not only once the hand is saved."""
+    start_game(page, live_server, ["Ann", "Ben"], "basic")
+    page.get_by_role("link", name="Record hand 1").click()
+    tap = Taps(page)
+    tap.meld(0, "ace of spades", "2 of spades", "3 of spades")
+    tap.tool(1, "In hand")
+    tap.cards("king of hearts", "4 of clubs")
+    page.locator("input[name=outcome][value=p0]").check()
+    preview = page.locator("[data-preview]")
+    expect(preview).to_contain_text("+14")
+    page.locator("input[name=going_rummy]").check()
+    expect(preview).to_contain_text("+28")
+
+
 def group_hand(page: Page, cards: list[str], others: dict[int, tuple[str, list[str]]]) -> None:
     """Ann (seat 0) taps all her melded cards into one meld and groups them; each other
     seat puts one meld down and keeps some cards."""
