@@ -175,6 +175,8 @@ def page_message(answer: dict[str, Any]) -> str:
 def error_text(exc: PayloadError, form: Any) -> str:
     """A bad question's explanation in the page's language, where it is a known one."""
     cause = exc.__cause__
+    if isinstance(cause, CardError) and not cause.token.strip():
+        return gettext("Enter the card first: tap it below or type it, like 8h.")
     if isinstance(cause, CardError):
         return gettext("“%(token)s” is not a card (write cards like 7s, 10h, qd, as or jk).",
                        token=cause.token)
@@ -221,7 +223,9 @@ def tool(slug: str) -> tuple[str, int] | str:
         abort(404)
     args = MultiDict(request.args)
     form = spec.form(args)
-    asked = bool((args.get(spec.asked_by) or "").strip())
+    # Sent from the form (its main field is in the URL, even empty): answer it, so that
+    # an empty pile or hand is told what is missing instead of getting a blank form.
+    asked = spec.asked_by in args
     game = attach_game(form, asked) if form.game.validate(form) else None
     answer: dict[str, Any] | None = None
     error: str | None = None

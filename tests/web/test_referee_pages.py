@@ -3,6 +3,7 @@ does, the rule book's examples included; bad input is a 400 shown in place."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlencode
 
 import pytest
@@ -94,6 +95,10 @@ def test_permalink_reopens_the_same_verdict(client):
     ("draw", {"pile": "6C 4S", "hand": "2C", "take": 5}, "take"),
     ("meld", {"cards": "7S 8S 9S", "family": "basic", "jokers": "on"}, "Basic"),
     ("meld", {"cards": "7S 8S 9S", "players": 12}, "players"),
+    # sent from the form with its main field left empty: said, not a blank form again
+    ("draw", {"pile": "", "hand": "7S 8S", "take": 1}, "The discard pile is empty"),
+    ("layoff", {"table": "A: 5H 6H 7H", "card": ""}, "Enter the card first"),
+    ("rummy-call", {"pile": "", "discarder": "", "caller": ""}, "Say who discarded last"),
 ])
 def test_bad_input_is_400_in_place(client, tool, args, text):
     page = ask(client, tool, 400, **args)
@@ -154,3 +159,10 @@ def test_the_referee_index_keeps_the_game(app, client, join):
     assert f"/referee/meld?game={game_id}" in page
     board = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert f"/referee/?game={game_id}" in board
+
+
+def test_cards_are_typed_in_capitals_and_names_as_words(client):
+    page = ask(client, "rummy-call")
+    assert re.search(r'<input[^>]*autocapitalize="characters"[^>]*id="pile"', page)
+    assert re.search(r'<input[^>]*autocapitalize="words"[^>]*id="discarder"', page)
+    assert re.search(r'<input[^>]*autocapitalize="words"[^>]*id="caller"', page)
