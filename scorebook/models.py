@@ -242,6 +242,15 @@ class Meld(db.Model):
         back_populates="meld", order_by="MeldCard.position", cascade="all, delete-orphan"
     )
 
+    @property
+    def cards_as_they_lie(self) -> list[MeldCard]:
+        """The cards in the order they lie on the table: a run from its low end (so a
+        card laid off at the low end comes first), a set as it was put down."""
+        if self.kind != "run" or not self.reading:
+            return list(self.cards)
+        place = {text: i for i, text in enumerate(self.reading.split())}
+        return sorted(self.cards, key=lambda c: (place.get(c.text, len(place)), c.position))
+
 
 class MeldCard(db.Model):
     """One card on a meld: put down by the meld's owner, or laid off (by anyone).

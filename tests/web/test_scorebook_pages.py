@@ -272,6 +272,17 @@ def test_history_names_cards_and_melds_the_way_the_page_does(client: FlaskClient
     assert "king of spades" in html  # still said in full to a screen reader
 
 
+def test_a_run_is_shown_as_it_lies_with_a_low_lay_off_first(client: FlaskClient) -> None:
+    """`layoff.basic`: 6♠ laid off on 7♠ 8♠ 9♠ goes at the low end, and the hand's page
+    draws the run 6♠ 7♠ 8♠ 9♠, not 7♠ 8♠ 9♠ 6♠."""
+    start(client)
+    client.post("/games/1/hands/new", data={"number": "1", **EXAMPLE_FORM})
+    page = client.get("/games/1/hands/1").get_data(as_text=True)
+    shown = re.findall(r'<span aria-hidden="true">([^<]+)</span>', page)
+    run = shown[shown.index("6♠"):shown.index("6♠") + 4]
+    assert run == ["6♠", "7♠", "8♠", "9♠"], shown
+
+
 def test_forms_need_their_csrf_token(make_app: Callable[..., Flask]) -> None:
     app = make_app(WTF_CSRF_ENABLED=True)
     client = app.test_client()
