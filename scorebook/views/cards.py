@@ -119,6 +119,17 @@ def picker_texts() -> dict[str, object]:
         "target": gettext("%(name)s — %(what)s"),
         "preview": gettext("Scores of this hand"),
         "previewError": gettext("Not ready to score: %(message)s"),
+        # why the hand cannot be scored yet, by the error code of POST /score/hand
+        "previewErrors": {
+            "illegal-meld": gettext("a meld is not legal yet (see the ✗ beside it)."),
+            "bad-layoff": gettext("a lay-off does not fit the meld it is on."),
+            "unknown-meld": gettext("a lay-off is on a meld that is no longer there."),
+            "too-many-copies": gettext("a card is entered more often than the decks hold."),
+            "went-out-with-cards": gettext(
+                "the player who went out still has cards in their hand."),
+            "bad-going-rummy": gettext("only the player who went out can go Rummy."),
+            "other": gettext("check the cards entered so far."),
+        },
         "points": gettext("%(score)s (melded %(melded)s, in hand %(stranded)s)"),
         "groupedOne": gettext("Grouped into one meld."),
         "grouped": gettext("Grouped into %(count)s melds."),

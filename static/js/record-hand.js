@@ -194,7 +194,9 @@
         if (!answer.ok) {
           var p = document.createElement("p");
           p.className = "field-error";
-          p.textContent = f(texts.previewError, { message: (answer.json.error || {}).message || "" });
+          var why = texts.previewErrors || {};
+          var code = (answer.json.error || {}).code;
+          p.textContent = f(texts.previewError, { message: why[code] || why.other || "" });
           previewBody.appendChild(p);
           renderHeads();
           return;

@@ -183,6 +183,20 @@ def test_the_preview_doubles_a_hand_that_went_rummy(page: Page, live_server: str
     expect(preview).to_contain_text("+28")
 
 
+def test_the_preview_says_in_words_why_it_cannot_score_yet(page: Page, live_server: str
+                                                           ) -> None:
+    """A half-entered meld: the preview says so in the page's words, not with the
+    referee's card codes and meld ids."""
+    start_game(page, live_server, ["Ann", "Ben"], "rummy-500")
+    page.get_by_role("link", name="Record hand 1").click()
+    tap = Taps(page)
+    tap.meld(0, "7 of spades", "8 of spades")
+    page.locator("input[name=outcome][value=p0]").check()
+    preview = page.locator("[data-preview]")
+    expect(preview).to_contain_text("Not ready to score: a meld is not legal yet")
+    expect(preview).not_to_contain_text("7S")
+
+
 def group_hand(page: Page, cards: list[str], others: dict[int, tuple[str, list[str]]]) -> None:
     """Ann (seat 0) taps all her melded cards into one meld and groups them; each other
     seat puts one meld down and keeps some cards."""
