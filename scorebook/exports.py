@@ -10,33 +10,52 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
 from flask_babel import gettext
 from sqlalchemy import func, select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import selectinload
 
+from referee import (
+    Card,
+    CardError,
+    PlayerHand,
+    RulesError,
+    RuleSet,
+    ScoringError,
+    build_table,
+    check_copies,
+    make_rules,
+    parse_card,
+)
+from referee.rules import FAMILIES, OPTIONS
 from scorebook import ratings
+from scorebook.entry import Entry, HandError, Problem, _card_error
 from scorebook.extensions import db
-from scorebook.games import ENDINGS, complete_hands
+from scorebook.games import ENDINGS, complete_hands, explain, family_name, verdict_of
+from scorebook.hands import _check_meld, _meld_name, _scoring_problem, _store, check_entry
+from scorebook.i18n import rules_error_text
 from scorebook.league import as_utc, ensure_seasons, prepare, season_of_day
 from scorebook.models import (
+    ABANDONED,
+    FINISHED,
     GAME_STATUSES,
     HAND_ENDINGS,
+    IN_PROGRESS,
+    MELD_LABEL_LENGTH,
     Change,
     Game,
     GameResult,
     Hand,
-    HandScore,
     League,
     Meld,
     MeldCard,
     Player,
     Season,
     Seat,
-    StrandedCard,
 )
 
 FORMAT = "rummy-scorebook/league"
@@ -45,6 +64,10 @@ VERSION = 1
 
 class LeagueImportError(ValueError):
     """A league file that cannot be imported; the message says why."""
+
+
+class _Placed(LeagueImportError):
+    """A problem whose message already says which game (and hand) it is in."""
 
 
 # --- CSV --------------------------------------------------------------------------------
@@ -249,7 +272,8 @@ def import_league(data: Any, replace: League | None = None) -> League:
     except LeagueImportError:
         db.session.rollback()
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, DBAPIError) as exc:
+        # a last resort: every check above should have said what is wrong in words
         db.session.rollback()
         raise LeagueImportError(gettext("The file is not a complete league export (%(what)s).",
                                    what=f"{type(exc).__name__}: {exc}"[:120])) from exc
@@ -262,8 +286,8 @@ def _import(data: Any, replace: League | None = None) -> League:
     if data.get("version") != VERSION:
         raise LeagueImportError(gettext("This export's version (%(version)s) cannot be read here.",
                                    version=str(data.get("version"))[:20]))
-    info = data["league"]
-    name = str(info["name"]).strip()
+    info = _field(data, "league", dict)
+    name = _field(info, "name", str).strip()
     if not name:
         raise LeagueImportError(gettext("The league in the file has no name."))
     if replace is None:
@@ -282,22 +306,24 @@ def _import(data: Any, replace: League | None = None) -> League:
             func.lower(League.name) == name.lower())) is not None:
         raise LeagueImportError(gettext("This install already keeps a league called "
                                         "%(name)s.", name=name))
-    league = League(name=name, created_at=_parse_time(info["created_at"], "created_at"))
+    league = League(name=name,
+                    created_at=_parse_time(_field(info, "created_at", str), "created_at"))
     db.session.add(league)
     players: dict[str, Player] = {}
-    for p in data["players"]:
-        player = Player(league=league, name=str(p["name"]),
-                        created_at=_parse_time(p["created_at"], "created_at"),
+    for p in _field(data, "players", list):
+        player = Player(league=league, name=_field(p, "name", str),
+                        created_at=_parse_time(_field(p, "created_at", str), "created_at"),
                         retired_at=_parse_time(p.get("retired_at"), "retired_at", False))
         if player.name.lower() in {n.lower() for n in players}:
             raise LeagueImportError(gettext("%(name)s is in the file twice.", name=player.name))
         players[player.name] = player
         db.session.add(player)
-    for s in data["seasons"]:
-        db.session.add(Season(league=league, name=str(s["name"]),
-                              starts_on=_parse_date(s["starts_on"], "starts_on"),
-                              ends_on=_parse_date(s["ends_on"], "ends_on"),
-                              created_at=_parse_time(s["created_at"], "created_at")))
+    for s in _field(data, "seasons", list):
+        db.session.add(Season(league=league, name=_field(s, "name", str),
+                              starts_on=_parse_date(_field(s, "starts_on", str), "starts_on"),
+                              ends_on=_parse_date(_field(s, "ends_on", str), "ends_on"),
+                              created_at=_parse_time(_field(s, "created_at", str),
+                                                     "created_at")))
     db.session.flush()
 
     def who(value: Any) -> Player:
@@ -306,53 +332,305 @@ def _import(data: Any, replace: League | None = None) -> League:
                                        "%(name)s", name=str(value)[:40]))
         return players[value]
 
-    for g in data["games"]:
-        if g["status"] not in GAME_STATUSES:
-            raise LeagueImportError(gettext("Unknown game status: %(status)s",
-                                       status=str(g["status"])[:20]))
-        game = Game(league=league, family=str(g["family"]), rules_json=dict(g["rules"]),
-                    target=int(g["target"]), status=g["status"],
-                    winner=who(g["winner"]) if g["winner"] is not None else None,
-                    started_at=_parse_time(g["started_at"], "started_at"),
-                    finished_at=_parse_time(g["finished_at"], "finished_at", False))
-        game.rules  # noqa: B018  (refuses a rule set this version does not know)
-        for s in g["seats"]:
-            game.seats.append(Seat(player=who(s["player"]), position=int(s["position"]),
-                                   first_dealer=bool(s["first_dealer"])))
-        for h in g["hands"]:
-            if h["ending"] not in HAND_ENDINGS:
-                raise LeagueImportError(gettext("Unknown hand ending: %(ending)s",
-                                           ending=str(h["ending"])[:20]))
-            hand = Hand(number=int(h["number"]), dealer=who(h["dealer"]), ending=h["ending"],
-                        went_out=who(h["went_out"]) if h["went_out"] is not None else None,
-                        going_rummy=bool(h["going_rummy"]), complete=bool(h["complete"]),
-                        created_at=_parse_time(h["created_at"], "created_at"),
-                        updated_at=_parse_time(h["updated_at"], "updated_at"))
-            for m in h["melds"]:
-                meld = Meld(owner=who(m["owner"]), label=str(m["label"]),
-                            position=int(m["position"]), kind=str(m["kind"]),
-                            reading=str(m["reading"]))
-                for c in m["cards"]:
-                    meld.cards.append(MeldCard(card=str(c["card"]), declared=c["declared"],
-                                               laid_by=who(c["laid_by"]),
-                                               is_layoff=bool(c["layoff"]),
-                                               position=int(c["position"])))
-                hand.melds.append(meld)
-            for c in h["stranded"]:
-                hand.stranded.append(StrandedCard(player=who(c["player"]), card=str(c["card"]),
-                                                  position=int(c["position"])))
-            for s in h["scores"]:
-                hand.scores.append(HandScore(player=who(s["player"]), melded=int(s["melded"]),
-                                             stranded=int(s["stranded"]),
-                                             score=int(s["score"])))
-            game.hands.append(hand)
-        db.session.add(game)
-        db.session.flush()
-        for c in g["changes"]:
-            db.session.add(Change(game_id=game.id, hand_number=c["hand"], action=str(c["action"]),
-                                  summary=str(c["summary"]), device=str(c["device"]),
-                                  session_key=str(c["session"]),
-                                  at=_parse_time(c["at"], "at")))
+    for index, g in enumerate(_field(data, "games", list), start=1):
+        try:
+            _import_game(league, index, g, who)
+        except _Placed:
+            raise
+        except LeagueImportError as exc:
+            raise _Placed(gettext("Game %(game)s in the file: %(problem)s", game=index,
+                                  problem=str(exc))) from exc
     db.session.flush()
     ensure_seasons(league, commit=False)
     return league
+
+
+# --- JSON import: the games, checked as the services check them -----------------------------
+# Every hand goes through the referee exactly as recording one does (hands.check_entry:
+# card copies, legal melds and lay-offs, who went out) and is stored the way recording
+# stores it (hands._store), so its scores, melds' readings and jokers come from the
+# cards; the file's own scores must agree with them.
+
+
+def _field(obj: Any, key: str, kind: type | tuple[type, ...]) -> Any:
+    """``obj[key]``, which must be there and of type ``kind`` (a bool is no int)."""
+    if not isinstance(obj, dict):
+        raise LeagueImportError(gettext(
+            "The file is not a complete league export: %(key)s has the wrong type "
+            "(%(value)s).", key=key, value=repr(obj)[:40]))
+    if key not in obj:
+        raise LeagueImportError(gettext(
+            "The file is not a complete league export: %(key)s is missing.", key=key))
+    value = obj[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        raise LeagueImportError(gettext(
+            "The file is not a complete league export: %(key)s has the wrong type "
+            "(%(value)s).", key=key, value=repr(value)[:40]))
+    return value
+
+
+def _game_rules(g: Mapping[str, Any]) -> RuleSet:
+    """The game's rule set, built by the referee from the file's family and options."""
+    family = _field(g, "family", str)
+    spec = dict(_field(g, "rules", dict))
+    if family not in FAMILIES:
+        raise LeagueImportError(gettext(
+            "this version does not know the game %(family)s.", family=family[:40]))
+    if spec.get("family", family) != family:
+        raise LeagueImportError(gettext(
+            "its rules are for %(rules)s, not %(family)s.",
+            rules=str(spec.get("family"))[:40], family=family))
+    for option in spec:
+        if option != "family" and option not in OPTIONS:
+            raise LeagueImportError(gettext(
+                "this version does not know the house rule %(option)s.", option=option[:40]))
+    try:
+        return make_rules({**spec, "family": family})
+    except RulesError as exc:
+        raise LeagueImportError(gettext("Those house rules do not go together: %(why)s",
+                                        why=rules_error_text(str(exc)))) from exc
+
+
+def _import_seats(game: Game, g: Mapping[str, Any], rules: RuleSet,
+                  who: Callable[[Any], Player]) -> None:
+    seats = sorted(((who(_field(s, "player", str)), _field(s, "position", int),
+                     _field(s, "first_dealer", bool)) for s in _field(g, "seats", list)),
+                   key=lambda seat: seat[1])
+    try:
+        rules.check_players(len(seats))
+    except RulesError:
+        raise LeagueImportError(gettext(
+            "%(family)s is played by %(low)s to %(high)s players, not %(count)s.",
+            family=family_name(rules.family), low=rules.min_players,
+            high=rules.max_players, count=len(seats))) from None
+    seen: set[str] = set()
+    for player, _position, _first in seats:
+        if player.name in seen:
+            raise LeagueImportError(gettext("%(name)s is seated twice.", name=player.name))
+        seen.add(player.name)
+    if [position for _p, position, _f in seats] != list(range(len(seats))):
+        raise LeagueImportError(gettext("its seats must be numbered 0 to %(last)s, each once.",
+                                        last=len(seats) - 1))
+    if sum(1 for _p, _position, first in seats if first) != 1:
+        raise LeagueImportError(gettext("exactly one seat must deal the first hand."))
+    for player, position, first in seats:
+        game.seats.append(Seat(player=player, position=position, first_dealer=first))
+
+
+def _import_game(league: League, index: int, g: Any, who: Callable[[Any], Player]) -> None:
+    """One game of the file: its rule set, seats and every hand checked, then stored."""
+    rules = _game_rules(g)
+    status = _field(g, "status", str)
+    if status not in GAME_STATUSES:
+        raise LeagueImportError(gettext("Unknown game status: %(status)s", status=status[:20]))
+    winner = _field(g, "winner", (str, type(None)))
+    game = Game(league=league, family=rules.family, rules_json=rules.as_dict(),
+                target=_field(g, "target", int), status=status,
+                winner=who(winner) if winner is not None else None,
+                started_at=_parse_time(_field(g, "started_at", str), "started_at"),
+                finished_at=_parse_time(_field(g, "finished_at", (str, type(None))),
+                                        "finished_at", status == FINISHED))
+    _import_seats(game, g, rules, who)
+    expected = rules.target_for(len(game.seats))
+    if game.target != expected:
+        raise LeagueImportError(gettext(
+            "its target is %(target)s points, but its rules give %(expected)s.",
+            target=game.target, expected=expected))
+    names = [s.player.name for s in game.seats]
+    if game.winner is not None and game.winner.name not in names:
+        raise LeagueImportError(gettext("%(name)s is not seated at this game.",
+                                        name=game.winner.name))
+    db.session.add(game)
+    db.session.flush()  # seat ids, for the hands' cards
+
+    filed = _field(g, "hands", list)
+    numbers = sorted(_field(h, "number", int) for h in filed)
+    for n, number in enumerate(numbers, start=1):
+        if number == n:
+            continue
+        if number == n - 1:
+            raise LeagueImportError(gettext("hand %(number)s is in the file twice.",
+                                            number=number))
+        raise LeagueImportError(gettext("hand %(number)s is missing.", number=n))
+    for h in sorted(filed, key=lambda h: h["number"]):
+        try:
+            game.hands.append(_import_hand(game, rules, h, who, last=h["number"] == len(filed)))
+        except LeagueImportError as exc:
+            raise _Placed(gettext("Game %(game)s in the file, hand %(number)s: %(problem)s",
+                                  game=index, number=h["number"], problem=str(exc))) from exc
+    db.session.flush()
+    _check_result(game)
+    for c in _field(g, "changes", list):
+        db.session.add(Change(game_id=game.id, hand_number=_field(c, "hand", (int, type(None))),
+                              action=_field(c, "action", str),
+                              summary=_field(c, "summary", str),
+                              device=_field(c, "device", str),
+                              session_key=_field(c, "session", str),
+                              at=_parse_time(_field(c, "at", str), "at")))
+
+
+def _check_result(game: Game) -> None:
+    """The file's status and winner must be what the game's hands give."""
+    if game.status == ABANDONED:
+        return
+    verdict = verdict_of(game)
+    if verdict.detail.get("finished"):
+        winner = game.seats[verdict.detail["winner"]].player
+        if game.status != FINISHED or game.winner is not winner:
+            raise LeagueImportError(gettext(
+                "its hands end the game with %(name)s winning, but the file says otherwise.",
+                name=winner.name))
+    elif game.status == FINISHED:
+        raise LeagueImportError(gettext(
+            "the file says the game is finished, but its hands do not finish it."))
+    elif game.winner is not None:
+        raise LeagueImportError(gettext("a game still being played has no winner yet."))
+
+
+def _card(c: Any) -> Card:
+    text = _field(c, "card", str)
+    declared = _field(c, "declared", (str, type(None))) if "declared" in c else None
+    try:
+        return parse_card(f"{text}={declared}" if declared else text)
+    except CardError as exc:
+        raise LeagueImportError(_card_error(exc)) from exc
+
+
+def _import_hand(game: Game, rules: RuleSet, h: Any, who: Callable[[Any], Player],
+                 last: bool) -> Hand:
+    """One hand, checked by the referee as recording it is, then stored as recording
+    stores it (a hand still being played: its melds and lay-offs checked, stored as
+    they are)."""
+    ids = {s.player.name: s.player_id for s in game.seats}
+
+    def seated(value: Any) -> str:
+        name = who(value).name
+        if name not in ids:
+            raise LeagueImportError(gettext("%(name)s is not seated at this game.", name=name))
+        return name
+
+    ending = _field(h, "ending", str)
+    if ending not in HAND_ENDINGS:
+        raise LeagueImportError(gettext("Unknown hand ending: %(ending)s", ending=ending[:20]))
+    out = _field(h, "went_out", (str, type(None)))
+    went_out = seated(out) if out is not None else None
+    going_rummy = _field(h, "going_rummy", bool)
+    complete = _field(h, "complete", bool)
+    hand = Hand(number=h["number"], dealer_id=ids[seated(_field(h, "dealer", str))],
+                ending=ending, went_out_id=ids[went_out] if went_out else None,
+                going_rummy=going_rummy, complete=complete,
+                created_at=_parse_time(_field(h, "created_at", str), "created_at"),
+                updated_at=_parse_time(_field(h, "updated_at", str), "updated_at"))
+
+    melds: dict[str, list[tuple[str, tuple[Card, ...]]]] = {n: [] for n in ids}
+    layoffs: dict[str, list[tuple[Card, str]]] = {n: [] for n in ids}
+    stranded: dict[str, list[Card]] = {n: [] for n in ids}
+    rows: list[Meld] = []
+    for m in sorted(_field(h, "melds", list), key=lambda m: _field(m, "position", int)):
+        owner, label = seated(_field(m, "owner", str)), _field(m, "label", str)
+        meld = Meld(owner_id=ids[owner], label=label, position=m["position"],
+                    kind=_field(m, "kind", str), reading=_field(m, "reading", str))
+        own: list[Card] = []
+        for c in sorted(_field(m, "cards", list), key=lambda c: _field(c, "position", int)):
+            card, by = _card(c), seated(_field(c, "laid_by", str))
+            layoff = _field(c, "layoff", bool)
+            if layoff:
+                layoffs[by].append((card, label))
+            else:
+                own.append(card)
+            meld.cards.append(MeldCard(
+                card=str(card.natural), laid_by_id=ids[by], is_layoff=layoff,
+                declared=str(card.stands_for) if card.is_joker and card.stands_for else None,
+                position=c["position"]))
+        melds[owner].append((label, tuple(own)))
+        rows.append(meld)
+    for c in sorted(_field(h, "stranded", list), key=lambda c: _field(c, "position", int)):
+        stranded[seated(_field(c, "player", str))].append(_card(c))
+    scores: dict[str, tuple[int, int, int]] = {}
+    for s in _field(h, "scores", list):
+        name = seated(_field(s, "player", str))
+        if name in scores:
+            raise LeagueImportError(gettext("%(name)s is in the file twice.", name=name))
+        scores[name] = (_field(s, "melded", int), _field(s, "stranded", int),
+                        _field(s, "score", int))
+    if going_rummy and went_out is None:
+        raise LeagueImportError(gettext(
+            "Only the player who went out in Basic Rummy can go Rummy."))
+
+    if not complete and (not last or game.status != IN_PROGRESS or went_out or going_rummy
+                         or scores or any(stranded.values())):
+        raise LeagueImportError(gettext(
+            "only the last hand of a game in progress can still be being played, and "
+            "until it ends nobody has gone out and nothing is scored."))
+    players = [PlayerHand(n, tuple(melds[n]), tuple(layoffs[n]), tuple(stranded[n]),
+                          going_rummy and n == went_out) for n in ids]
+    if not complete:
+        _check_live(rules, players)
+        hand.melds = rows
+        return hand
+    try:
+        players, result = check_entry(game, Entry(players, ending, went_out))
+    except HandError as exc:
+        raise LeagueImportError(" ".join(_placed(p) for p in exc.problems)) from exc
+    for score in result.players:
+        given = scores.get(score.name)
+        if given is None:
+            raise LeagueImportError(gettext("the file has no score for %(name)s.",
+                                            name=score.name))
+        if given != (score.melded, score.stranded, score.score):
+            raise LeagueImportError(gettext(
+                "the file scores %(name)s %(given)s (melded %(given_melded)s, stranded "
+                "%(given_stranded)s), but the cards give %(score)s (melded %(melded)s, "
+                "stranded %(stranded)s).", name=score.name, given=given[2],
+                given_melded=given[0], given_stranded=given[1], score=score.score,
+                melded=score.melded, stranded=score.stranded))
+    _store(hand, game, players, result)
+    return hand
+
+
+def _check_live(rules: RuleSet, players: Sequence[PlayerHand]) -> None:
+    """The melds and lay-offs of a hand still being played, checked as the live hand's
+    services check each one (hands.live_meld, hands.live_layoff)."""
+    problems: list[Problem] = []
+    owners: dict[str, tuple[str, int, str]] = {}
+    for p in players:
+        for k, (label, cards) in enumerate(p.melds):
+            if len(label) > MELD_LABEL_LENGTH:
+                problems.append(Problem(gettext(
+                    "A meld's name can be at most %(max)s characters long.",
+                    max=MELD_LABEL_LENGTH), p.name, "melds", k))
+            elif label in owners:
+                problems.append(Problem(gettext("Two melds have the same name."), p.name,
+                                        "melds", k))
+            elif problem := _check_meld(cards, rules):
+                problems.append(Problem(problem, p.name, "melds", k))
+            owners.setdefault(label, (p.name, k, ""))
+    everything = [c for p in players for _m, cards in p.melds for c in cards]
+    everything += [c for p in players for c, _o in p.layoffs]
+    too_many = check_copies(everything, rules, len(players))
+    if too_many is not None:
+        problems.append(Problem(explain(too_many), field="cards"))
+    if not problems:
+        for p in players:
+            for card, onto in p.layoffs:
+                if onto not in owners:
+                    problems.append(Problem(gettext(
+                        "%(card)s is laid off on a meld that is not on the table.",
+                        card=card.pretty()), p.name, "layoffs"))
+    if not problems:
+        try:
+            build_table(rules, players)
+        except ScoringError as exc:
+            problems.append(_scoring_problem(exc, players, owners))
+    if problems:
+        raise LeagueImportError(" ".join(_placed(p) for p in problems))
+
+
+def _placed(problem: Problem) -> str:
+    """A referee problem with the meld or player it is about."""
+    if problem.player is None:
+        return problem.message
+    where = (_meld_name(problem.player, problem.index)
+             if problem.field == "melds" and problem.index is not None else problem.player)
+    return gettext("%(where)s: %(problem)s", where=where, problem=problem.message)
