@@ -114,21 +114,35 @@ def switch_links() -> list[dict[str, Any]]:
 
 #: The referee (pure Python, English only) explains a bad rule set in English; each
 #: known explanation is matched here and said again in the page's language.
+def option_label(option: str) -> str:
+    """A house rule's name as the new-game form shows it (``floating`` → “Floating”)."""
+    from scorebook.forms import OPTION_HELP  # (forms imports the models, which import us)
+
+    label = OPTION_HELP.get(option)
+    return str(label[0]) if label else option
+
+
 RULES_ERRORS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
     (re.compile(r"option (\w+)=.* does not apply to Basic Rummy"),
-     lambda m: gettext("Basic Rummy is played without the house rule %(option)s.",
-                       option=m.group(1))),
+     lambda m: gettext("Basic Rummy is played without the house rule “%(option)s”.",
+                       option=option_label(m.group(1)))),
     (re.compile(r"in Basic Rummy an ace always counts 1"),
      lambda m: gettext("In Basic Rummy an ace always counts 1.")),
     (re.compile(r"floating needs discard_required off"),
-     lambda m: gettext("Floating needs discard_required off: a floating player has melded "
-                       "every card, so there is nothing left to discard.")),
+     lambda m: gettext("“%(floating)s” needs “%(discard)s” off: a floating player has melded "
+                       "every card, so there is nothing left to discard.",
+                       floating=option_label("floating"),
+                       discard=option_label("discard_required"))),
     (re.compile(r"unplayable_discard needs discard_required off"),
-     lambda m: gettext("unplayable_discard needs discard_required off: a player whose last "
-                       "card is playable must meld it and float.")),
+     lambda m: gettext("“%(unplayable)s” needs “%(discard)s” off: a player whose last card "
+                       "is playable must meld it and float.",
+                       unplayable=option_label("unplayable_discard"),
+                       discard=option_label("discard_required"))),
     (re.compile(r"unplayable_discard needs floating"),
-     lambda m: gettext("unplayable_discard needs floating: a playable last card is melded, "
-                       "and the player floats.")),
+     lambda m: gettext("“%(unplayable)s” needs “%(floating)s”: a playable last card is "
+                       "melded, and the player floats.",
+                       unplayable=option_label("unplayable_discard"),
+                       floating=option_label("floating"))),
 ]
 
 

@@ -204,6 +204,54 @@ def test_delete_a_hand_with_its_version(app: Flask, client: FlaskClient) -> None
     assert "Hand deleted" in history and "Hand recorded" in history and "Game started" in history
 
 
+def test_abandoning_a_game_asks_first_and_says_what_it_means(
+        make_app: Callable[..., Flask]) -> None:
+    """As for deleting a hand: a panel says what abandoning does, its button does it."""
+    app = make_app(WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+
+    def token(url: str) -> str:
+        found = re.search(r'name="csrf_token"[^>]*? value="([^"]+)"',
+                          client.get(url).get_data(as_text=True))
+        assert found, url
+        return found.group(1)
+
+    client.post("/games/new", data={"csrf_token": token("/games/new"), "players-0": "A",
+                                    "players-1": "B", "family": "rummy-500",
+                                    "first_dealer": "0", "min_natural_cards": "1"})
+    page = text(client.get("/games/1"))
+    panel = re.search(r'<details class="panel" id="abandon"> <summary>Abandon this game</summary>'
+                      r' <p>(.*?)</p> <form method="post" action="/games/1/abandon">'
+                      r' <input type="hidden" name="csrf_token" value="[^"]+">'
+                      r' <button type="submit" class="button-danger">Abandon game 1</button>'
+                      r' </form> </details>', page)
+    assert panel, page
+    meaning = panel.group(1)
+    for words in ("no more hands can be recorded", "nobody wins it",
+                  "will not count in the standings or the ratings", "hands stay",
+                  "cannot be undone"):
+        assert words in meaning, words
+    # without the form's token nothing happens
+    assert client.post("/games/1/abandon").status_code == 400
+    with app.app_context():
+        assert db.session.get(Game, 1).status == "in-progress"
+    done = client.post("/games/1/abandon", data={"csrf_token": token("/games/1")})
+    assert done.status_code == 302 and done.headers["Location"] == "/games/1"
+    page = text(client.get("/games/1"))
+    assert "The game was abandoned; its hands are kept." in page
+    assert "This game was abandoned." in page
+    assert "Abandon this game" not in page and "Record hand 1" not in page
+    assert "Game abandoned" in text(client.get("/games/1/history"))
+    # a second tap (from a page opened before) changes nothing and says so
+    again = client.post("/games/1/abandon", data={"csrf_token": token("/games/new")})
+    assert again.status_code == 302
+    assert "already ended; nothing was abandoned" in text(client.get("/games/1"))
+    with app.app_context():
+        assert db.session.get(Game, 1).status == "abandoned"
+        assert db.session.scalar(db.select(db.func.count(Change.id)).where(
+            Change.action == "game-abandoned")) == 1
+
+
 def test_history_says_when_and_from_which_device(app: Flask, client: FlaskClient) -> None:
     start(client)
     client.post("/games/1/hands/new", data={"number": "1", **EXAMPLE_FORM}, headers={
@@ -281,6 +329,19 @@ def test_a_run_is_shown_as_it_lies_with_a_low_lay_off_first(client: FlaskClient)
     shown = re.findall(r'<span aria-hidden="true">([^<]+)</span>', page)
     run = shown[shown.index("6♠"):shown.index("6♠") + 4]
     assert run == ["6♠", "7♠", "8♠", "9♠"], shown
+
+
+def test_house_rules_that_clash_are_named_as_the_form_names_them(client: FlaskClient) -> None:
+    data = {"players-0": "Ann", "players-1": "Ben", "family": "pagat-500", "first_dealer": "0",
+            "min_natural_cards": "1", "floating": "on", "discard_required": "on"}
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 400
+    page = html_module.unescape(text(response))
+    assert "“Floating” needs “Going out needs a discard” off" in page
+    assert "discard_required off" not in page
+    basic = client.post("/games/new", data={**data, "family": "basic", "floating": "",
+                                             "discard_required": "", "jokers": "on"})
+    assert "without the house rule “Jokers”" in html_module.unescape(text(basic))
 
 
 def test_forms_need_their_csrf_token(make_app: Callable[..., Flask]) -> None:
