@@ -22,7 +22,10 @@ Every request whose URL names a game or a league is checked before its view runs
 (:func:`check_request`): a browser that is not a member gets a 404, exactly as
 for a game that does not exist, so ids cannot be probed; a member whose role is
 too low gets a 403.  Reading (GET, HEAD, OPTIONS) needs a viewer, any other
-method a scorer, and a view marked with :func:`requires` what it says.  The
+method a scorer, and a view marked with :func:`requires` what it says (a page that
+exists only to make a change, like the form that records a hand, is marked for a
+scorer: a viewer gets the 403 before typing anything).  Pages show only the controls
+the browser's role can use (:func:`can_write`, ``league_can_write`` in templates).  The
 league pages (``/league/…``) are about the browser's current league
 (:func:`current_league`); without one they send the browser to ``/leagues``.
 """
@@ -312,7 +315,15 @@ def settings_url() -> str | None:
     return None
 
 
+def can_write(league: League | Doors | None) -> bool:
+    """True if this browser may change ``league``: record, edit and delete hands, keep
+    its roster and seasons (a scorer or its owner).  Pages use it to show a viewer no
+    control that would only answer 403."""
+    return has_role(league, SCORER)
+
+
 def template_globals() -> dict[str, Any]:
     """Globals for every template, imported macros included."""
     return {"league_role": role_in, "league_settings_url": settings_url,
+            "league_can_write": can_write,
             "ROLE_OWNER": OWNER, "ROLE_SCORER": SCORER, "ROLE_VIEWER": VIEWER}

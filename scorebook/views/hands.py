@@ -14,6 +14,7 @@ from werkzeug.wrappers import Response
 from wtforms import Form
 
 from referee import CardError, parse_card, parse_cards
+from scorebook import access
 from scorebook.entry import (
     Entry,
     HandError,
@@ -209,6 +210,7 @@ def hand_details(game: Game, hand: Hand) -> dict[str, Any]:
 
 
 @bp.route("/new", methods=["GET", "POST"])
+@access.requires(access.SCORER)  # the form is only for recording: a viewer gets the 403 first
 def new(game_id: int) -> Page:
     game = get_game(game_id)
     form = hand_form(game)
@@ -248,6 +250,7 @@ def show(game_id: int, number: int) -> str:
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
+@access.requires(access.SCORER)
 def edit(game_id: int, number: int) -> Page:
     game = get_game(game_id)
     hand = get_hand(game, number)

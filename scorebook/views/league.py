@@ -167,6 +167,7 @@ def player(player_id: int) -> str:
 
 
 @bp.route("/players/<int:player_id>/edit", methods=["GET", "POST"])
+@access.requires(access.SCORER)  # only forms: a viewer gets the 403 before filling one in
 def edit_player(player_id: int) -> Page:
     league = _league()
     who = _player(league, player_id)

@@ -11,6 +11,9 @@ What each kind of route answers (decided in :mod:`scorebook.access`):
   game that does not exist (ids cannot be probed); a viewer may read (GET) and gets
   **403** for any change; scorers and the owner may change games; only the owner may
   change who may come in;
+- a page that exists only to make a change (the form that records or edits a hand, the
+  one that renames a player) answers a viewer **403** even to read it, before anything
+  is typed into it;
 - the league pages (``/league/…``) are about the browser's own open league: without
   one, a **302** to ``/leagues``; the owner of another league sees their own league
   there, and a 404 for league A's players and seasons;
@@ -51,7 +54,9 @@ PASSWORD_HASH = access.hash_password("correct horse battery")  # hashed once: it
 PUBLIC = "public"            # anyone
 INVITE = "invite"            # anyone holding the invite token in its URL
 GAME = "game"                # names a game: members; viewers read only
+GAME_WRITE = "game-write"    # names a game, only a form for changing it: scorers and owner
 CURRENT = "current"          # the browser's open league: members; viewers read only
+CURRENT_WRITE = "current-write"  # the open league, only a form for changing it: no viewers
 CURRENT_OWNER = "current-owner"  # the open league, its owner only
 MEMBER = "member"            # names a league: any member
 OWNER = "owner"              # names a league: its owner only
@@ -90,9 +95,9 @@ KINDS: dict[str, str] = {
     "games.changes": GAME,
     "games.abandon_game": GAME,
     "live.version": GAME,
-    "hands.new": GAME,
+    "hands.new": GAME_WRITE,
     "hands.show": GAME,
-    "hands.edit": GAME,
+    "hands.edit": GAME_WRITE,
     "hands.delete": GAME,
     "hands.live": GAME,
     "hands.live_start": GAME,
@@ -109,7 +114,7 @@ KINDS: dict[str, str] = {
     "league.standings": CURRENT,
     "league.players": CURRENT,
     "league.player": CURRENT,
-    "league.edit_player": CURRENT,
+    "league.edit_player": CURRENT_WRITE,
     "league.retire_player": CURRENT,
     "league.history": CURRENT,
     "league.seasons": CURRENT,
@@ -135,18 +140,22 @@ def expected(kind: str, role: str, method: str, has_ids: bool) -> str:
     member = role in ("viewer", "scorer", "owner")
     if kind in (PUBLIC, INVITE):
         return ALLOW
-    if kind == GAME:
+    if kind in (GAME, GAME_WRITE):
         if not member:
             return NOT_FOUND
-        return FORBIDDEN if role == "viewer" and not reading else ALLOW
-    if kind in (CURRENT, CURRENT_OWNER):
+        if role == "viewer" and (kind == GAME_WRITE or not reading):
+            return FORBIDDEN
+        return ALLOW
+    if kind in (CURRENT, CURRENT_WRITE, CURRENT_OWNER):
         if role == "anonymous":
             return TO_LEAGUES
         if role == "other":  # their own league is open; league A's ids are not in it
             return NOT_FOUND if has_ids else ALLOW
         if kind == CURRENT_OWNER:
             return ALLOW if role == "owner" else FORBIDDEN
-        return FORBIDDEN if role == "viewer" and not reading else ALLOW
+        if role == "viewer" and (kind == CURRENT_WRITE or not reading):
+            return FORBIDDEN
+        return ALLOW
     if kind == MEMBER:
         return ALLOW if member else NOT_FOUND
     if kind == OWNER:
@@ -283,3 +292,20 @@ def test_a_refused_api_request_is_json(app: Flask) -> None:
     hidden = stranger.get(f"/api/v1/games/{world['game']}")
     assert hidden.status_code == 404 and hidden.get_json()["error"]["code"] == "not_found"
     assert stranger.get(f"/api/v1/games/{world['game'] + 100}").get_json() == hidden.get_json()
+
+
+def test_a_viewer_is_refused_a_form_before_filling_it_in(app: Flask) -> None:
+    """The 403 for a page that is only a form says why, as the 403 for its POST does."""
+    world = build_world(app)
+    viewer = browser(app, "viewer", world)
+    game = world["game"]
+    for url in (f"/games/{game}/hands/new", f"/games/{game}/hands/1/edit",
+                f"/league/players/{world['player']}/edit"):
+        refused = viewer.get(url)
+        assert refused.status_code == 403, url
+        body = refused.get_data(as_text=True)
+        assert "Your link lets you follow this league, not change it." in body, url
+        assert "<form" not in body, url
+    scorer = browser(app, "scorer", world)
+    assert scorer.get(f"/games/{game}/hands/1/edit").status_code == 200
+    assert scorer.get(f"/league/players/{world['player']}/edit").status_code == 200
