@@ -154,7 +154,11 @@ def abandon_game(game_id: int) -> Response:
     from scorebook.forms import VersionForm
 
     game = get_game(game_id)
-    if VersionForm().validate_on_submit() and game.is_open:
+    if not VersionForm().validate_on_submit():
+        abort(400)
+    if not game.is_open:  # it ended (or was abandoned) on another phone meanwhile
+        flash(gettext("This game has already ended; nothing was abandoned."))
+    else:
         abandon(game)
         history.log(game, history.GAME_ABANDONED)
         try:
