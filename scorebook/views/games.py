@@ -110,10 +110,12 @@ def board_html(game: Game) -> Markup:
     The version (:func:`scorebook.live.game_version`: the game's revision and its
     history) changes with every hand recorded, edited or deleted, every live move and
     every change of status, so a kept board is never stale; phones polling a game
-    that has not changed get it without a query for the hands."""
+    that has not changed get it without a query for the hands.  A viewer's board has
+    no buttons to record a hand, so whether this browser may write is in the key."""
     names = tuple(s.player.name for s in game.seats)
     version = page_version() or game_version(game.id)
-    key = (game.id, version, str(get_locale()), names, request.script_root)
+    key = (game.id, version, str(get_locale()), names, request.script_root,
+           access.can_write(game.league))
     cache: OrderedDict[tuple[object, ...], Markup] = current_app.extensions.setdefault(
         "scorebook_boards", OrderedDict())
     with _board_lock:

@@ -121,6 +121,73 @@ def test_scorer_and_viewer_links(app: Flask, owner: FlaskClient, phone: FlaskCli
         assert db.session.scalar(db.select(db.func.count(Hand.id))) == 1
 
 
+def _controls(page: str, controls: list[str]) -> list[str]:
+    return [c for c in controls if c in page]
+
+
+def test_a_viewer_is_shown_no_control_it_cannot_use(app: Flask, owner: FlaskClient,
+                                                    phone: FlaskClient) -> None:
+    """Every page a viewer can read, read by a viewer and by a scorer of the same league:
+    the scorer gets each button and form that changes something, the viewer none."""
+    game = start(owner)
+    league = league_of(app, game)
+    assert owner.post(f"/games/{game}/hands/new", data=HAND).status_code == 302
+    assert owner.post("/league/seasons", data={
+        "new-name": "Summer", "new-starts_on": "2026-06-01",
+        "new-ends_on": "2026-08-31"}).status_code == 302
+    join(phone, make_link(owner, league.id, "viewer"))
+    scorer = app.test_client()
+    join(scorer, make_link(owner, league.id, "scorer"))
+    with app.app_context():
+        ann = db.session.scalar(db.select(Player.id).where(Player.name == "Ann"))
+    board = f"/games/{game}"
+    pages = {
+        "/": [f'href="{board}/hands/new"'],
+        board: [f'href="{board}/hands/new"', "Record hand 2", f'href="{board}/hands/live"',
+                "Play it live", f'action="{board}/abandon"', "Abandon this game",
+                "edit or delete it"],
+        f"{board}/hands/1": [f'href="{board}/hands/1/edit"', "Edit this hand",
+                             f'action="{board}/hands/1/delete"', "Delete this hand"],
+        f"{board}/hands/live": [f'action="{board}/hands/live/start"', "Start hand 2 live"],
+        "/league/players": ['action="/league/players"', "Add a player",
+                            f'href="/league/players/{ann}/edit"'],
+        f"/league/players/{ann}": [f'href="/league/players/{ann}/edit"',
+                                   "Rename, retire or merge"],
+        "/league/seasons": ['action="/league/seasons', "New season", "Change Summer",
+                            "Delete Summer"],
+    }
+    for url, controls in pages.items():
+        seen = scorer.get(url)
+        assert seen.status_code == 200, url
+        assert _controls(text(seen), controls) == controls, url
+        read = phone.get(url)
+        assert read.status_code == 200, url
+        assert _controls(text(read), controls) == [], url
+        assert 'method="post"' not in text(read), url
+    assert "Tap a hand number to see its cards." in text(phone.get(board))
+    assert "When a scorer starts one" in text(phone.get(f"{board}/hands/live"))
+    # importing a league is the owner's: not even a scorer is offered the form
+    assert _controls(text(owner.get("/league/export")), ["Import a league"])
+    for client in (scorer, phone):
+        export = text(client.get("/league/export"))
+        assert "Whole league (JSON)" in export and "Import a league" not in export
+
+    # the live hand: the viewer watches the table grow, without the forms
+    assert scorer.post(f"{board}/hands/live/start").status_code == 302
+    assert scorer.post(f"{board}/hands/live/meld", data={
+        "meld-player": "p0", "meld-cards": "9h 10h jh"}).status_code == 302
+    live_controls = [f'action="{board}/hands/live/meld"', f'action="{board}/hands/live/layoff"',
+                     f'action="{board}/hands/live/undo"', f'action="{board}/hands/live/finish"',
+                     "Take back the last meld or lay-off", "data-picker-dock",
+                     "js/card-picker.js"]
+    assert _controls(text(scorer.get(f"{board}/hands/live")), live_controls) == live_controls
+    watched = text(phone.get(f"{board}/hands/live"))
+    assert "Ann's meld 1" in watched and "J♥" in watched and "data-live-version-url" in watched
+    assert _controls(watched, live_controls) == [] and 'method="post"' not in watched
+    assert "Go to the live hand" in text(phone.get(board))  # watching is reading
+    assert f'href="{board}/hands/live"' in text(phone.get("/"))
+
+
 def test_a_new_link_or_a_stopped_one_shuts_out_who_joined_with_it(
         app: Flask, owner: FlaskClient, phone: FlaskClient) -> None:
     game = start(owner)
