@@ -27,15 +27,17 @@ import csv
 import io
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from openskill.models import PlackettLuce
 from sqlalchemy import select
 
+from referee import parse_cards
 from scorebook import games, hands, league, ratings
 from scorebook.entry import entry_from_text
 from scorebook.exports import LeagueImportError, export_league, game_csv, import_league, league_csv
@@ -600,6 +602,179 @@ def test_import_page(client, app: Flask, made: dict[str, Game], join) -> None:
     junk = client.post("/league/import", data={"file": (io.BytesIO(b"{nope"), "x.json")},
                        content_type="multipart/form-data")
     assert junk.status_code == 400 and "not JSON" in junk.get_data(as_text=True)
+
+
+def fresh_export() -> dict[str, Any]:
+    """The made league's export, then an empty install to import it into."""
+    exported = json.loads(json.dumps(export_league(the_league())))
+    db.session.remove()
+    db.drop_all()
+    db.create_all()
+    return exported
+
+
+def refused(data: Any, *words: str) -> str:
+    """Import ``data``: refused with a message holding ``words``, and nothing stored."""
+    with pytest.raises(LeagueImportError) as caught:
+        import_league(data)
+    message = str(caught.value)
+    for word in words:
+        assert word in message, message
+    for model in (League, Player, Game, Hand, Season):
+        assert db.session.scalar(select(db.func.count()).select_from(model)) == 0, model
+    return message
+
+
+def test_import_refuses_a_hand_the_referee_refuses(made: dict[str, Game]) -> None:
+    """QA's case: a one-deck meld AS AS 3S ... KS is refused whole (card copies, as
+    recording a hand checks them), naming the game and hand, and nothing is stored."""
+    exported = fresh_export()
+    meld = exported["games"][0]["hands"][0]["melds"][0]  # G1 hand 1: Ann's AS AH AD
+    meld["cards"] = [{"card": c, "declared": None, "laid_by": "Ann", "layoff": False,
+                      "position": i} for i, c in enumerate(
+                          ["AS", "AS", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S",
+                           "JS", "QS", "KS"])]
+    message = refused(exported, "Game 1 in the file, hand 1:")
+    assert "AS" in message or "A♠" in message, message
+
+
+def test_import_refuses_an_illegal_meld_and_a_bad_lay_off(made: dict[str, Game]) -> None:
+    """A meld that is no set or run, and a card laid off where it cannot go, are
+    refused as recording refuses them (hands.check_entry)."""
+    exported = fresh_export()
+    cards = exported["games"][0]["hands"][0]["melds"][0]["cards"]  # Ann's AS AH AD
+    cards[2]["card"] = "7D"
+    refused(exported, "Game 1 in the file, hand 1:", "Ann's meld 1")
+    cards[2]["card"] = "AD"
+    cards.append({"card": "9C", "declared": None, "laid_by": "Ben", "layoff": True,
+                  "position": 3})
+    refused(exported, "Game 1 in the file, hand 1:", "cannot be laid off")
+
+
+def test_import_refuses_who_went_out_and_a_bad_card(made: dict[str, Game]) -> None:
+    """Who went out must hold no cards; a card must be a card."""
+    exported = fresh_export()
+    hand = exported["games"][0]["hands"][0]  # Ann went out; Ben holds KH
+    hand["went_out"] = "Ben"
+    refused(exported, "Game 1 in the file, hand 1:", "Ben went out")
+    hand["went_out"] = "Ann"
+    hand["stranded"][0]["card"] = "ZZ"
+    refused(exported, "Game 1 in the file, hand 1:", "“ZZ” is not a card")
+
+
+def test_import_recomputes_scores_and_refuses_scores_the_cards_do_not_give(
+        made: dict[str, Game]) -> None:
+    """The per-player scores come from the cards: a file whose stored score differs,
+    or lacks one, is refused."""
+    exported = fresh_export()
+    scores = exported["games"][0]["hands"][0]["scores"]
+    ann = next(s for s in scores if s["player"] == "Ann")
+    ann["score"] += 100
+    refused(exported, "Game 1 in the file, hand 1:", "Ann", "the cards give 45")
+    ann["score"] -= 100
+    scores.remove(ann)
+    refused(exported, "Game 1 in the file, hand 1:", "no score for Ann")
+    scores.append(dict(ann))
+    scores.append(dict(ann))
+    refused(exported, "Game 1 in the file, hand 1:", "Ann is in the file twice")
+
+
+def test_import_checks_the_result_the_hands_give(made: dict[str, Game]) -> None:
+    """A finished game's winner must be who its hands make the winner."""
+    exported = fresh_export()
+    exported["games"][0]["winner"] = "Ben"
+    refused(exported, "Game 1 in the file:", "Ann winning")
+    exported["games"][0]["winner"] = "Ann"
+    exported["games"][4]["status"] = "finished"  # G5 is still being played
+    exported["games"][4]["finished_at"] = "2026-04-01T20:00:00+00:00"
+    refused(exported, "Game 5 in the file:", "do not finish it")
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda d: d["games"][0]["hands"][1].update(number=1),
+     ("Game 1 in the file:", "hand 1 is in the file twice")),
+    (lambda d: d["games"][0]["hands"][1].update(number=5),
+     ("Game 1 in the file:", "hand 2 is missing")),
+    (lambda d: d["games"][3]["hands"][0].update(went_out="Ann"),  # G4: Ben and Cy
+     ("Game 4 in the file, hand 1:", "Ann is not seated at this game")),
+    (lambda d: d["games"][3]["hands"][0].update(dealer="Nobody"),
+     ("Game 4 in the file, hand 1:", "does not list: Nobody")),
+    (lambda d: d["games"][0]["seats"][1].update(player="Ann"),
+     ("Game 1 in the file:", "Ann is seated twice")),
+    (lambda d: d["games"][0].update(family="gin"),
+     ("Game 1 in the file:", "does not know the game gin")),
+    (lambda d: d["games"][0]["rules"].update(wild_twos=True),
+     ("Game 1 in the file:", "does not know the house rule wild_twos")),
+    (lambda d: d["games"][0]["rules"].update(low_ace_value=7),
+     ("Game 1 in the file:", "do not go together")),
+    (lambda d: d["games"][0].update(target=75),
+     ("Game 1 in the file:", "its target is 75 points")),
+    (lambda d: d["games"][0]["hands"][0].update(complete=False),
+     ("Game 1 in the file, hand 1:", "still be being played")),
+    (lambda d: d["games"][0]["hands"][0].pop("melds"),
+     ("Game 1 in the file, hand 1:", "melds is missing")),
+    (lambda d: d["games"][0]["hands"][0].update(melds="AS AH AD"),
+     ("Game 1 in the file, hand 1:", "melds has the wrong type")),
+    (lambda d: d["games"][0]["hands"][0].update(number="1"),
+     ("Game 1 in the file:", "number has the wrong type")),
+    (lambda d: d["games"][0]["hands"][0]["scores"][0].update(score=True),
+     ("Game 1 in the file, hand 1:", "score has the wrong type")),
+    (lambda d: d["games"][0]["seats"][0].update(position=2),
+     ("Game 1 in the file:", "numbered 0 to 2")),
+    (lambda d: d["games"][0].pop("seats"), ("Game 1 in the file:", "seats is missing")),
+    (lambda d: d.update(players={"Ann": {}}), ("players has the wrong type",)),
+    (lambda d: d["league"].pop("name"), ("name is missing",)),
+    (lambda d: d.update(games=[[]]), ("Game 1 in the file:", "wrong type")),
+])
+def test_import_refuses_a_malformed_file_in_words_and_stores_nothing(
+        made: dict[str, Game], change: Callable[[dict[str, Any]], object],
+        words: tuple[str, ...]) -> None:
+    """Missing keys, wrong types, an unknown family or option, a player not seated,
+    duplicate or missing hand numbers: a LeagueImportError naming what is wrong
+    (the page's 400), never a crash, and nothing stored."""
+    exported = fresh_export()
+    change(exported)
+    refused(exported, *words)
+
+
+def test_import_page_refuses_an_impossible_hand_with_a_400(
+        client, made: dict[str, Game], join) -> None:
+    """Through the page: a 400 with the message, and no league stored but the empty one."""
+    exported = json.loads(client.get("/league/export.json").get_data(as_text=True))
+    db.session.remove()
+    db.drop_all()
+    db.create_all()
+    join(client, games.default_league().id)
+    cards = exported["games"][0]["hands"][0]["melds"][0]["cards"]
+    cards[1]["card"] = "AS"  # AS AS AD: a one-deck game has one ace of spades
+    page = client.post("/league/import", data={
+        "file": (io.BytesIO(json.dumps(exported).encode()), "league.json")},
+        content_type="multipart/form-data")
+    assert page.status_code == 400
+    assert "Game 1 in the file, hand 1:" in page.get_data(as_text=True)
+    assert db.session.scalar(select(db.func.count()).select_from(Game)) == 0
+    assert db.session.scalar(select(db.func.count()).select_from(Player)) == 0
+    assert [lg.name for lg in db.session.scalars(select(League))] == ["Our table"]
+
+
+def test_import_keeps_a_hand_still_being_played(ctx: None) -> None:
+    """A live hand (melds and lay-offs so far) is checked and comes back as it was."""
+    game = play(["Ann", "Ben"], [])
+    hand = hands.start_live(game)
+    hands.live_meld(hand, "Ann", parse_cards("7s 8s 9s"))
+    hands.live_layoff(hand, "Ben", parse_cards("10s")[0], "Ann-1")
+    text = json.dumps(export_league(the_league()), sort_keys=True)
+    db.session.remove()
+    db.drop_all()
+    db.create_all()
+    imported = import_league(json.loads(text))
+    assert json.dumps(export_league(imported), sort_keys=True) == text
+    broken = json.loads(text)
+    db.session.remove()
+    db.drop_all()
+    db.create_all()
+    broken["games"][0]["hands"][0]["melds"][0]["cards"][3]["card"] = "KD"
+    refused(broken, "Game 1 in the file, hand 1:", "cannot be laid off")
 
 
 # --- backups -------------------------------------------------------------------------------------
