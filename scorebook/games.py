@@ -17,7 +17,6 @@ from sqlalchemy.orm import selectinload
 from referee import RulesError, RuleSet, Verdict, game_result, make_rules
 from referee.rules import FAMILY_NAMES
 from referee.turns import dealer_of_hand
-from referee.verdict import render
 from scorebook.extensions import db
 from scorebook.i18n import rules_error_text
 from scorebook.models import (
@@ -35,6 +34,7 @@ from scorebook.models import (
     Seat,
     utcnow,
 )
+from scorebook.wording import explain
 
 DEFAULT_LEAGUE_NAME = "Our table"
 MAX_NAME_LENGTH = 40
@@ -47,11 +47,6 @@ class GameSetupError(ValueError):
         super().__init__(message)
         self.message = message
         self.field = field
-
-
-def explain(verdict: Verdict) -> str:
-    """A referee verdict in the reader's language."""
-    return render(gettext(verdict.template), verdict.params)
 
 
 def family_name(family: str) -> str:

@@ -52,6 +52,7 @@ from scorebook.models import (
 from scorebook.models import (
     HandScore as StoredScore,
 )
+from scorebook.wording import meld_label
 
 
 class HandConflict(HandError):
@@ -446,17 +447,6 @@ def live_meld(hand: Hand, player: str, cards: Sequence[Card], version: int | Non
         history.log(game, history.LIVE_MELD,
                     f"{player}: {' '.join(str(c) for c in cards)}", hand.number)
     return meld
-
-
-def meld_label(player: str, k: int) -> str:
-    """A live meld's id within its hand: its owner and its number among their melds."""
-    return f"{player}-{k}"
-
-
-def meld_label_parts(label: str) -> tuple[str, int] | None:
-    """The owner and number in a label made by :func:`meld_label` (None for others)."""
-    owner, dash, k = label.rpartition("-")
-    return (owner, int(k)) if owner and dash and k.isdigit() else None
 
 
 def live_layoff(hand: Hand, player: str, card: Card, onto: str, version: int | None = None

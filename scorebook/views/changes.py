@@ -12,23 +12,15 @@ from __future__ import annotations
 import re
 
 from flask import Blueprint
-from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from scorebook import history
-from scorebook.hands import meld_label_parts
 from scorebook.models import Change
 from scorebook.views.cards import card_html, cards_html
+from scorebook.wording import meld_name
 
 ARROW = " → "
 _NEGATIVE = re.compile(r"(?<= )-(?=\d)")
-
-
-def meld_name(label: str) -> str:
-    parts = meld_label_parts(label)
-    if parts is None:
-        return label
-    return gettext("%(name)s's meld %(number)s", name=parts[0], number=parts[1])
 
 
 def _onto(card: str, label: str) -> Markup:

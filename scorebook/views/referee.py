@@ -6,7 +6,6 @@ API (:mod:`scorebook.questions`), so the URL of a verdict is its permalink.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +15,7 @@ from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from referee import CardError, ScoringError, build_table, parse_card
+from referee import CardError, ScoringError, build_table
 from referee.rulebook import RULES_BY_ID
 from referee.rules import FAMILY_NAMES, RulesError, make_rules
 from referee.verdict import MESSAGES, render
@@ -37,6 +36,7 @@ from scorebook.referee_forms import (
 )
 from scorebook.views.cards import picker_texts
 from scorebook.views.games import get_game
+from scorebook.wording import CARD_PARAMS, pretty_cards
 
 bp = Blueprint("referee_pages", __name__)
 
@@ -151,24 +151,13 @@ def rule_entries(rule_ids: list[str], family: str) -> list[dict[str, Any]]:
     return entries
 
 
-#: A card in its canonical text form inside a verdict's parameters (``7S``, ``JK=8H``).
-CARD_TEXT = re.compile(
-    r"(?<![\w=])(?:JK(?:=(?:10|[2-9AJQK])[SHDC]?)?|(?:10|[2-9AJQK])[SHDC])(?!\w)")
-CARD_PARAMS = ("card", "cards", "readings")
-
-
-def pretty_cards(text: str) -> str:
-    """``7S JK=8H`` → ``7♠ 🃏=8♥``: suit symbols read the same in every language."""
-    return CARD_TEXT.sub(lambda m: parse_card(m.group(0)).pretty(), text)
-
-
 def page_message(answer: dict[str, Any]) -> str:
     """The verdict's explanation in the page's language, its cards with suit symbols."""
     template = MESSAGES.get(answer["code"])
     if template is None:
         return str(answer["message"])
     params = {k: pretty_cards(v) if k in CARD_PARAMS and isinstance(v, str) else v
-              for k, v in answer["params"].items()}
+              for k, v in answer["params"].items()}  # (meld ids stay: the table names them)
     return render(gettext(template), params)
 
 

@@ -121,8 +121,8 @@ def test_the_pickers_json_is_used_when_the_script_wrote_it(client: FlaskClient) 
 
 
 @pytest.mark.parametrize(("change", "message", "where"), [
-    ({"players-2-hand": "jc 8h 9c 7s"}, "7S appears 2 times", "problems"),
-    ({"players-2-melds": "5c 6c 8c"}, "Meld 1: 5C 6C 8C is neither a set", "player-2"),
+    ({"players-2-hand": "jc 8h 9c 7s"}, "7♠ appears 2 times", "problems"),
+    ({"players-2-melds": "5c 6c 8c"}, "Meld 1: 5♣ 6♣ 8♣ is neither a set", "player-2"),
     ({"players-0-layoffs": "6s 1\nqd Ada 1"}, "Lay-off 2: Q♦ cannot be laid off on Ada",
      "player-0"),
     ({"players-1-melds": "kh kd kx"}, "“kx” is not a card", "player-1"),

@@ -159,7 +159,7 @@ def test_an_ambiguous_joker_asks_for_its_card(ctx: None) -> None:
 
 @pytest.mark.parametrize(("texts", "went_out", "where", "words"), [
     ({"Ada": {"melds": "7s 8s 10s"}}, "Ada", ("Ada", "melds"), "neither a set"),
-    ({"Ada": {"melds": "7s 8s 9s", "hand": "7s"}}, "Bo", (None, "cards"), "7S appears 2"),
+    ({"Ada": {"melds": "7s 8s 9s", "hand": "7s"}}, "Bo", (None, "cards"), "7♠ appears 2"),
     ({"Ada": {"melds": "7s 8s 9s"}, "Bo": {"layoffs": "kd Ada 1"}}, "Ada", ("Bo", "layoffs"),
      "cannot be laid off"),
     ({"Ada": {"melds": "7s 8s 9s"}, "Bo": {"layoffs": "10s Ada 2"}}, "Ada", ("Bo", "layoffs"),
@@ -188,7 +188,7 @@ def test_two_decks_allow_two_copies(ctx: None) -> None:
     hand = hands.record_hand(game, typed(game, {"A": {"melds": "7s 8s 9s"},
                                                 "B": {"melds": "7s 8s 9s"}}, "A"), 1)
     assert scores(hand)["B"] == 24
-    with pytest.raises(HandError, match="7S appears 3"):
+    with pytest.raises(HandError, match="7♠ appears 3"):
         hands.record_hand(game, typed(game, {"A": {"melds": "7s 8s 9s"},
                                              "B": {"melds": "7s 8s 9s", "hand": "7s"}}, "A"), 2)
 
