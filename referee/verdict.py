@@ -28,7 +28,7 @@ MESSAGES: dict[str, str] = {
         "These cards can be read %(count)s ways; the player must declare which card "
         "each joker stands for."
     ),
-    "meld.too-short": N_("A meld needs at least three cards; %(count)s were given."),
+    "meld.too-short": N_("A meld needs at least three cards, not %(count)s."),
     "meld.not-a-meld": N_(
         "%(cards)s is neither a set (three or four cards of one rank, different suits) "
         "nor a run (three or more cards of one suit in a row)."
@@ -44,13 +44,13 @@ MESSAGES: dict[str, str] = {
         "A joker must stand for a card that could legally be in this meld; there is none "
         "left for it here."
     ),
-    "meld.min-natural": N_("A meld needs at least %(min)s natural card(s), not only jokers."),
+    "meld.min-natural": N_("A meld needs a natural card too, not only jokers."),
     "meld.bad-declaration": N_(
         "The jokers cannot stand for the declared cards here; possible readings: %(readings)s."
     ),
     "meld.no-jokers": N_("This game is played without jokers."),
     "cards.too-many-copies": N_(
-        "%(card)s appears %(count)s times, but the %(decks)s deck(s) in play hold only %(max)s."
+        "%(card)s appears %(count)s times, but the cards in play include only %(max)s."
     ),
     # lay-offs
     "layoff.ok": N_("%(card)s can be laid off on meld %(meld)s."),
@@ -92,8 +92,8 @@ MESSAGES: dict[str, str] = {
     ),
     # Rummy! calls
     "rummy.ok": N_(
-        "Rummy! %(card)s can be melded without any card from a hand: take %(take)s card(s) "
-        "from the pile."
+        "Rummy! %(card)s can be melded without any card from a hand: take the pile down to "
+        "it (%(take)s from the top)."
     ),
     "rummy.off": N_("These house rules do not allow calling Rummy."),
     "rummy.nothing": N_("Nothing in the discard pile can be melded without a card from a hand."),

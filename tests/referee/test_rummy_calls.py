@@ -59,7 +59,7 @@ def test_rummy_call_king_queen_jack_of_clubs() -> None:
     assert verdict.detail["take"] == 5  # KC 2D QC 5S JC: everything from the KC up
     assert pile[-verdict.detail["take"]:][0] == parse_card("KC")
     assert sorted(str(c) for c in deepest.how.cards) == ["JC", "KC", "QC"]
-    assert "take 5 card(s)" in verdict.message
+    assert "5 from the top" in verdict.message
     # before the J♣ came, nothing could be called
     assert callable_cards(Table(), pile[:-1], PAGAT) == []
 
