@@ -412,6 +412,9 @@ def _ensure_live(hand: Hand, version: int | None) -> None:
     if hand.complete:
         raise HandConflict(gettext("Hand %(number)s has already been finished.",
                                    number=hand.number), hand.id, "hand-recorded")
+    if not hand.game.is_open:  # abandoned while the hand was being played
+        raise GameClosed(gettext("This game is over: no more hands can be recorded."),
+                         "game-closed")
     _check_version(hand, version)
 
 

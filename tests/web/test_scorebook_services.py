@@ -308,6 +308,21 @@ def test_an_abandoned_game_stays_abandoned(ctx: None) -> None:
     assert game.status == ABANDONED
 
 
+def test_a_live_hand_stops_when_its_game_is_abandoned(ctx: None) -> None:
+    game = new_game()
+    live = hands.start_live(game)
+    hands.live_meld(live, "Ada", parse_cards("kh kd kc"))
+    games.abandon(game)
+    db.session.commit()
+    for move in (lambda: hands.live_meld(live, "You", parse_cards("7s 8s 9s")),
+                 lambda: hands.live_layoff(live, "You", parse_card("ks"), "Ada-1"),
+                 lambda: hands.finish_live(live, {"You": parse_cards("5h")}, "out", "Ada",
+                                           False, live.version)):
+        with pytest.raises(hands.GameClosed):
+            move()
+    assert game.status == ABANDONED and not live.complete and len(live.melds) == 1
+
+
 # --- the live hand --------------------------------------------------------------------------
 
 
