@@ -283,7 +283,7 @@ def test_a_whole_500_rum_game_to_the_winner(page: Page, live_server: str, browse
             p.get_by_text("Ann went out").click()
         phone.get_by_role("button", name="Save hand 3").click()
         phone.wait_for_load_state()
-        expect(phone.locator("#player-1")).to_contain_text("2S 3S 5S is neither a set")
+        expect(phone.locator("#player-1")).to_contain_text("2♠ 3♠ 5♠ is neither a set")
         screenshot_page(phone, "scorebook-record-problem")
         phone.get_by_label("Melds put down, one per line").nth(1).fill("2s 3s 4s")
         phone.get_by_role("button", name="Save hand 3").click()

@@ -370,8 +370,8 @@ def test_going_out_plan_in_words_of_the_table(client):
      "Al Rummy básico juegan de 2 a 4 jugadores, no 6.",
      "Ramino classico: si gioca da 2 a 4 giocatori, non 6."),
     ({"cards": "7s 8s 9s", "family": "basic", "jokers": "on"},
-     "El Rummy básico se juega sin la regla de la casa jokers.",
-     "Il ramino classico si gioca senza la regola della casa jokers."),
+     "El Rummy básico se juega sin la regla de la casa «Comodines».",
+     "Il ramino classico si gioca senza la regola della casa «Jolly»."),
     ({"cards": "7s 8s 9s", "players": 99}, "El número debe estar entre 2 y 8.",
      "Il numero deve essere compreso tra 2 e 8."),
 ])
