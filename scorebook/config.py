@@ -39,6 +39,10 @@ class DefaultConfig:
     # The session holds the browser's league memberships: keep it for 400 days (the most
     # browsers allow), renewed on every visit, so closing the browser loses nothing.
     PERMANENT_SESSION_LIFETIME = timedelta(days=400)
+    # A form's CSRF token lasts as long as the session it belongs to: a record-a-hand
+    # page opened when the hand was dealt must still save when it ends, however long
+    # the hand took (Flask-WTF's default, one hour, would throw the typed hand away).
+    WTF_CSRF_TIME_LIMIT = None
     # How many reverse proxies stand in front of the app and set X-Forwarded-For,
     # -Proto and -Host (nginx: 1). The rate limits count per client address, and the
     # Secure cookie follows the scheme, only if this is right.

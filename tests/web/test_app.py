@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -245,6 +246,23 @@ def test_stale_form_is_a_friendly_400(make_app: Callable[..., Flask]) -> None:
     page = response.get_data(as_text=True)
     assert "stale" in page
     assert response.mimetype == "text/html"
+
+
+def test_a_form_left_open_for_hours_still_saves(make_app: Callable[..., Flask],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand can take long: the page's CSRF token is still good hours later."""
+    import itsdangerous.timed
+
+    app = make_app(WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    page = client.get("/games/new").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    later = itsdangerous.timed.time.time() + 5 * 3600
+    monkeypatch.setattr(itsdangerous.timed.time, "time", lambda: later)
+    made = client.post("/games/new", data={"csrf_token": token, "players-0": "A",
+                                           "players-1": "B", "family": "pagat-500",
+                                           "first_dealer": "0", "min_natural_cards": "1"})
+    assert made.status_code == 302
 
 
 # --- languages ----------------------------------------------------------------
