@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -73,6 +74,33 @@ def choices(*pairs: tuple[Any, Any]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 
+#: The choices of the house rules that are not simply on or off, by their stored value.
+VALUE_CHOICES = (("face", _l("Face value")), ("5-10-15", _l("5-10-15")))
+LOW_ACE_CHOICES = (("1", "1"), ("5", "5"), ("15", "15"))
+RUMMY_CALL_CHOICES = (("off", _l("Off")), ("top", _l("Last discard only")),
+                      ("pile", _l("Whole pile")))
+MIN_NATURAL_CHOICES = (("1", _l("Not allowed (a natural card needed)")), ("0", _l("Allowed")))
+CHOICE_WORDS = {"values": VALUE_CHOICES, "low_ace_value": LOW_ACE_CHOICES,
+                "rummy_call": RUMMY_CALL_CHOICES, "min_natural_cards": MIN_NATURAL_CHOICES}
+
+
+def house_rules_in_words(spec: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A game's house rules as the new-game form offered them: (name, choice) pairs."""
+    words = []
+    for key, value in spec.items():
+        if key == "family":
+            continue
+        label = str(OPTION_HELP[key][0]) if key in OPTION_HELP else key
+        if isinstance(value, bool):
+            text = str(_l("On") if value else _l("Off"))
+        elif key in CHOICE_WORDS:
+            text = str(dict(CHOICE_WORDS[key]).get(str(value), value))
+        else:
+            text = str(value)
+        words.append((label, text))
+    return words
+
+
 def _default_choice() -> tuple[str, Any]:
     return (DEFAULT, _l("The family's default"))
 
@@ -87,15 +115,11 @@ class NewGameForm(FlaskForm):
     jokers = SelectField(OPTION_HELP["jokers"][0], default=DEFAULT,
                          choices=choices(_default_choice(), ("on", _l("On")), ("off", _l("Off"))))
     values = SelectField(OPTION_HELP["values"][0], default=DEFAULT,
-                         choices=choices(_default_choice(), ("face", _l("Face value")),
-                                         ("5-10-15", _l("5-10-15"))))
+                         choices=choices(_default_choice(), *VALUE_CHOICES))
     low_ace_value = SelectField(OPTION_HELP["low_ace_value"][0], default=DEFAULT,
-                                choices=choices(_default_choice(), ("1", "1"), ("5", "5"),
-                                                ("15", "15")))
+                                choices=choices(_default_choice(), *LOW_ACE_CHOICES))
     rummy_call = SelectField(OPTION_HELP["rummy_call"][0], default=DEFAULT,
-                             choices=choices(_default_choice(), ("off", _l("Off")),
-                                             ("top", _l("Last discard only")),
-                                             ("pile", _l("Whole pile"))))
+                             choices=choices(_default_choice(), *RUMMY_CALL_CHOICES))
     draw_must_meld = BooleanField(OPTION_HELP["draw_must_meld"][0])
     deep_draw_new_meld = BooleanField(OPTION_HELP["deep_draw_new_meld"][0])
     discard_required = BooleanField(OPTION_HELP["discard_required"][0])
@@ -104,7 +128,7 @@ class NewGameForm(FlaskForm):
     must_go_out = BooleanField(OPTION_HELP["must_go_out"][0])
     min_natural_cards = SelectField(
         OPTION_HELP["min_natural_cards"][0], default="1",
-        choices=choices(("1", _l("Not allowed (a natural card needed)")), ("0", _l("Allowed"))))
+        choices=choices(*MIN_NATURAL_CHOICES))
     one_meld_per_turn = BooleanField(OPTION_HELP["one_meld_per_turn"][0])
     target = IntegerField(OPTION_HELP["target"][0], validators=[
         Optional(), NumberRange(min=1, max=100000)])

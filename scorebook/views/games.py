@@ -24,7 +24,7 @@ from werkzeug.wrappers import Response
 from scorebook import access, history
 from scorebook.charts import score_chart
 from scorebook.extensions import db
-from scorebook.forms import BOOLEAN_OPTIONS, OPTION_HELP, NewGameForm
+from scorebook.forms import BOOLEAN_OPTIONS, OPTION_HELP, NewGameForm, house_rules_in_words
 from scorebook.games import (
     GameSetupError,
     abandon,
@@ -141,7 +141,8 @@ def show(game_id: int) -> str:
     game = get_game(game_id)
     return render_template("games/scoreboard.html", game=game, board_html=board_html(game),
                            names=[s.player.name for s in game.seats],
-                           family=family_name(game.family))
+                           family=family_name(game.family),
+                           house_rules=house_rules_in_words(game.rules_spec))
 
 
 @bp.get("/<int:game_id>/history")

@@ -344,6 +344,16 @@ def test_house_rules_that_clash_are_named_as_the_form_names_them(client: FlaskCl
     assert "without the house rule “Jokers”" in html_module.unescape(text(basic))
 
 
+def test_game_details_name_the_house_rules_in_words(client: FlaskClient) -> None:
+    start(client, "pagat-500", values="5-10-15", low_ace_value="5", must_go_out="y",
+          rummy_call="top", target="300")
+    page = html_module.unescape(text(client.get("/games/1")))
+    for line in ("Card values: 5-10-15", "Ace melded low: 5", "Winner must go out: On",
+                 "Calling “Rummy!”: Last discard only", "Target: 300"):
+        assert line in page, line
+    assert "must_go_out" not in page and "True" not in page
+
+
 def test_forms_need_their_csrf_token(make_app: Callable[..., Flask]) -> None:
     app = make_app(WTF_CSRF_ENABLED=True)
     client = app.test_client()
