@@ -21,6 +21,7 @@ from sqlalchemy.orm import aliased, selectinload
 from scorebook import ratings
 from scorebook.extensions import db
 from scorebook.games import MAX_NAME_LENGTH, clean_name
+from scorebook.i18n import day as local_day
 from scorebook.models import (
     FINISHED,
     Game,
@@ -221,8 +222,8 @@ def save_season(league: League, name: str, starts_on: date | None, ends_on: date
         if other.starts_on <= ends_on and starts_on <= other.ends_on:
             raise LeagueError(gettext(
                 "Those dates overlap the season %(name)s (%(start)s to %(end)s).",
-                name=other.name, start=other.starts_on.isoformat(),
-                end=other.ends_on.isoformat()), "starts_on")
+                name=other.name, start=local_day(other.starts_on), end=local_day(other.ends_on)),
+                "starts_on")
     if season is None:
         season = Season(league_id=league.id)
         db.session.add(season)

@@ -367,7 +367,8 @@ def test_a_named_season_takes_its_games_and_the_year_keeps_the_rest(ctx: None) -
 def test_seasons_may_not_overlap_and_need_sane_dates(ctx: None) -> None:
     the = the_league()
     league.save_season(the, "Winter", date(2025, 12, 1), date(2026, 2, 28))
-    with pytest.raises(league.LeagueError, match="overlap"):
+    with pytest.raises(league.LeagueError,
+                       match=r"overlap the season Winter \(Dec 1, 2025 to Feb 28, 2026\)"):
         league.save_season(the, "New year", date(2026, 1, 1), date(2026, 1, 31))
     with pytest.raises(league.LeagueError, match="end on or after"):
         league.save_season(the, "Backwards", date(2026, 5, 1), date(2026, 4, 1))
