@@ -28,6 +28,7 @@ from referee import (
     apply_layoff,
     build_table,
     check_copies,
+    check_layoff,
     check_meld,
     make_meld,
     score_hand,
@@ -454,21 +455,28 @@ def live_meld(hand: Hand, player: str, cards: Sequence[Card], version: int | Non
 
 def live_layoff(hand: Hand, player: str, card: Card, onto: str, version: int | None = None
                 ) -> None:
-    """A card laid off during play, on meld ``onto`` (its label)."""
+    """A card laid off during play, on meld ``onto`` (its label; empty: the one meld
+    the card fits, when there is only one)."""
     _ensure_live(hand, version)
     game = hand.game
     rules = game.rules
     _names, ids = _names_ids(game)
     if player not in ids:
         raise HandError(gettext("Choose who laid the card off."))
-    meld = next((m for m in hand.melds if m.label == onto), None)
-    if meld is None:
-        raise HandError([Problem(gettext("Choose the meld the card went on."), player,
-                                 "layoffs")])
     too_many = check_copies(_live_cards(hand) + [card], rules, len(ids))
     if too_many is not None:
         raise HandError([Problem(explain(too_many), player, "layoffs")])
     table = build_table(rules, live_table_players(hand))
+    if not onto:
+        verdict = check_layoff(table, card, rules)
+        fits = list(dict.fromkeys(t.meld_id for t in verdict.detail.get("targets", ())))
+        if len(fits) != 1:  # none fits, or several: the referee says which and why
+            raise HandError([Problem(explain(verdict), player, "layoffs")])
+        onto = fits[0]
+    meld = next((m for m in hand.melds if m.label == onto), None)
+    if meld is None:
+        raise HandError([Problem(gettext("Choose the meld the card went on."), player,
+                                 "layoffs")])
     try:
         after = apply_layoff(table, onto, card, player, rules)
     except TableError as exc:

@@ -355,6 +355,22 @@ def test_a_live_hand_stores_the_same_records_as_one_entered_at_the_end(ctx: None
     assert [c.action for c in changes(live_game)][:2] == ["live-finished", "live-meld"]
 
 
+def test_a_live_lay_off_finds_its_meld_when_only_one_fits(ctx: None) -> None:
+    """layoff.basic, layoff.choice: with no meld chosen, the one meld the card fits is
+    taken; where it fits two, the scorer is asked which."""
+    game = new_game()
+    live = hands.start_live(game)
+    hands.live_meld(live, "Ada", parse_cards("kh kd kc"))
+    hands.live_meld(live, "Bo", parse_cards("9s 10s js"))
+    hands.live_layoff(live, "You", parse_card("ks"), "")
+    assert [(m.label, len(m.cards)) for m in live.melds] == [("Ada-1", 4), ("Bo-1", 3)]
+    with pytest.raises(HandError, match="fits on no meld"):
+        hands.live_layoff(live, "You", parse_card("2h"), "")
+    hands.live_meld(live, "Bo", parse_cards("qh qd qc"))
+    with pytest.raises(HandError, match="more than one meld"):
+        hands.live_layoff(live, "You", parse_card("qs"), "")
+
+
 def test_live_lay_offs_and_melds_are_checked_as_they_go_down(ctx: None) -> None:
     """layoff.basic, layoff.choice, cards.copies, meld.joker."""
     game = new_game("pagat-500")
