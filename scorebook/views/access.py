@@ -15,6 +15,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    g,
     redirect,
     render_template,
     request,
@@ -51,9 +52,15 @@ def _failed(response: Response) -> bool:
     return response.status_code >= 400
 
 
+def _wrong_password(response: Response) -> bool:
+    """Only a password that did not match counts towards the limit: a form refused for
+    a short new password or a typo in its confirmation guesses nothing."""
+    return bool(g.get("wrong_password"))
+
+
 password_limit = limiter.shared_limit(
     lambda: str(current_app.config["PASSWORD_RATE_LIMIT"]), scope="password",
-    methods=["POST"], deduct_when=_failed, error_message=_too_many)
+    methods=["POST"], deduct_when=_wrong_password, error_message=_too_many)
 invite_limit = limiter.shared_limit(
     lambda: str(current_app.config["INVITE_RATE_LIMIT"]), scope="invite",
     deduct_when=_failed, error_message=_too_many)
@@ -157,6 +164,7 @@ def login() -> Page:
             session.permanent = True
             flash(gettext("Welcome back to %(name)s.", name=league.name))
             return redirect(_next())
+        g.wrong_password = True
         error = gettext("No league has that name and password.")
     elif form.is_submitted():
         error = " ".join(m for m in _field_errors(form).values()) or _stale_form()
@@ -274,6 +282,7 @@ def password(league_id: int) -> Page:
             "password": " ".join(_field_errors(form).values()) or _stale_form()})
     had_one = bool(league.password_hash)
     if had_one and not access.password_matches(league, form.current.data or ""):
+        g.wrong_password = True
         return _settings_page(league, password=form, errors={
             "password": gettext("The current password is not right.")})
     league.password_hash = access.hash_password(form.password.data or "")

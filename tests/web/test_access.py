@@ -325,6 +325,23 @@ def test_guessing_passwords_is_slowed(make_app: Callable[..., Flask]) -> None:
     assert other_address.status_code == 302  # counted per client address
 
 
+def test_only_wrong_passwords_count_towards_the_limit(make_app: Callable[..., Flask]) -> None:
+    """An owner who mistypes a new password's confirmation or picks one too short is
+    not locked out of logging in: those refusals guess nothing."""
+    app = make_app(PASSWORD_RATE_LIMIT="3 per minute")
+    client = app.test_client()
+    client.post("/leagues/new", data={"name": "Ours", "password": PASSWORD, "confirm": PASSWORD})
+    settings = client.get("/leagues").get_data(as_text=True)
+    league_id = re.search(r"/leagues/(\d+)/settings", settings).group(1)  # type: ignore[union-attr]
+    for new, confirm in (("short", "short"), (PASSWORD + "x", PASSWORD + "y")) * 2:
+        refused = client.post(f"/leagues/{league_id}/password", data={
+            "current": PASSWORD, "password": new, "confirm": confirm})
+        assert refused.status_code == 400
+    wrong = [client.post("/leagues/login", data={"name": "Ours", "password": f"guess{i}"}
+                         ).status_code for i in range(4)]
+    assert wrong == [400, 400, 400, 429]
+
+
 def test_guessing_invite_links_is_slowed(make_app: Callable[..., Flask]) -> None:
     app = make_app(INVITE_RATE_LIMIT="4 per minute")
     client = app.test_client()
