@@ -36,7 +36,7 @@ from scorebook import ratings
 from scorebook.entry import Entry, HandError, Problem, _card_error
 from scorebook.extensions import db
 from scorebook.games import ENDINGS, complete_hands, explain, family_name, verdict_of
-from scorebook.hands import _check_meld, _meld_name, _scoring_problem, _store, check_entry
+from scorebook.hands import _meld_name, _scoring_problem, _store, check_entry, check_melds
 from scorebook.i18n import rules_error_text
 from scorebook.league import as_utc, ensure_seasons, prepare, season_of_day
 from scorebook.models import (
@@ -45,7 +45,6 @@ from scorebook.models import (
     GAME_STATUSES,
     HAND_ENDINGS,
     IN_PROGRESS,
-    MELD_LABEL_LENGTH,
     Change,
     Game,
     GameResult,
@@ -592,20 +591,7 @@ def _import_hand(game: Game, rules: RuleSet, h: Any, who: Callable[[Any], Player
 def _check_live(rules: RuleSet, players: Sequence[PlayerHand]) -> None:
     """The melds and lay-offs of a hand still being played, checked as the live hand's
     services check each one (hands.live_meld, hands.live_layoff)."""
-    problems: list[Problem] = []
-    owners: dict[str, tuple[str, int, str]] = {}
-    for p in players:
-        for k, (label, cards) in enumerate(p.melds):
-            if len(label) > MELD_LABEL_LENGTH:
-                problems.append(Problem(gettext(
-                    "A meld's name can be at most %(max)s characters long.",
-                    max=MELD_LABEL_LENGTH), p.name, "melds", k))
-            elif label in owners:
-                problems.append(Problem(gettext("Two melds have the same name."), p.name,
-                                        "melds", k))
-            elif problem := _check_meld(cards, rules):
-                problems.append(Problem(problem, p.name, "melds", k))
-            owners.setdefault(label, (p.name, k, ""))
+    problems, owners = check_melds(players, rules)
     everything = [c for p in players for _m, cards in p.melds for c in cards]
     everything += [c for p in players for c, _o in p.layoffs]
     too_many = check_copies(everything, rules, len(players))

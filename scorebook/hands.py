@@ -105,24 +105,8 @@ def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
         problems.append(Problem(gettext("Nobody went out if the hand ended that way."),
                                 field="went_out"))
 
-    owners: dict[str, tuple[str, int, str]] = {}  # meld id -> (owner, index, kind)
-    for p in players:
-        for k, (meld_id, cards) in enumerate(p.melds):
-            if len(meld_id) > MELD_LABEL_LENGTH:
-                problems.append(Problem(gettext(
-                    "A meld's name can be at most %(max)s characters long.",
-                    max=MELD_LABEL_LENGTH), p.name, "melds", k))
-                continue
-            if meld_id in owners:
-                problems.append(Problem(gettext("Two melds have the same name."), p.name,
-                                        "melds", k))
-                continue
-            problem = _check_meld(cards, rules)
-            if problem:
-                problems.append(Problem(problem, p.name, "melds", k))
-                owners[meld_id] = (p.name, k, "")
-            else:
-                owners[meld_id] = (p.name, k, make_meld(meld_id, cards, rules).kind)
+    meld_problems, owners = check_melds(players, rules)
+    problems += meld_problems
     for p in players:
         for j, (card, onto) in enumerate(p.layoffs):
             if onto not in owners:
@@ -156,6 +140,32 @@ def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
     except ScoringError as exc:
         raise HandError([_scoring_problem(exc, players, owners)], exc.code) from exc
     return players, result
+
+
+def check_melds(players: Sequence[PlayerHand], rules: RuleSet
+                ) -> tuple[list[Problem], dict[str, tuple[str, int, str]]]:
+    """Every meld put down, each checked on its own: the problems found, and each meld
+    id's owner, index among their melds and kind ("" for a meld that is not legal)."""
+    problems: list[Problem] = []
+    owners: dict[str, tuple[str, int, str]] = {}
+    for p in players:
+        for k, (meld_id, cards) in enumerate(p.melds):
+            if len(meld_id) > MELD_LABEL_LENGTH:
+                problems.append(Problem(gettext(
+                    "A meld's name can be at most %(max)s characters long.",
+                    max=MELD_LABEL_LENGTH), p.name, "melds", k))
+                continue
+            if meld_id in owners:
+                problems.append(Problem(gettext("Two melds have the same name."), p.name,
+                                        "melds", k))
+                continue
+            problem = _check_meld(cards, rules)
+            if problem:
+                problems.append(Problem(problem, p.name, "melds", k))
+                owners[meld_id] = (p.name, k, "")
+            else:
+                owners[meld_id] = (p.name, k, make_meld(meld_id, cards, rules).kind)
+    return problems, owners
 
 
 def _check_meld(cards: Sequence[Card], rules: RuleSet) -> str | None:
