@@ -1,20 +1,7 @@
-// Referee pages: the card picker fills the focused card field, and a verdict's
-// permalink can be copied.  Without JavaScript every field is typed.
+// Referee pages: the card picker fills the focused card field (a verdict's permalink
+// is copied by copy.js).  Without JavaScript every field is typed.
 (function () {
   "use strict";
-
-  document.querySelectorAll("[data-copy]").forEach(function (button) {
-    var target = document.getElementById(button.getAttribute("data-copy"));
-    if (!target || !navigator.clipboard) { return; }
-    button.hidden = false;
-    var label = button.textContent;
-    button.addEventListener("click", function () {
-      navigator.clipboard.writeText(target.value).then(function () {
-        button.textContent = "✔";
-        setTimeout(function () { button.textContent = label; }, 1500);
-      });
-    });
-  });
 
   var dock = document.querySelector("[data-picker-dock]");
   var fields = document.querySelectorAll("[data-picker]");

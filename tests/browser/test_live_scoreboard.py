@@ -172,3 +172,17 @@ def test_a_live_hand_shows_on_every_phone_as_it_is_played(
         finish.get_by_role("button", name="Finish hand 1").click()
     assert page.url.startswith(game_url) and "/live" not in page.url, page.url
     assert page.locator("#hand-1").count() == 1
+
+
+def test_an_invite_link_is_copied_with_one_tap(page, live_server):  # type: ignore[no-untyped-def]
+    """The owner sends a link by copying it, not by selecting a cut-off field."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    start_game(page, live_server)
+    page.goto(f"{live_server}/leagues")
+    page.get_by_role("link", name="Settings").first.click()
+    page.locator("#viewer-link").get_by_role("button", name="Make a link").click()
+    link = page.locator("#viewer-url").input_value()
+    copy = page.locator("#viewer-link").get_by_role("button", name="Copy")
+    copy.click()
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    assert "/join/" in link
