@@ -503,13 +503,19 @@ def live_layoff(hand: Hand, player: str, card: Card, onto: str, version: int | N
         history.log(game, history.LIVE_LAYOFF, f"{player}: {card} → {onto}", hand.number)
 
 
+def last_live_card(hand: Hand) -> MeldCard | None:
+    """The card put down last in a live hand (the last lay-off, or a card of the last
+    meld): what "take back" would undo."""
+    cards = [c for m in hand.melds for c in m.cards]
+    return max(cards, key=lambda c: c.id) if cards else None
+
+
 def live_undo(hand: Hand, version: int | None = None) -> bool:
     """Take back the last meld or lay-off recorded; False when there is none."""
     _ensure_live(hand, version)
-    cards = [c for m in hand.melds for c in m.cards]
-    if not cards:
+    last = last_live_card(hand)
+    if last is None:
         return False
-    last = max(cards, key=lambda c: c.id)
     meld = last.meld
     with _guard(hand.id, hand.number):
         if last.is_layoff:

@@ -43,6 +43,7 @@ from scorebook.hands import (
     delete_hand,
     edit_hand,
     finish_live,
+    last_live_card,
     live_layoff,
     live_meld,
     live_undo,
@@ -50,8 +51,9 @@ from scorebook.hands import (
     start_live,
 )
 from scorebook.models import DRAW, STOCK_OUT, WENT_OUT, Game, Hand
-from scorebook.views.cards import picker_texts
+from scorebook.views.cards import card_label, picker_texts
 from scorebook.views.games import get_game
+from scorebook.wording import meld_name
 
 bp = Blueprint("hands", __name__)
 
@@ -321,6 +323,19 @@ def live_forms(game: Game, hand: Hand | None) -> dict[str, Any]:
             "start_form": VersionForm(prefix="start"), "melds": melds}
 
 
+def last_move(hand: Hand | None, game: Game) -> str | None:
+    """What "take back" would undo, in words: a lay-off, or a whole meld."""
+    last = last_live_card(hand) if hand is not None else None
+    if last is None:
+        return None
+    names = {s.player_id: s.player.name for s in game.seats}
+    meld = meld_name(last.meld.label)
+    if last.is_layoff:
+        return gettext("%(name)s's %(card)s laid off on %(meld)s", name=names[last.laid_by_id],
+                       card=card_label(parse_card(last.text)), meld=meld)
+    return meld
+
+
 def render_live(game: Game, error: HandError | None = None, status: int = 200,
                 where: str | None = None) -> Page:
     hand = live_hand(game)
@@ -334,7 +349,8 @@ def render_live(game: Game, error: HandError | None = None, status: int = 200,
         dealer=names[next((s.position for s in game.seats if s.player_id == hand.dealer_id), 0)]
         if hand else names[next_dealer_position(game)],
         decks=rules.decks(len(names)), jokers=rules.jokers_in_play(len(names)),
-        used=json.dumps(used), texts=picker_texts(), **live_forms(game, hand))
+        used=json.dumps(used), texts=picker_texts(), last_move=last_move(hand, game),
+        **live_forms(game, hand))
     return (page, status) if status != 200 else page
 
 

@@ -354,6 +354,18 @@ def test_game_details_name_the_house_rules_in_words(client: FlaskClient) -> None
     assert "must_go_out" not in page and "True" not in page
 
 
+def test_the_live_hand_says_what_take_back_would_undo(client: FlaskClient) -> None:
+    start(client)
+    client.post("/games/1/hands/live/start")
+    client.post("/games/1/hands/live/meld", data={"meld-player": "p1", "meld-cards": "kh kd kc"})
+    page = html_module.unescape(text(client.get("/games/1/hands/live")))
+    assert "That is: Ada's meld 1." in page
+    client.post("/games/1/hands/live/layoff", data={
+        "layoff-player": "p0", "layoff-card": "ks", "layoff-onto": "Ada-1"})
+    page = html_module.unescape(text(client.get("/games/1/hands/live")))
+    assert "That is: You's K♠ laid off on Ada's meld 1." in page
+
+
 def test_forms_need_their_csrf_token(make_app: Callable[..., Flask]) -> None:
     app = make_app(WTF_CSRF_ENABLED=True)
     client = app.test_client()
