@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import DateField, SelectField, StringField
+from wtforms import BooleanField, DateField, SelectField, StringField
 from wtforms.validators import InputRequired, Optional
 
 from scorebook.games import MAX_NAME_LENGTH
@@ -26,6 +26,7 @@ class ActionForm(FlaskForm):
 
 class MergeForm(FlaskForm):
     other = SelectField(_l("The same person as"), coerce=int, validate_choice=False)
+    sure = BooleanField(_l("Yes, they are one person. I know this cannot be undone."))
 
 
 class SeasonForm(FlaskForm):

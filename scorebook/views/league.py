@@ -195,6 +195,9 @@ def edit_player(player_id: int) -> Page:
                 if merge.validate_on_submit() else None
             if other is None or other.league_id != league.id or other.id == who.id:
                 errors["merge"] = gettext("Choose the player who is the same person.")
+            elif not merge.sure.data:
+                errors["merge"] = gettext("Tick the box to say you are sure: a merge cannot "
+                                          "be undone.")
             else:
                 gone_name = other.name
                 try:

@@ -487,7 +487,11 @@ def test_roster_forms(client, ctx: None) -> None:
     assert zoe.retired_at is not None
     client.post("/league/players", data={"add-name": "Zed"})
     zed = player("Zed")
-    merged = client.post(f"/league/players/{zoe.id}/edit", data={"merge-other": zed.id})
+    unsure = client.post(f"/league/players/{zoe.id}/edit", data={"merge-other": zed.id})
+    assert unsure.status_code == 400 and "Tick the box" in unsure.get_data(as_text=True)
+    assert player("Zed") is not None  # nothing merged yet
+    merged = client.post(f"/league/players/{zoe.id}/edit",
+                         data={"merge-other": zed.id, "merge-sure": "y"})
     assert merged.status_code == 302
     assert db.session.scalar(select(Player).where(Player.name == "Zed")) is None
     bad = client.post(f"/league/players/{zoe.id}/edit", data={"merge-other": 0})
@@ -884,7 +888,7 @@ def test_rename_and_merge_problems_are_shown_in_place(client, made: dict[str, Ga
     assert taken.status_code == 400 and "Ben is already in the league" in taken.get_data(
         as_text=True)
     together = client.post(f"/league/players/{ann.id}/edit",
-                           data={"merge-other": player("Ben").id})
+                           data={"merge-other": player("Ben").id, "merge-sure": "y"})
     text = together.get_data(as_text=True)
     assert together.status_code == 400 and "same table in 3 games" in text
     assert client.post(f"/league/players/{ann.id}/edit", data={}).status_code == 400
