@@ -111,6 +111,7 @@ def picker_texts() -> dict[str, object]:
         "okSet": gettext("✓ set"),
         "whichJoker": gettext("Which card does the joker stand for?"),
         "whichMeld": gettext("Which meld did %(card)s go on?"),
+        "chooseMeldFirst": gettext("Say which meld %(card)s went on before saving."),
         "onMeld": gettext("%(name)s's meld %(n)s"),
         "ownMeld": gettext("own meld %(n)s"),
         "onMeldAs": gettext("%(name)s's meld %(n)s, as %(card)s"),

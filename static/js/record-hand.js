@@ -644,7 +644,16 @@
   });
   if (goingRummyBox) { goingRummyBox.addEventListener("change", schedulePreview); }
 
-  form.addEventListener("submit", function () {
+  form.addEventListener("submit", function (event) {
+    if (pending) {
+      // A lay-off still waiting for its meld would not be saved: ask for the meld first.
+      event.preventDefault();
+      notes[pending.player] = f(texts.chooseMeldFirst, { card: CP.label(pending.card) });
+      render();
+      var panel = document.getElementById("player-" + pending.player);
+      if (panel) { panel.scrollIntoView({ block: "center" }); }
+      return;
+    }
     var out = outcome();
     hidden.value = JSON.stringify({ players: payloadPlayers(), went_out: out.went_out, ending: out.ending });
   });

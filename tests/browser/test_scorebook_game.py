@@ -197,6 +197,24 @@ def test_the_preview_says_in_words_why_it_cannot_score_yet(page: Page, live_serv
     expect(preview).not_to_contain_text("7S")
 
 
+def test_saving_waits_for_a_lay_off_to_get_its_meld(page: Page, live_server: str) -> None:
+    """`layoff.choice`: 9♥ fits two melds; saving before choosing would lose it, so the
+    page asks for the meld instead of sending the hand."""
+    start_game(page, live_server, ["Ann", "Ben"], "rummy-500")
+    page.get_by_role("link", name="Record hand 1").click()
+    tap = Taps(page)
+    tap.meld(0, "6 of hearts", "7 of hearts", "8 of hearts")
+    tap.meld(0, "9 of clubs", "9 of spades", "9 of diamonds")
+    tap.tool(1, "Lay off")
+    tap.card("9 of hearts")
+    expect(page.locator("#player-1")).to_contain_text("Which meld did 9♥ go on?")
+    page.locator("input[name=outcome][value=p0]").check()
+    page.locator("button[type=submit][data-save]").click()
+    expect(page.locator("#player-1")).to_contain_text(
+        "Say which meld 9♥ went on before saving.")
+    assert "/hands/new" in page.url  # not sent
+
+
 def group_hand(page: Page, cards: list[str], others: dict[int, tuple[str, list[str]]]) -> None:
     """Ann (seat 0) taps all her melded cards into one meld and groups them; each other
     seat puts one meld down and keeps some cards."""
