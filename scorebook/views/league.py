@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from typing import Any
 
 from flask import (
@@ -28,7 +30,7 @@ from scorebook.extensions import db
 from scorebook.games import family_name, load_game
 from scorebook.i18n import day
 from scorebook.league_forms import ActionForm, ImportForm, MergeForm, PlayerNameForm, SeasonForm
-from scorebook.models import League, Player, Season
+from scorebook.models import League, Player, Season, utcnow
 from scorebook.ratings import START_MU, display_rating
 
 bp = Blueprint("league", __name__)
@@ -81,6 +83,14 @@ def _season_choice(league: League, seasons: list[Season], default_current: bool
         if current is not None:
             return current, str(current.id)
     return None, "all"
+
+
+def file_stem(league: League) -> str:
+    """A download's name: the league's name in plain letters, and today's date
+    (``our-table-2026-11-29``), so a family's exports do not overwrite each other."""
+    plain = unicodedata.normalize("NFKD", league.name).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:40] or "league"
+    return f"{slug}-{utcnow().date().isoformat()}"
 
 
 def _csv_response(text: str, filename: str) -> Response:
@@ -357,7 +367,7 @@ def export_page() -> str:
 def results_csv() -> Response:
     league = _league()
     service.prepare(league)
-    return _csv_response(league_csv(league), "league-results.csv")
+    return _csv_response(league_csv(league), f"{file_stem(league)}-results.csv")
 
 
 @bp.get("/export.json")
@@ -365,7 +375,8 @@ def export_json() -> Response:
     league = _league()
     text = json.dumps(export_league(league), ensure_ascii=False, indent=1, sort_keys=True)
     return Response(text + "\n", mimetype="application/json",
-                    headers={"Content-Disposition": 'attachment; filename="league.json"'})
+                    headers={"Content-Disposition":
+                             f'attachment; filename="{file_stem(league)}.json"'})
 
 
 @bp.post("/import")

@@ -5,6 +5,7 @@ the history filtered by player, the roster, seasons and exports."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -152,4 +153,5 @@ def test_roster_seasons_and_exports(page, league_server, screenshot):
     screenshot("league-export")
     with page.expect_download() as download:
         page.get_by_role("link", name="Results (CSV)").click()
-    assert download.value.suggested_filename == "league-results.csv"
+    assert re.fullmatch(r"[a-z0-9-]+-\d{4}-\d\d-\d\d-results\.csv",
+                        download.value.suggested_filename), download.value.suggested_filename

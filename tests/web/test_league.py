@@ -26,6 +26,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import sqlite3
 from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime
@@ -904,3 +905,14 @@ def test_league_pages_in_every_language(client, made: dict[str, Game], lang: str
         assert response.status_code == 200, (lang, url)
     page = client.get(f"/league/?season=all&lang={lang}").get_data(as_text=True)
     assert f'lang="{lang}"' in page and "23,2" in page  # Ann's average hand, with a comma
+
+
+def test_downloads_are_named_after_the_league_and_the_day(client, ctx: None) -> None:
+    the = the_league()
+    the.name = "Grandma's Table — Año 2"
+    db.session.commit()
+    exported = client.get("/league/export.json").headers["Content-Disposition"]
+    assert re.search(r'filename="grandma-s-table-ano-2-\d{4}-\d\d-\d\d\.json"', exported)
+    results = client.get("/league/results.csv").headers["Content-Disposition"]
+    assert re.search(r'filename="grandma-s-table-ano-2-\d{4}-\d\d-\d\d-results\.csv"',
+                     results)
