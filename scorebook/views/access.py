@@ -184,7 +184,9 @@ def _invited(token: str) -> tuple[League, str]:
     league = db.session.scalar(select(League).where(or_(
         League.scorer_token_hash == digest, League.viewer_token_hash == digest)))
     if league is None:
-        abort(404)
+        abort(404, description=gettext(
+            "This invite link does not work (any more): its league's owner may have "
+            "stopped it or made a new one. Ask them for the link they use now."))
     return league, SCORER if league.scorer_token_hash == digest else VIEWER
 
 

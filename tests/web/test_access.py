@@ -342,6 +342,12 @@ def test_only_wrong_passwords_count_towards_the_limit(make_app: Callable[..., Fl
     assert wrong == [400, 400, 400, 429]
 
 
+def test_a_stopped_invite_link_says_so(client: FlaskClient) -> None:
+    page = client.get(f"/join/{'x' * 43}")
+    assert page.status_code == 404
+    assert "This invite link does not work (any more)" in page.get_data(as_text=True)
+
+
 def test_guessing_invite_links_is_slowed(make_app: Callable[..., Flask]) -> None:
     app = make_app(INVITE_RATE_LIMIT="4 per minute")
     client = app.test_client()
