@@ -366,6 +366,19 @@ def test_the_live_hand_says_what_take_back_would_undo(client: FlaskClient) -> No
     assert "That is: You's K♠ laid off on Ada's meld 1." in page
 
 
+def test_home_names_each_games_league_when_the_browser_has_several(client: FlaskClient
+                                                                    ) -> None:
+    start(client)
+    assert "Our table" not in re.sub(r"<h2.*?</h2>", "", text(client.get("/")))
+    client.post("/leagues/new", data={"name": "Cousins", "password": "correct horse 9",
+                                      "confirm": "correct horse 9"})
+    start(client, names=("Ann", "Ben"))
+    page = text(client.get("/"))
+    games = page[page.index("Games in progress"):page.index("Recent results")]
+    assert "<span>Cousins · 0 hands played" in games, games
+    assert re.search(r"<span>Our table \w+ · 0 hands played", games), games
+
+
 def test_forms_need_their_csrf_token(make_app: Callable[..., Flask]) -> None:
     app = make_app(WTF_CSRF_ENABLED=True)
     client = app.test_client()
