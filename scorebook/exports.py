@@ -35,7 +35,7 @@ from referee.rules import FAMILIES, OPTIONS
 from scorebook import ratings
 from scorebook.entry import Entry, HandError, Problem, _card_error
 from scorebook.extensions import db
-from scorebook.games import ENDINGS, complete_hands, explain, family_name, verdict_of
+from scorebook.games import ENDINGS, complete_hands, family_name, verdict_of
 from scorebook.hands import _meld_name, _scoring_problem, _store, check_entry, check_melds
 from scorebook.i18n import rules_error_text
 from scorebook.league import as_utc, ensure_seasons, prepare, season_of_day
@@ -56,6 +56,7 @@ from scorebook.models import (
     Season,
     Seat,
 )
+from scorebook.wording import explain
 
 FORMAT = "rummy-scorebook/league"
 VERSION = 1

@@ -37,7 +37,7 @@ from referee.melds import Reading
 from scorebook import history
 from scorebook.entry import Entry, HandError, Problem, stored_players
 from scorebook.extensions import db
-from scorebook.games import explain, live_hand, next_dealer_position, next_hand_number, recompute
+from scorebook.games import live_hand, next_dealer_position, next_hand_number, recompute
 from scorebook.models import (
     DRAW,
     MELD_LABEL_LENGTH,
@@ -53,7 +53,7 @@ from scorebook.models import (
 from scorebook.models import (
     HandScore as StoredScore,
 )
-from scorebook.wording import meld_label
+from scorebook.wording import explain, meld_label
 
 
 class HandConflict(HandError):

@@ -48,15 +48,16 @@ def meld_name(label: str) -> str:
     return gettext("%(name)s's meld %(number)s", name=parts[0], number=parts[1])
 
 
-def page_params(params: Mapping[str, Any]) -> dict[str, Any]:
-    """A verdict's parameters as a page shows them."""
+def page_params(params: Mapping[str, Any], name_melds: bool = True) -> dict[str, Any]:
+    """A verdict's parameters as a page shows them (meld ids as they are when not
+    ``name_melds``: the referee's own pages show the ids the question gave)."""
     out = dict(params)
     for key, value in params.items():
         if not isinstance(value, str):
             continue
         if key in CARD_PARAMS:
             out[key] = pretty_cards(value)
-        elif key in MELD_PARAMS:
+        elif key in MELD_PARAMS and name_melds:
             out[key] = ", ".join(_quoted_meld(v) for v in value.split(", "))
     return out
 

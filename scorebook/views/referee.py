@@ -36,7 +36,7 @@ from scorebook.referee_forms import (
 )
 from scorebook.views.cards import picker_texts
 from scorebook.views.games import get_game
-from scorebook.wording import CARD_PARAMS, pretty_cards
+from scorebook.wording import page_params, pretty_cards
 
 bp = Blueprint("referee_pages", __name__)
 
@@ -156,8 +156,8 @@ def page_message(answer: dict[str, Any]) -> str:
     template = MESSAGES.get(answer["code"])
     if template is None:
         return str(answer["message"])
-    params = {k: pretty_cards(v) if k in CARD_PARAMS and isinstance(v, str) else v
-              for k, v in answer["params"].items()}  # (meld ids stay: the table names them)
+    # (meld ids stay as the table gave them)
+    params = page_params(answer["params"], name_melds=False)
     return render(gettext(template), params)
 
 
