@@ -37,12 +37,16 @@ TABLE = {
         "properties": {
             "id": {"type": "string"},
             "owner": {"type": "string"},
-            "cards": {"type": "array", "items": {"oneOf": [
-                {"$ref": "#/components/schemas/Card"},
-                {"type": "object", "required": ["card"],
-                 "properties": {"card": {"$ref": "#/components/schemas/Card"},
-                                "by": {"type": "string"}}},
-            ]}},
+            "cards": {"oneOf": [
+                {"type": "array", "items": {"oneOf": [
+                    {"$ref": "#/components/schemas/Card"},
+                    {"type": "object", "required": ["card"],
+                     "properties": {"card": {"$ref": "#/components/schemas/Card"},
+                                    "by": {"type": "string"}}},
+                ]}},
+                {"type": "string", "description": "The cards in one string, split on "
+                 "spaces, commas or semicolons (all laid by the owner)."},
+            ]},
         },
     },
 }
