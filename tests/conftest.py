@@ -20,6 +20,40 @@ from sqlalchemy.pool import StaticPool
 from app import create_app
 from scorebook.extensions import db
 
+#: Why a test can be skipped on a machine that lacks something, and what to do about it:
+#: (a phrase of the skip reason, the kind of test, what is missing, how to get it).
+SKIP_HINTS = (
+    ("no Chromium", "browser", "Chromium was not found",
+     "install Debian's package (apt-get install -y chromium) or set CHROMIUM to its path"),
+    ("rule book", "rule-book", "../shared/RULES.md was not found",
+     "check out the shared folder beside this repository"),
+    ("RULES.md", "rule-book", "../shared/RULES.md was not found",
+     "check out the shared folder beside this repository"),
+)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """One clear line per kind of skipped test, saying how many and how to run them:
+    ``pytest -q`` alone shows a skip only as an ``s``."""
+    counts: dict[tuple[str, str, str], int] = {}
+    others: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = report.longrepr
+        reason = str(longrepr[2] if isinstance(longrepr, tuple) else longrepr)
+        for phrase, kind, what, how in SKIP_HINTS:
+            if phrase in reason:
+                counts[kind, what, how] = counts.get((kind, what, how), 0) + 1
+                break
+        else:
+            reason = reason.removeprefix("Skipped: ")
+            others[reason] = others.get(reason, 0) + 1
+    for (kind, what, how), count in counts.items():
+        tests = "test" if count == 1 else "tests"
+        terminalreporter.write_line(f"{count} {kind} {tests} skipped: {what}: {how}.",
+                                    yellow=True, bold=True)
+    for reason, count in others.items():
+        terminalreporter.write_line(f"{count} skipped: {reason}", yellow=True)
+
 
 def _test_config(**overrides: Any) -> dict[str, Any]:
     database_url = os.environ.get("TEST_DATABASE_URL", "sqlite://")
