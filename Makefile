@@ -10,10 +10,12 @@ FLASK := $(BIN)/flask --app app
 LANGUAGES := es it
 BABEL_KEYWORDS := -k _ -k _l -k N_ -k gettext -k ngettext:1,2 -k lazy_gettext
 
-.PHONY: help venv run serve db-upgrade lint test test-db test-pg screenshots clean babel-extract babel-update babel-compile
+.PHONY: help venv run dev serve db-upgrade lint test test-db test-pg screenshots clean babel-extract babel-update babel-compile
 
 help:
-	@echo "make run      serve on http://127.0.0.1:5000 (SQLite in instance/)"
+	@echo "make run      serve the table: every phone on this Wi-Fi, port 5000, with a QR code of"
+	@echo "             the address (SQLite in instance/); HOST=127.0.0.1 make run: this computer only"
+	@echo "make dev      Flask's auto-reloading development server on http://127.0.0.1:5000"
 	@echo "make serve    gunicorn, WORKERS=4 on BIND=127.0.0.1:8000, after flask db upgrade (DATABASE_URL)"
 	@echo "make test     lint, then run the test suite"
 	@echo "make test-pg  the test suite on PostgreSQL (installs and starts it: needs root)"
@@ -30,8 +32,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --disable-pip-version-check --quiet -e '.[dev]'
 	@touch $(STAMP)
 
+# The table's server (scorebook/table.py): gunicorn with threaded workers on HOST:PORT,
+# printing the address the phones open and its QR code once it listens.
+HOST ?= 0.0.0.0
+PORT ?= 5000
 run: venv babel-compile db-upgrade
-	$(FLASK) run --host 127.0.0.1 --port 5000
+	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m scorebook.table
+
+# Developers: Flask's server, reloading on every change, on this computer only.
+dev: venv babel-compile db-upgrade
+	$(FLASK) run --debug --host 127.0.0.1 --port $(PORT)
 
 # Production: gunicorn's sync workers on the configured database (DATABASE_URL,
 # else the SQLite file in instance/). GUNICORN_ARGS adds options, e.g. --access-logfile -.

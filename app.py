@@ -16,7 +16,7 @@ from flask import Flask
 from flask_babel import get_locale
 from sqlalchemy import event
 
-from scorebook import i18n, security
+from scorebook import i18n, results, security
 from scorebook.api import bp as api_bp
 from scorebook.api_games import bp as games_api_bp
 from scorebook.cli import register_cli
@@ -32,9 +32,12 @@ from scorebook.extensions import babel, csrf, db, limiter, migrate
 from scorebook.views.access import bp as access_bp
 from scorebook.views.games import bp as games_bp
 from scorebook.views.hands import bp as hands_bp
+from scorebook.views.install import THEME_COLOR
+from scorebook.views.install import bp as install_bp
 from scorebook.views.league import bp as league_bp
 from scorebook.views.live import bp as live_bp
 from scorebook.views.main import bp as main_bp
+from scorebook.views.phones import bp as phones_bp
 from scorebook.views.referee import bp as referee_pages_bp
 from scorebook.views.rulebook import bp as rulebook_bp
 
@@ -160,6 +163,10 @@ def configure_blueprints(app: Flask) -> None:
     app.register_blueprint(hands_bp, url_prefix="/games/<int:game_id>/hands")
     app.register_blueprint(league_bp, url_prefix="/league")
     app.register_blueprint(live_bp)  # /games/<id>/version, polled by live.js
+    app.register_blueprint(install_bp)  # manifest, service worker, favicon, /offline
+    app.register_blueprint(phones_bp)  # "Add a phone": invite QR codes, play again, share
+    app.jinja_env.globals["THEME_COLOR"] = THEME_COLOR
+    results.init_app(app)  # game_share() and standings_share() for the templates
 
 
 def configure_cli(app: Flask) -> None:

@@ -56,6 +56,12 @@ class DefaultConfig:
     PASSWORD_RATE_LIMIT = "5 per minute;30 per hour"
     INVITE_RATE_LIMIT = "10 per minute;60 per hour"
 
+    # The address phones use to reach the site (e.g. "http://192.168.1.23:5000" or
+    # "https://scores.example.org"): invite links, their QR codes and shared results
+    # are made with it. None: the address the page was opened with. `make run` sets it
+    # to the laptop's address on the network when it serves the table.
+    PUBLIC_URL: str | None = None
+
     # Languages the site speaks; the first is the default.
     LANGUAGES = ["en", "es", "it"]
     BABEL_DEFAULT_LOCALE = "en"
@@ -91,6 +97,7 @@ ENVIRONMENT_SETTINGS = {
     "SESSION_COOKIE_SECURE": _secure_setting,
     "TRUSTED_PROXIES": int,
     "RATELIMIT_STORAGE_URI": str,
+    "PUBLIC_URL": str,
 }
 
 

@@ -264,6 +264,7 @@ class Scoreboard:
     winner: str | None
     live_number: int | None
     progress: list[int] = field(default_factory=list)  # percent of the target, 0-100
+    rematch_id: int | None = None  # the game that plays this one again, once started
 
     @property
     def running(self) -> list[list[int]]:
@@ -310,9 +311,37 @@ def scoreboard(game: Game) -> Scoreboard:
         live_number=live_number,
         progress=[max(0, min(100, round(100 * t / game.target))) if game.target else 0
                   for t in running],
+        rematch_id=rematch_of(game) if game.status == FINISHED else None,
     )
 
 
 def abandon(game: Game) -> None:
     game.status = ABANDONED
     game.revision = (game.revision or 0) + 1
+
+
+# --- playing again ----------------------------------------------------------------------
+
+
+def rematch_of(game: Game) -> int | None:
+    """The id of the game started to play ``game`` again, if there is one."""
+    return db.session.scalar(db.select(Game.id).where(Game.rematch_of_id == game.id))
+
+
+def rematch_dealer(game: Game) -> int:
+    """Who deals the rematch's first hand: the deal passes on, to the left of whoever
+    dealt the last hand (``turn.order``), as if the table kept playing."""
+    return next_dealer_position(game)
+
+
+def rematch(game: Game) -> Game:
+    """Start a game with ``game``'s players in the same seats, under its frozen rules,
+    the deal passing on (:func:`rematch_dealer`).  Does not commit: the caller commits,
+    and a second rematch of the same game fails there (``rematch_of_id`` is unique)."""
+    if game.status != FINISHED:
+        raise GameSetupError(gettext("Only a finished game can be played again."))
+    names = [seat.player.name for seat in game.seats]
+    new = create_game(game.league, names, rematch_dealer(game), game.rules, commit=False)
+    new.rematch_of_id = game.id
+    db.session.flush()
+    return new

@@ -21,6 +21,7 @@ LIVE_UNDO = "live-undo"
 LIVE_FINISHED = "live-finished"
 GAME_STARTED = "game-started"
 GAME_ABANDONED = "game-abandoned"
+GAME_REMATCH = "game-rematch"  # on the finished game: a new one plays it again
 
 _BROWSERS = (("Edg", "Edge"), ("Firefox", "Firefox"), ("Chrome", "Chrome"),
              ("Chromium", "Chromium"), ("Safari", "Safari"))

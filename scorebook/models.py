@@ -109,6 +109,10 @@ class Game(db.Model):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     #: Bumped on every change to the game's hands (cache key for the scoreboard).
     revision: Mapped[int] = mapped_column(Integer, default=0)
+    #: The finished game this one plays again ("Play again": same players, seats and
+    #: rules). Unique: two phones tapping at once start one rematch, not two.
+    rematch_of_id: Mapped[int | None] = mapped_column(
+        ForeignKey("game.id", ondelete="SET NULL"), unique=True)
 
     league: Mapped[League] = relationship(back_populates="games")
     winner: Mapped[Player | None] = relationship()

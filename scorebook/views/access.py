@@ -26,7 +26,7 @@ from flask_babel import gettext
 from sqlalchemy import func, or_, select
 from werkzeug.wrappers import Response
 
-from scorebook import access
+from scorebook import access, invites
 from scorebook.access import INVITE_ROLES, OWNER, SCORER, VIEWER
 from scorebook.access_forms import (
     ButtonForm,
@@ -180,13 +180,19 @@ def _invited(token: str) -> tuple[League, str]:
     """The league and role an invite token opens; 404 for an unknown or revoked one."""
     if not 20 <= len(token) <= 100:
         abort(404)
+    stopped = gettext(
+        "This invite link does not work (any more): its league's owner may have "
+        "stopped it or made a new one. Ask them for the link they use now.")
+    if invites.is_door_token(token):  # a scanned code (scorebook.invites)
+        found = invites.opened_by(token)
+        if found is None:
+            abort(404, description=stopped)
+        return found
     digest = access.token_hash(token)
     league = db.session.scalar(select(League).where(or_(
         League.scorer_token_hash == digest, League.viewer_token_hash == digest)))
     if league is None:
-        abort(404, description=gettext(
-            "This invite link does not work (any more): its league's owner may have "
-            "stopped it or made a new one. Ask them for the link they use now."))
+        abort(404, description=stopped)
     return league, SCORER if league.scorer_token_hash == digest else VIEWER
 
 
@@ -194,6 +200,8 @@ def _invited(token: str) -> tuple[League, str]:
 @invite_limit
 def join(token: str) -> Page:
     league, role = _invited(token)
+    # Where the phone goes once in: the game whose code it scanned (?next=), else the league.
+    landing = safe_next(request.args["next"]) if request.args.get("next") else None
     held = access.role_in(league)
     form = ButtonForm()
     if request.method == "POST":
@@ -205,9 +213,10 @@ def join(token: str) -> Page:
             flash(gettext("You can now record hands in %(name)s.", name=league.name))
         else:
             flash(gettext("You can now follow %(name)s.", name=league.name))
-        return redirect(url_for("league.standings"))
+        return redirect(landing or url_for("league.standings"))
     return render_template("access/join.html", league=league, role=role, held=held, form=form,
-                           already=held is not None and access.RANK[held] >= access.RANK[role])
+                           already=held is not None and access.RANK[held] >= access.RANK[role],
+                           landing=landing)
 
 
 # --- the owner's settings ------------------------------------------------------------------------
@@ -227,7 +236,7 @@ def _shown_links(league: League) -> dict[str, str | None]:
         token = known.get(f"{league.id}:{role}")
         stored = getattr(league, f"{role}_token_hash")
         if token and stored and access.token_hash(token) == stored:
-            shown[role] = url_for("access.join", token=token, _external=True)
+            shown[role] = invites.external_url("access.join", token=token)
         else:
             shown[role] = None
     return shown

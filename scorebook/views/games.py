@@ -18,6 +18,7 @@ from flask import (
 )
 from flask_babel import get_locale, gettext
 from markupsafe import Markup
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
@@ -32,11 +33,14 @@ from scorebook.games import (
     create_game,
     family_name,
     load_game,
+    rematch,
+    rematch_dealer,
+    rematch_of,
     roster,
     scoreboard,
 )
 from scorebook.live import game_version, page_version
-from scorebook.models import Game
+from scorebook.models import FINISHED, Game
 from scorebook.tables import scores_table
 
 bp = Blueprint("games", __name__)
@@ -115,7 +119,7 @@ def board_html(game: Game) -> Markup:
     names = tuple(s.player.name for s in game.seats)
     version = page_version() or game_version(game.id)
     key = (game.id, version, str(get_locale()), names, request.script_root,
-           access.can_write(game.league))
+           access.can_write(game.league), request.host_url)  # (the shared result's link)
     cache: OrderedDict[tuple[object, ...], Markup] = current_app.extensions.setdefault(
         "scorebook_boards", OrderedDict())
     with _board_lock:
@@ -173,3 +177,45 @@ def abandon_game(game_id: int) -> Response:
         else:
             flash(gettext("The game was abandoned; its hands are kept."))
     return redirect(url_for("games.show", game_id=game_id))
+
+
+@bp.route("/<int:game_id>/rematch", methods=["GET", "POST"])
+@access.requires(access.SCORER)
+def rematch_game(game_id: int) -> str | Response:
+    """Play again: the page says what the next game will be; its button starts it."""
+    from scorebook.access_forms import ButtonForm
+
+    game = get_game(game_id)
+    started = rematch_of(game)
+    if started is not None:  # another phone (or an earlier tap) started it already
+        flash(gettext("Game %(id)s already plays this game again.", id=started))
+        return redirect(url_for("games.show", game_id=started))
+    if game.status != FINISHED:
+        flash(gettext("Only a finished game can be played again."))
+        return redirect(url_for("games.show", game_id=game.id))
+    form = ButtonForm()
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        try:
+            new = rematch(game)
+            seated = ", ".join(p.name for p in new.players)
+            history.log(new, history.GAME_STARTED, seated)
+            history.log(game, history.GAME_REMATCH, seated)
+            db.session.commit()
+        except GameSetupError as exc:  # the rules no longer seat these players, say
+            db.session.rollback()
+            flash(exc.message)
+            return redirect(url_for("games.show", game_id=game.id))
+        except IntegrityError:  # a second phone's rematch of this game won the race
+            db.session.rollback()
+            started = rematch_of(game)
+            if started is None:
+                raise
+            flash(gettext("Game %(id)s already plays this game again.", id=started))
+            return redirect(url_for("games.show", game_id=started))
+        return redirect(url_for("games.show", game_id=new.id))
+    names = [s.player.name for s in game.seats]
+    return render_template("games/rematch.html", game=game, form=form, names=names,
+                           dealer=names[rematch_dealer(game)], family=family_name(game.family),
+                           house_rules=house_rules_in_words(game.rules_spec))

@@ -182,9 +182,14 @@
     }).then(function () {
       failures = 0;
       show("live");
-    }, function () {
+    }, function (error) {
       failures += 1;
       show("offline");
+      // The server is out of reach (not merely refusing): offline.js says so, and
+      // says "scorebook:online" when it answers again.
+      if (failures === 1 && error instanceof TypeError) {
+        document.dispatchEvent(new CustomEvent("live:offline"));
+      }
     }).then(function () {
       busy = false;
       // Back off while the server cannot be reached: 1, 2, 4, 8, at most 15 s.
@@ -198,6 +203,7 @@
   }
 
   window.addEventListener("online", now);
+  document.addEventListener("scorebook:online", now);
   window.addEventListener("offline", function () { show("offline"); });
   window.addEventListener("pageshow", function (event) { if (event.persisted) now(); });
   document.addEventListener("visibilitychange", function () {
