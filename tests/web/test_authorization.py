@@ -124,6 +124,15 @@ KINDS: dict[str, str] = {
     "league.results_csv": CURRENT,
     "league.export_json": CURRENT,
     "league.import_page": CURRENT_OWNER,
+    "install.manifest": PUBLIC,
+    "install.service_worker": PUBLIC,
+    "install.offline": PUBLIC,
+    "install.favicon": PUBLIC,
+    "install.apple_touch_icon": PUBLIC,
+    "phones.for_game": GAME_WRITE,  # scorers show the viewer code, the owner both
+    "phones.for_league": CURRENT_WRITE,
+    "phones.make_link": OWNER,
+    "games.rematch_game": GAME_WRITE,
 }
 
 # --- the answers -------------------------------------------------------------------------------
@@ -273,7 +282,8 @@ def test_every_route_for_every_role(app: Flask) -> None:
                 if got != want:
                     failures.append(f"{method} {url} as {role}: {got} "
                                     f"({response.status_code}), expected {want}")
-                if role in ("anonymous", "other") and kind != INVITE and rule.endpoint != "static":
+                binary = rule.endpoint == "static" or response.mimetype.startswith("image/")
+                if role in ("anonymous", "other") and kind != INVITE and not binary:
                     body = response.get_data(as_text=True)
                     if A_NAME in body or A_PLAYER in body:
                         failures.append(f"{method} {url} as {role} shows league A's data")

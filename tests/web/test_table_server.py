@@ -10,13 +10,14 @@ the address it prints for the phones.
 from __future__ import annotations
 
 import os
+import queue
 import re
-import select
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -82,15 +83,19 @@ def table_server(database: str, **env: str) -> Iterator[tuple[int, list[str]]]:
                                env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True, start_new_session=True)
     lines: list[str] = []
+    arrived: queue.Queue[str] = queue.Queue()
+    assert process.stdout is not None
+    threading.Thread(target=lambda out: [arrived.put(line) for line in out],
+                     args=(process.stdout,), daemon=True).start()
     try:
-        assert process.stdout is not None
         deadline = time.monotonic() + 60
         while not any("Ctrl+C" in line for line in lines):
             left = deadline - time.monotonic()
             assert left > 0 and process.poll() is None, "".join(lines)
-            ready, _, _ = select.select([process.stdout], [], [], left)
-            if ready:
-                lines.append(process.stdout.readline())
+            try:
+                lines.append(arrived.get(timeout=min(left, 1)))
+            except queue.Empty:
+                pass
         yield port, lines
     finally:
         os.killpg(process.pid, signal.SIGTERM)  # gunicorn's master and its workers
