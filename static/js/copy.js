@@ -1,4 +1,4 @@
-// Copy buttons: a button with data-copy="<id>" copies that field's text (a verdict's
+// Copy buttons: a button with data-copy="<id>" copies that field's text (or element's) (a verdict's
 // permalink, an invite link). It stays hidden where the browser cannot copy for us
 // (no Clipboard API, e.g. a page served over plain http to another device): the
 // field can still be selected and copied by hand.
@@ -11,7 +11,8 @@
     button.hidden = false;
     var label = button.textContent;
     button.addEventListener("click", function () {
-      navigator.clipboard.writeText(target.value).then(function () {
+      var text = "value" in target ? target.value : target.textContent;
+      navigator.clipboard.writeText(text).then(function () {
         button.textContent = "✔";
         setTimeout(function () { button.textContent = label; }, 1500);
       });

@@ -178,7 +178,8 @@
         var item = document.createElement("li");
         var link = document.createElement("a");
         link.href = p.url;
-        link.textContent = p.title;
+        // "Game 2 · Rummy Scorebook": the page's own name is enough here.
+        link.textContent = p.title.indexOf(" · ") > 0 ? p.title.replace(/ · [^·]*$/, "") : p.title;
         item.appendChild(link);
         list.appendChild(item);
       });

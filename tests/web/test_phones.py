@@ -88,7 +88,7 @@ def codes_on(page: str) -> dict[str, tuple[str, str | None]]:
         section = re.search(rf'<section[^>]*id="{role}-code".*?</section>', page, re.S)
         if section is None:
             continue
-        link = re.search(r'<input[^>]*value="([^"]+)"', section.group(0))
+        link = re.search(r'<code id="\w+-code-url">([^<]+)</code>', section.group(0))
         svg = re.search(r"<svg.*?</svg>", section.group(0), re.S)
         if link and svg:
             found[role] = (link.group(1).replace("&amp;", "&"),
