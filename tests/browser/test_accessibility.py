@@ -51,7 +51,7 @@ def pages(page, writer, live_server):  # type: ignore[no-untyped-def]
         "/rules/", "/rules/pagat-500",
         "/league/", "/league/players", player, "/league/history", "/league/seasons",
         "/league/export", "/leagues", settings, "/leagues/new", "/leagues/login",
-        "/no-such-page",
+        "/no-such-page", f"{game}/phones", "/league/phones", "/offline",
     ]
 
 
