@@ -178,8 +178,10 @@
         var item = document.createElement("li");
         var link = document.createElement("a");
         link.href = p.url;
-        // "Game 2 · Rummy Scorebook": the page's own name is enough here.
-        link.textContent = p.title.indexOf(" · ") > 0 ? p.title.replace(/ · [^·]*$/, "") : p.title;
+        // The <title> as written in the page (entities and all), as text; "Game 2 · Rummy
+        // Scorebook": the page's own name is enough here.
+        var title = new DOMParser().parseFromString(p.title, "text/html").documentElement.textContent;
+        link.textContent = title.indexOf(" · ") > 0 ? title.replace(/ · [^·]*$/, "") : title;
         item.appendChild(link);
         list.appendChild(item);
       });

@@ -11,7 +11,8 @@
 //   and drops the old cache).
 // - "scorebook-pages": pages as this phone last saw them. The rule book and the offline
 //   page from the start; the home page, each game's scoreboard and its record-hand page
-//   whenever they are opened (the scoreboard also fetches its record-hand page, so
+//   whenever they are opened or live.js fetches them again after another phone changed
+//   the game (the scoreboard also fetches its record-hand page, so
 //   "Record hand" works offline right after the scoreboard was seen). Pages are asked
 //   of the network first and kept when they answer 200; only when the network fails is
 //   the kept copy shown, marked <html data-offline-copy="<when it was saved>"> so the
