@@ -21,7 +21,7 @@ def call(post, rules: Any, pile: list[str], table: list[Any] | None = None,
 @pytest.mark.parametrize(("rules", "legal", "code"), [
     (PAGAT, True, "rummy.ok"),
     ({"family": "pagat-500", "rummy_call": "pile"}, True, "rummy.ok"),
-    ({"family": "pagat-500", "rummy_call": "top"}, False, "rummy.nothing"),
+    ({"family": "pagat-500", "rummy_call": "top"}, False, "rummy.top-nothing"),
     ({"family": "pagat-500", "rummy_call": "off"}, False, "rummy.off"),
     ({"family": "rummy-500"}, False, "rummy.off"),
     ({"family": "rummy-500", "rummy_call": "pile"}, True, "rummy.ok"),
