@@ -68,6 +68,13 @@ READING = {"type": "object", "properties": {"kind": {"enum": ["set", "run"]}, "c
                                             "value": {"type": "integer"}}}
 PLAYERS = {"type": "integer", "minimum": 2, "maximum": 8,
            "description": "The number of players (two decks from 5)"}
+TOOK = {**CARDS, "description": "The cards taken from the discard pile this turn, listed "
+        "bottom to top like pile: the first is the deepest card taken"}
+LAYOFF = {"type": "object", "required": ["card", "onto"], "properties": {
+    "card": CARD, "onto": {"type": "string", "description": "The id of the meld it went on"},
+    "end": {"enum": ["low", "high"], "description": "Where an ace laid off on a run 2..K "
+            "went, which decides its value (values.ace-end): low scores the low-ace "
+            "value, high 15. Left out: where it fits, an ace on 2..K at the low end"}}}
 
 
 def _with(schema: dict[str, Any], **props: Any) -> dict[str, Any]:
@@ -97,7 +104,9 @@ def _obj(required: list[str], **props: Any) -> dict[str, Any]:
 HAND_BODY = _obj(
     ["players"], number={"type": "integer"}, version={"type": "integer"},
     went_out={"type": ["string", "null"]}, ending={"enum": ["out", "stock", "draw"]},
-    players={"type": "array", "items": {"type": "object"}})
+    players={"type": "array", "items": {"type": "object"},
+             "description": "As in /score/hand: name, melds (cards as they lie), layoffs "
+             "{card, onto, end?}, hand, going_rummy?"})
 
 
 def _json(description: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -175,10 +184,18 @@ def openapi_document() -> dict[str, Any]:
                       placements={"type": "array"})),
             "/referee/draw": _post(
                 "May the player take this many cards from the discard pile?",
-                _obj(["pile", "hand"], rules=ref["Rules"], players=PLAYERS, table=ref["Table"],
-                     pile={**CARDS, "description": "bottom to top"}, hand=CARDS,
-                     take={"type": "integer", "minimum": 1}, discard=CARD),
-                _with(VERDICT, card=CARD, taken=CARDS,
+                _obj(["hand"], rules=ref["Rules"], players=PLAYERS, table=ref["Table"],
+                     pile={**CARDS, "description": "The discard pile, bottom to top"},
+                     hand=CARDS,
+                     take={"type": "integer", "minimum": 1,
+                           "description": "How many cards are taken from the top (1 if "
+                           "neither take nor took is given)"},
+                     took={**TOOK, "description": "Instead of take: the cards taken, "
+                           "bottom to top like pile; they must be the top of the pile "
+                           "(without pile, they are the pile)"},
+                     discard=CARD),
+                _with(VERDICT, card=CARD,
+                      taken={**CARDS, "description": "The cards taken, bottom to top"},
                       ways={"type": "array", "items": ref["Way"]})),
             "/referee/rummy-call": _post(
                 "Is this call of \"Rummy!\" legal? Every callable card in the pile.",
@@ -193,7 +210,12 @@ def openapi_document() -> dict[str, Any]:
             "/referee/going-out": _post(
                 "May the player go out with this hand (and this last discard)?",
                 _obj(["hand"], rules=ref["Rules"], players=PLAYERS, table=ref["Table"],
-                     hand=CARDS, discard=CARD, took=CARDS),
+                     hand={**CARDS, "description": "Every card the player holds, the cards "
+                           "taken this turn included"},
+                     discard=CARD,
+                     took={**TOOK, "description": TOOK["description"] + "; they are among "
+                           "hand. A card taken alone is not the discard; of several, the "
+                           "deepest must be melded (never discarded)"}),
                 _with(VERDICT, plan={"type": "array", "items": {"type": "string"}})),
             "/score/hand": _post(
                 "Each player's points for one hand.",
@@ -202,8 +224,7 @@ def openapi_document() -> dict[str, Any]:
                          ["name"], name={"type": "string"},
                          melds={"type": "array", "items": _obj(
                              ["cards"], id={"type": "string"}, cards=CARDS)},
-                         layoffs={"type": "array", "items": _obj(
-                             ["card", "onto"], card=CARD, onto={"type": "string"})},
+                         layoffs={"type": "array", "items": LAYOFF},
                          hand=CARDS, going_rummy={"type": "boolean"})}),
                 _obj(["players"], players={"type": "array", "items": _obj(
                     [], name={"type": "string"}, melded={"type": "integer"},

@@ -50,7 +50,7 @@ from scorebook.hands import (
     record_hand,
     start_live,
 )
-from scorebook.models import DRAW, STOCK_OUT, WENT_OUT, Game, Hand
+from scorebook.models import DRAW, RUN_ENDS, STOCK_OUT, WENT_OUT, Game, Hand
 from scorebook.views.cards import card_label, picker_texts
 from scorebook.views.games import get_game
 from scorebook.wording import meld_name
@@ -107,7 +107,8 @@ def read_entry(form: HandForm, game: Game) -> Entry:
                             "bad-json") from None
         if isinstance(obj, dict) and outcome is not None:
             obj = {**obj, "ending": outcome[0], "went_out": outcome[1]}
-        entry = entry_from_json(obj, basic)
+        # the picker's cards are tapped in any order: no joker is read from its place
+        entry = entry_from_json(obj, basic, loose=True)
     else:
         texts = {name: {"melds": sub.melds.data or "", "layoffs": sub.layoffs.data or "",
                         "hand": sub.hand.data or ""}
@@ -432,7 +433,8 @@ def live_add_layoff(game_id: int) -> Page:
         except CardError as exc:
             raise HandError([Problem(gettext("“%(token)s” is not a card.", token=exc.token),
                                      player, "layoffs")]) from None
-        live_layoff(hand, player, card, form.onto.data or "")
+        end = form.end.data if form.end.data in RUN_ENDS else None
+        live_layoff(hand, player, card, form.onto.data or "", end=end)
     except HandConflict as conflict:
         return render_conflict(game, conflict)
     except HandError as error:
