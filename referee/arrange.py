@@ -397,7 +397,13 @@ def meld_all(cards: Iterable[Card], table: Table, rules: RuleSet,
         failed.add(key)
         return None
 
-    return search(_sorted(cards), table, max_new_melds, want is not None)
+    start = _sorted(cards)
+    if want is not None and want in start:
+        # place that card first: its new meld is settled at the first step, and the
+        # rest is searched as without the constraint
+        i = start.index(want)
+        start = (want, *start[:i], *start[i + 1:])
+    return search(start, table, max_new_melds, want is not None)
 
 
 @dataclass(frozen=True)

@@ -65,9 +65,17 @@ def check_going_out(rules: RuleSet, table: Table, hand: Sequence[Card],
     elif new_meld is not None:
         drew = ("draw.must-meld", "draw.deep-new-meld")
     budget = 1 if rules.one_meld_per_turn else None
-    plan = meld_all(remaining, table, rules, budget, new_meld=new_meld)
+    # Without the new-meld constraint first: when no plan melds every card that is the
+    # whole answer (and the slowest search, done once); a plan that already starts a new
+    # meld with the deepest card does for the house rule too.
+    plan = meld_all(remaining, table, rules, budget)
+    if plan is not None and new_meld is not None and not _in_a_new_meld(plan, new_meld):
+        plan = meld_all(remaining, table, rules, budget, new_meld=new_meld)
+        if plan is None:
+            return Verdict(False, "out.deep-needs-new-meld", ("out.empty-hand", *drew),
+                           {**params, "card": str(new_meld)})
     if plan is None:
-        return _why_not(rules, table, remaining, budget, new_meld, params, drew)
+        return _why_not(rules, table, remaining, budget, new_meld, params)
     detail = {"plan": tuple(plan)}
     if discard is None:
         if not remaining:
@@ -96,14 +104,15 @@ def _check_took(hand: Sequence[Card], took: Sequence[Card]) -> None:
         held[card.natural] -= 1
 
 
+def _in_a_new_meld(plan: Sequence[Step], card: Card) -> bool:
+    return any(step.meld_id is None and any(c.natural == card.natural for c in step.cards)
+               for step in plan)
+
+
 def _why_not(rules: RuleSet, table: Table, remaining: Sequence[Card], budget: int | None,
-             new_meld: Card | None, params: dict[str, object], drew: tuple[str, ...]
-             ) -> Verdict:
-    """The real reason no plan melds every card: the deepest card taken must start a new
-    meld, only one new meld is allowed this turn, or some cards cannot be melded at all."""
-    if new_meld is not None and meld_all(remaining, table, rules, budget) is not None:
-        return Verdict(False, "out.deep-needs-new-meld", ("out.empty-hand", *drew),
-                       {**params, "card": str(new_meld)})
+             new_meld: Card | None, params: dict[str, object]) -> Verdict:
+    """The real reason no plan melds every card: only one new meld is allowed this turn,
+    or some cards cannot be melded at all."""
     if budget is not None and meld_all(remaining, table, rules, None,
                                        new_meld=new_meld) is not None:
         return Verdict(False, "out.one-meld-per-turn", ("out.empty-hand", "meld.once-per-turn"),

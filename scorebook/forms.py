@@ -212,8 +212,8 @@ class LiveMeldForm(FlaskForm):
 
 
 #: Where an ace that fits both ends of a run 2…K goes (``values.ace-end``).
-END_CHOICES = (("low", _l("Low end, below the two (A-2-3)")),
-               ("high", _l("High end, above the king (Q-K-A)")))
+END_CHOICES = (("low", _l("Low end (A-2-3)")),
+               ("high", _l("High end (Q-K-A)")))
 
 
 class LiveLayoffForm(FlaskForm):
