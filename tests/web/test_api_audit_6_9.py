@@ -301,3 +301,16 @@ def test_layoff_verdict_says_the_ace_goes_at_the_end_the_player_says(post):
     assert (out["legal"], out["code"]) == (True, "layoff.ace-either-end")
     assert "values.ace-end" in out["rules"]
     assert {p["end"] for p in out["placements"]} == {"low", "high"}
+
+
+def test_out_one_meld_per_turn_says_it_is_the_limit_of_new_melds(post):
+    """`meld.once-per-turn`: two new melds would meld every card, but only one a turn is
+    allowed: the verdict names that rule and says so, not "cannot all be melded"."""
+    rules = {"family": "basic", "one_meld_per_turn": True}
+    out = post("/referee/going-out", {"rules": rules, "hand": ["2C", "3C", "4C", "5S", "6S",
+                                                               "7S"]})
+    assert (out["legal"], out["code"]) == (False, "out.one-meld-per-turn")
+    assert out["rules"] == ["out.empty-hand", "meld.once-per-turn"]
+    assert "one new meld" in out["message"]
+    out = post("/referee/going-out", {"rules": rules, "hand": ["2C", "3C", "4C", "QD"]})
+    assert (out["code"], out["rules"]) == ("out.cannot-meld", ["out.empty-hand"])
