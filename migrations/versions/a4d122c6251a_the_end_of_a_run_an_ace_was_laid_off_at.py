@@ -4,7 +4,7 @@ An ace laid off on a run 2..K may go at either end, and scores by it. Hands stor
 before this column have none: their aces lay at the low end, as they were scored.
 
 Revision ID: a4d122c6251a
-Revises: 25357d6d2bf4
+Revises: 8b20bcdb8c55
 Create Date: 2026-12-01 08:56:09.883763
 
 """
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'a4d122c6251a'
-down_revision = '25357d6d2bf4'
+down_revision = '8b20bcdb8c55'
 branch_labels = None
 depends_on = None
 
