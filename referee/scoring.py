@@ -97,8 +97,8 @@ def build_table(rules: RuleSet, players: Sequence[PlayerHand]) -> Table:
     # A canonical order, so that where a lay-off could lie at either end of a run (an ace
     # on 2..K, or on 3..K once the 2 is there) the same end is chosen however the
     # players and their lay-offs happen to be listed: the score never depends on it.
-    pending = sorted(((p.name, card, onto, end) for p in players
-                      for card, onto, end in p.layoff_ends()), key=_layoff_key)
+    pending = sorted(((p.name, lay[0], lay[1], lay[2] if len(lay) == 3 else None)
+                      for p in players for lay in p.layoffs), key=_layoff_key)
     for _name, card, onto, end in pending:
         if onto not in melds:
             raise ScoringError(f"{card} is laid off on meld {onto!r}, which is not on the table",
@@ -210,10 +210,14 @@ def _ever_fits(table: Table, card: Card, onto: str,
     return bool(_fits_at(meld, card, end, rules))
 
 
-def _ace_on_run(lay: Layoff, table: Table) -> bool:
-    """Is this lay-off a natural ace on a run, whose end decides its value
+def _ace_on_a_run(players: Sequence[PlayerHand], table: Table) -> bool:
+    """Was a natural ace laid off on a run, where its end decides its value
     (``values.ace-end``; a joker is worth 15 at either end)?"""
-    return lay[0].rank == 1 and table.get(lay[1]).kind == RUN
+    for player in players:
+        for lay in player.layoffs:
+            if lay[0].rank == 1 and table.get(lay[1]).kind == RUN:
+                return True
+    return False
 
 
 def score_hand(rules: RuleSet, players: Sequence[PlayerHand], went_out: str | None
@@ -262,7 +266,7 @@ def score_hand(rules: RuleSet, players: Sequence[PlayerHand], went_out: str | No
             ids += ("values.joker",)
         if went_out is None:  # nobody went out: the stock ran out
             ids += ("out.stock-empty",)
-        if any(_ace_on_run(lay, table) for p in players for lay in p.layoffs):
+        if _ace_on_a_run(players, table):
             ids += ("values.ace-end",)
         return HandScore(tuple(PlayerScore(n, melded[n], stranded[n], melded[n] - stranded[n])
                                for n in names), table, ids)
