@@ -4,8 +4,11 @@ A hand arrives either as the JSON the record page's script writes into a hidden
 field (the shape of the API's ``POST /api/v1/score/hand`` body, parsed by
 :mod:`scorebook.payloads`) or, without JavaScript, as text typed per player:
 melds one per line (``7s 8s 9s``), lay-offs one per line as the card and the
-meld it went on (``ks Ada 1``: Ada's first meld; ``6s 1``: your own first meld),
-and the cards left in hand (``5h jd 9h ah``).  Both become an :class:`Entry`.
+meld it went on (``ks Ada 1``: Ada's first meld; ``6s 1``: your own first meld;
+``ah Ada 1 high``: an ace at the top of a run 2…K, ``values.ace-end``), and the cards
+left in hand (``5h jd 9h ah``).  Both become an :class:`Entry`.  The typed melds are
+cards as they lie (an end joker is read from its place); the picker's are a loose
+bunch (``Entry.loose``), tapped in any order.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from scorebook.entry import (
     Entry,
     HandError,
     Problem,
+    end_word,
     entry_from_json,
     entry_from_text,
     entry_json,
@@ -168,7 +169,8 @@ def render_record(game: Game, form: HandForm, number: int, hand: Hand | None = N
         seat_forms=player_forms(form, game),
         dealer=dealer, error=error, family=family_name(game.family), basic=rules.is_basic,
         rules_json=game.rules_text, decks=rules.decks(len(names)),
-        jokers=rules.jokers_in_play(len(names)), texts=picker_texts())
+        jokers=rules.jokers_in_play(len(names)), texts=picker_texts(),
+        high_word=end_word("high"))
     return (page, status) if status != 200 else page
 
 
