@@ -253,18 +253,102 @@ def ways_to_meld(card: Card, pool: Pool, table: Table, rules: RuleSet, *,
     if limit == 1:
         best = _first_way(card, pool, table, rules, new_meld_only, direct_only)
         return [] if best is None else [best]
-    ways: list[Way] = []
+    layoffs = [] if new_meld_only else _layoff_ways(card, pool, table, rules, direct_only)
+    melds: list[Way] = []
     if not direct_only:
+        # the new melds by how many jokers they hold, fewest first (each group in the
+        # order melds_containing lists them): once ``limit`` ways with that many jokers
+        # or fewer are known, none with more can come first, so they are never made
+        # (a big pool and four jokers make thousands of them)
+        most = (pool[JOKER] if rules.jokers else 0) + (1 if card.is_joker else 0)
         seen: set[tuple[Card, ...]] = set()
-        for reading, _used in melds_containing(card, pool, rules):
-            if reading.cards in seen:
-                continue
-            seen.add(reading.cards)
-            ways.append(Way("meld", reading.cards))
-    if not new_meld_only:
-        ways += _layoff_ways(card, pool, table, rules, direct_only)
+        done = False
+        for jokers in range(most + 1):
+            for size in range(3, 14):
+                for reading in _readings_with_jokers(card, pool, rules, jokers, size):
+                    if reading.cards in seen:
+                        continue
+                    seen.add(reading.cards)
+                    melds.append(Way("meld", reading.cards))
+                ahead = sum(1 for w in layoffs if (w.jokers, len(w.cards)) <= (jokers, size))
+                if len(melds) + ahead >= limit:
+                    done = True
+                    break
+            if done:
+                break
+    ways = melds + layoffs
     ways.sort(key=_way_key)
     return ways[:limit]
+
+
+def _readings_with_jokers(card: Card, pool: Pool, rules: RuleSet, count: int, size: int
+                          ) -> Iterator[Reading]:
+    """The readings of ``melds_containing(card, pool, rules)`` of ``size`` cards that
+    hold exactly ``count`` jokers, in the order it lists them (without making the
+    others)."""
+    jokers = pool[JOKER] if rules.jokers else 0
+    if card.is_joker:
+        seen: set[Reading] = set()
+        if count >= 1:
+            for natural in sorted(c for c in pool if not c.is_joker and pool[c] > 0):
+                rest = pool.copy()
+                rest[natural] -= 1
+                rest[JOKER] = jokers + 1
+                for reading in _readings_with_jokers(natural, rest, rules, count, size):
+                    if reading not in seen:
+                        seen.add(reading)
+                        yield reading
+        if (rules.min_natural_cards == 0 and jokers >= 2 and count == size
+                and 3 <= count <= min(jokers + 1, 4)):
+            for rank in range(1, 14):
+                yield Reading(SET, (JOKER.declared(Card(rank, "")),) * count, rank=rank)
+        return
+    if count > jokers:
+        return
+    # sets, as _sets_with lists them
+    others = [natural_card(card.rank, t) for t in SUITS
+              if t != card.suit and pool.get(natural_card(card.rank, t), 0)]
+    for mask in range(1 << len(others)):
+        chosen = [others[i] for i in range(len(others)) if mask >> i & 1]
+        if count >= max(0, 2 - len(chosen)) and 1 + len(chosen) + count == size <= 4:
+            yield Reading(SET, (card, *chosen) + (joker_as(card.rank, ""),) * count,
+                          rank=card.rank)
+    # runs, as _runs_with and _fill list them
+    top = max_position(rules)
+    suit = card.suit
+    present = {c.rank for c, n in pool.items() if n > 0 and c.suit == suit and c.rank}
+    has = [False] * 16
+    for p in range(1, top + 1):
+        has[p] = (1 if p == 14 else p) in present
+    for pos in _positions(card, rules):
+        left_gaps = 0
+        for low in range(pos, max(1, pos - 12) - 1, -1):
+            if low < pos and not has[low]:
+                left_gaps += 1
+                if left_gaps > jokers:
+                    break
+            gaps = left_gaps
+            for high in range(pos, min(top, low + 12) + 1):
+                if high > pos and not has[high]:
+                    gaps += 1
+                    if gaps > jokers:
+                        break
+                if high - low + 1 != size or gaps > count:
+                    continue
+                optional = [q for q in range(low, high + 1) if q != pos and has[q]]
+                swaps = count - gaps
+                if swaps > min(jokers - gaps, len(optional)):
+                    continue
+                for swapped in combinations(optional, swaps):
+                    cards = []
+                    for q in range(low, high + 1):
+                        if q == pos:
+                            cards.append(card)
+                        elif has[q] and q not in swapped:
+                            cards.append(card_at(q, suit))
+                        else:
+                            cards.append(JOKER.declared(card_at(q, suit)))
+                    yield Reading(RUN, tuple(cards), suit=suit, low=low)
 
 
 def _way_key(way: Way) -> tuple[int, int, bool]:
