@@ -16,6 +16,7 @@ of with cards from a pool.
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -250,9 +251,6 @@ def ways_to_meld(card: Card, pool: Pool, table: Table, rules: RuleSet, *,
     ``new_meld_only`` keeps new melds of three or more (``draw.deep-new-meld``);
     ``direct_only`` keeps lay-offs of the card alone (``rummy.mode`` = top).
     """
-    if limit == 1:
-        best = _first_way(card, pool, table, rules, new_meld_only, direct_only)
-        return [] if best is None else [best]
     layoffs = [] if new_meld_only else _layoff_ways(card, pool, table, rules, direct_only)
     melds: list[Way] = []
     if not direct_only:
@@ -262,18 +260,19 @@ def ways_to_meld(card: Card, pool: Pool, table: Table, rules: RuleSet, *,
         # (a big pool and four jokers make thousands of them)
         most = (pool[JOKER] if rules.jokers else 0) + (1 if card.is_joker else 0)
         seen: set[tuple[Card, ...]] = set()
+        keys = sorted((w.jokers, len(w.cards)) for w in layoffs)
         done = False
-        for jokers in range(most + 1):
+        for jokers in range(1 if card.is_joker else 0, most + 1):
             for size in range(3, 14):
+                ahead = bisect_left(keys, (jokers, size))  # lay-offs sorting before these
+                if len(melds) + ahead >= limit:
+                    done = True
+                    break
                 for reading in _readings_with_jokers(card, pool, rules, jokers, size):
                     if reading.cards in seen:
                         continue
                     seen.add(reading.cards)
                     melds.append(Way("meld", reading.cards))
-                ahead = sum(1 for w in layoffs if (w.jokers, len(w.cards)) <= (jokers, size))
-                if len(melds) + ahead >= limit:
-                    done = True
-                    break
             if done:
                 break
     ways = melds + layoffs
@@ -367,37 +366,6 @@ def _layoff_ways(card: Card, pool: Pool, table: Table, rules: RuleSet, direct_on
         for steps, _used in layoff_chains(card, pool, meld, rules):
             ways.append(Way("layoff", tuple(s.card for s in steps), meld.id))
     return ways
-
-
-def _first_way(card: Card, pool: Pool, table: Table, rules: RuleSet, new_meld_only: bool,
-               direct_only: bool) -> Way | None:
-    """``ways_to_meld(..., limit=1)[0]`` without making the ways that cannot come first
-    (the Rummy! call and going-out searches ask only whether, and one way how)."""
-    layoffs = [] if new_meld_only else _layoff_ways(card, pool, table, rules, direct_only)
-    best = min(layoffs, key=_way_key, default=None)  # min(): the first of the best
-    if direct_only:
-        return best
-    # a new meld has three cards or more, and a joker card concerned is one of its jokers:
-    # when a lay-off already sorts before that, no new meld can come first
-    if best is not None and (1 if card.is_joker else 0, 3, False) > _way_key(best):
-        return best
-    first: Way | None = None
-    first_key = (0, 0, False)
-    seen: set[tuple[Card, ...]] = set()
-    # a meld with a joker where the pool has the natural sorts after the same meld
-    # with the natural, so those are not made (except for a joker card concerned,
-    # which must itself be one of the meld's jokers)
-    for reading, _used in melds_containing(card, pool, rules, fewest_jokers=True):
-        if reading.cards in seen:
-            continue
-        seen.add(reading.cards)
-        way = Way("meld", reading.cards)
-        key = _way_key(way)
-        if first is None or key < first_key:
-            first, first_key = way, key
-    if first is None or (best is not None and _way_key(best) < first_key):
-        return best
-    return first
 
 
 def can_meld(card: Card, pool: Pool, table: Table, rules: RuleSet, **options: bool) -> bool:
