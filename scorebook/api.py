@@ -1,6 +1,8 @@
 """The JSON API (``/api/v1``): the referee and the scoring, for the pages' scripts
 and for anyone else.  JSON in, JSON out, no CSRF token; bad input is a 400
-``{"error": {"code", "message"}}`` and never a 500.
+``{"error": {"code", "message"}}`` and never a 500; a question whose meld search would
+take longer than the referee allows (``SearchTooLarge``) is a 422 ``search-too-large``,
+answered at once instead of holding the worker.
 
 Every verdict carries ``legal``, ``code``, ``rules`` (ids from the rule book),
 ``params`` and ``message`` (the explanation in the request's language).  The
@@ -13,17 +15,19 @@ from collections.abc import Callable
 
 from flask import Blueprint, Response, jsonify, request
 
+from referee.arrange import SearchTooLarge
 from scorebook.errors import error_response
 from scorebook.openapi import openapi_document
 from scorebook.payloads import PayloadError, require_object
-from scorebook.questions import QUESTIONS, Question
+from scorebook.questions import QUESTIONS, Question, too_many_ways_message
 
 bp = Blueprint("api", __name__)
 
 
 def json_endpoint(question: Question) -> Callable[[], Response]:
     """A view that parses the JSON body, asks ``question`` and answers its dict as
-    JSON; a :class:`PayloadError` becomes a 400 that says what is wrong."""
+    JSON; a :class:`PayloadError` becomes a 400 that says what is wrong, a search
+    too large to answer in time a 422."""
 
     def view() -> Response:
         body = request.get_json(silent=True)
@@ -34,6 +38,8 @@ def json_endpoint(question: Question) -> Callable[[], Response]:
             return jsonify(question(dict(require_object(body))))
         except PayloadError as exc:
             return error_response(exc.status, exc.message, exc.code)
+        except SearchTooLarge:
+            return error_response(422, too_many_ways_message(), "search-too-large")
 
     return view
 

@@ -97,6 +97,16 @@ def _post(summary: str, request: dict[str, Any], response: dict[str, Any]) -> di
     }}
 
 
+def _searching(operation: dict[str, Any]) -> dict[str, Any]:
+    """An operation that runs the meld search, which may refuse a question it cannot
+    answer in time (422 ``search-too-large``)."""
+    operation["post"]["responses"]["422"] = {
+        "description": "Too many ways to arrange the cards to answer in time "
+                       "(code search-too-large)",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    return operation
+
+
 def _obj(required: list[str], **props: Any) -> dict[str, Any]:
     return {"type": "object", "required": required, "properties": props}
 
@@ -207,7 +217,7 @@ def openapi_document() -> dict[str, Any]:
                       take={"type": ["integer", "null"]},
                       callable={"type": "array", "items": _obj(
                           [], card=CARD, take={"type": "integer"}, how=ref["Way"])})),
-            "/referee/going-out": _post(
+            "/referee/going-out": _searching(_post(
                 "May the player go out with this hand (and this last discard)?",
                 _obj(["hand"], rules=ref["Rules"], players=PLAYERS, table=ref["Table"],
                      hand={**CARDS, "description": "Every card the player holds, the cards "
@@ -216,7 +226,7 @@ def openapi_document() -> dict[str, Any]:
                      took={**TOOK, "description": TOOK["description"] + "; they are among "
                            "hand. A card taken alone is not the discard; of several, the "
                            "deepest must be melded (never discarded)"}),
-                _with(VERDICT, plan={"type": "array", "items": {"type": "string"}})),
+                _with(VERDICT, plan={"type": "array", "items": {"type": "string"}}))),
             "/score/hand": _post(
                 "Each player's points for one hand.",
                 _obj(["players"], rules=ref["Rules"], went_out={"type": ["string", "null"]},
@@ -237,11 +247,11 @@ def openapi_document() -> dict[str, Any]:
                      names={"type": "array", "items": {"type": "string"}}),
                 _with(VERDICT, finished={"type": "boolean"},
                       winner={"type": ["integer", "null"]}, target={"type": "integer"})),
-            "/arrange": _post(
+            "/arrange": _searching(_post(
                 "The split of cards into melds with the highest melded value.",
                 _obj(["cards"], rules=ref["Rules"], players=PLAYERS, cards=CARDS),
                 _obj([], melds={"type": "array", "items": ref["Reading"]}, stranded=CARDS,
-                     value={"type": "integer"}, complete={"type": "boolean"})),
+                     value={"type": "integer"}, complete={"type": "boolean"}))),
             "/rules": _post(
                 "A rule set resolved: every option, decks, deal and target.",
                 _obj([], rules=ref["Rules"], players=PLAYERS), {"type": "object"}),

@@ -47,6 +47,13 @@ from scorebook.payloads import (
 Question = Callable[[dict[str, Any]], dict[str, Any]]
 
 
+def too_many_ways_message() -> str:
+    """What the referee says when a search would take longer than one question may
+    (:class:`referee.arrange.SearchTooLarge`), in the request's language."""
+    return gettext("These cards can be arranged in too many ways for the referee to check "
+                   "them in time. Ask about fewer cards at once.")
+
+
 def message(verdict: Verdict) -> str:
     """The verdict's explanation, translated."""
     return render(gettext(verdict.template), verdict.params)
