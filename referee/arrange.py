@@ -410,12 +410,14 @@ class SearchTooLarge(ValueError):
 #: Search steps (states and their moves) one question may take.  The worst hand the
 #: benchmark has found for any size a game allows stays far below it (see
 #: benchmarks/README.md); the limit keeps an impossible question from holding a worker.
-SEARCH_LIMIT = 250_000
+SEARCH_LIMIT = 120_000
 
 #: layers bigger than this are cleared of dominated states
-_DOMINANCE_FROM = 256
 #: the width of the quick narrow pass whose arrangement gives the exact search a floor
 _BEAM = 24
+#: what one state of the going-out search costs, in the steps SEARCH_LIMIT counts (a
+#: state there costs about that many moves of the sweep, in time)
+_DIVE_STATE = 6
 
 # An arrangement's score, one integer: the melded value first, then the stranded points
 # (as the value the melded cards would have cost in the hand), then fewer melds.
@@ -424,6 +426,16 @@ _KEPT = 1 << 12
 _MELD = 1
 
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+# A state of the sweep packed in one int: the open runs of each suit (an interned
+# multiset, 14 bits each), the jokers used, the room for jokers at the ends of melds, the
+# aces kept back for the high end and the naturals waiting for the rank's sets.
+_ID = (1 << 14) - 1
+_RUNS_AT = (0, 14, 28, 42)
+_RUNS = (1 << 56) - 1
+_USED = 56
+_ROOM = 60
+_KEPT_AT = 64
+_POOL_AT = 80
 #: the sum of the four 4-bit counts packed in an int (aces kept back, naturals for sets)
 _NIBBLES = [(x & 15) + (x >> 4 & 15) + (x >> 8 & 15) + (x >> 12) for x in range(1 << 16)]
 # the order cards are listed in (clubs, diamonds, hearts, spades, then jokers)
@@ -641,22 +653,34 @@ class _Sweep:
         self.high_alone = (self.run_score[14] + 2 * self.joker_score - self.meld
                            if top == 14 else 0)
         self.pruned_top = -(1 << 62)
-        self.cover_memo: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}
-        self.cell_memo: dict[tuple[int, int, tuple[int, ...], int, int], list[Any]] = {}
+        self.run_ids: dict[tuple[int, ...], int] = {(): 0}
+        self.run_tuples: list[tuple[int, ...]] = [()]
+        self.cell_memo: dict[tuple[int, int, int, int, int], list[Any]] = {}
         self.pool_memo: dict[tuple[int, int, int], list[Any]] = {}
         self.sets_memo: dict[tuple[tuple[int, ...], int], list[Any]] = {}
 
     # ---- the moves at one cell (position, suit) ------------------------------------------
 
-    def cell_options(self, p: int, s: int, runs: tuple[int, ...], n: int, left: int
+    def _intern(self, runs: tuple[int, ...]) -> int:
+        found = self.run_ids.get(runs)
+        if found is None:
+            found = len(self.run_tuples)
+            if found > _ID:
+                raise SearchTooLarge(self.work, self.limit)
+            self.run_ids[runs] = found
+            self.run_tuples.append(runs)
+        return found
+
+    def cell_options(self, p: int, s: int, runs_id: int, n: int, left: int
                      ) -> list[Any]:
         """Every way the open runs of suit ``s`` and the ``n`` naturals at position ``p``
         can go on: (runs after, naturals to the rank's sets, aces kept for the high end,
         jokers used, score, room, what each run did, runs started)."""
-        key = (p, s, runs, n, left)
+        key = (p, s, runs_id, n, left)
         found = self.cell_memo.get(key)
         if found is not None:
             return found
+        runs = self.run_tuples[runs_id]
         top = self.top
         joker = self.joker_score
         blocks = self.table_runs.get((p, s), ())
@@ -742,7 +766,7 @@ class _Sweep:
             for started in range(0 if mergeable else rest, -1, -1):
                 if started and ahead[2] + spare_jokers < 2:
                     continue
-                after_runs = tuple(sorted(kept + [new_desc] * started))
+                after_runs = self._intern(tuple(sorted(kept + [new_desc] * started)))
                 gained = score + started * (self.run_score[p] - self.meld_at_start)
                 spare = rest - started
                 for keep in range(spare + 1) if ace_row else (0,):
@@ -852,16 +876,16 @@ class _Sweep:
 
     # ---- the end of the sweep ------------------------------------------------------------
 
-    def finish(self, key: tuple[Any, ...]) -> tuple[int, int, int, int] | None:
+    def finish(self, key: int) -> tuple[int, int, int, int] | None:
         """Close every open run and place the jokers left: (score, jokers placed at an
         end, jokers in a meld of their own, jokers stranded), or None if impossible."""
-        used, room, kept = key[4], key[5], key[6]
+        used, room, kept = key >> _USED & 15, key >> _ROOM & 15, key >> _KEPT_AT & 0xFFFF
         if kept:
             return None
         score = 0
         deficits = 0
         for s in range(4):
-            for d in key[s]:
+            for d in self.run_tuples[key >> _RUNS_AT[s] & _ID]:
                 if d & _PENDING:
                     return None
                 length = (d >> 1) & 15
@@ -908,7 +932,11 @@ class _Sweep:
         ``floor`` (the score of an arrangement already known) cannot lead to the best
         one and is dropped.  ``beam`` keeps only that many of the most promising states
         at each step: a quick pass that finds a good arrangement (a floor), not always
-        the best."""
+        the best.
+
+        A state is one int (see ``_pack``): the open runs of each suit (an interned
+        multiset), the jokers used, the room, the aces kept back and the naturals
+        waiting for the sets of the rank."""
         top = self.top
         counts = self.counts
         joker_total = self.jokers
@@ -917,11 +945,11 @@ class _Sweep:
         high_ace = self.run_score[14]
         best_at = self.best_at
         remaining = self.potential
-        start: tuple[Any, ...] = ((), (), (), (), 0, 0, 0, 0)
-        layer: dict[tuple[Any, ...], tuple[int, Any, Any]] = {start: (0, None, None)}
-        history: list[tuple[tuple[str, int, int], dict[tuple[Any, ...], Any]]] = []
+        limit = self.limit
+        layer: dict[int, tuple[int, Any, Any]] = {0: (0, None, None)}
+        history: list[tuple[tuple[str, int, int], dict[int, Any]]] = []
         lowest = -(1 << 62) if floor is None else floor
-        self.pruned_top = -(1 << 62)
+        self.pruned_top = pruned = -(1 << 62)
         for p in range(1, top + 1):
             set_value = self.set_score[p] if p <= 13 else 0
             # the naturals waiting for the sets of this rank: by suit when the table has a
@@ -930,22 +958,21 @@ class _Sweep:
             by_suit = p in self.slots
             for s in range(4):
                 shift = 4 * s
+                at = _RUNS_AT[s]
                 fixed = -1 if p == 14 else counts[s][p]
                 if fixed > 0:
                     remaining -= fixed * best_at[p]
-                if (fixed == 0 and (p, s) not in self.table_runs
-                        and not any(key[s] for key in layer)):
-                    continue
-                self._charge(len(layer))
-                after: dict[tuple[Any, ...], tuple[int, Any, Any]] = {}
-                bounds: dict[tuple[Any, ...], int] = {}
                 no_block = (p, s) not in self.table_runs
-                pruned = self.pruned_top
+                if fixed == 0 and no_block and not any(key >> at & _ID for key in layer):
+                    continue
+                self._charge(len(layer))  # a step over every state
+                after: dict[int, tuple[int, Any, Any]] = {}
+                bounds: dict[int, int] = {}
                 for key, entry in layer.items():
-                    runs = key[s]
-                    used = key[4]
-                    kept_before = key[6]
-                    pool_before = key[7]
+                    runs = key >> at & _ID
+                    used = key >> _USED & 15
+                    kept_before = key >> _KEPT_AT & 0xFFFF
+                    pool_before = key >> _POOL_AT
                     score = entry[0]
                     n = kept_before >> shift & 15 if fixed < 0 else fixed
                     # what the state could still reach, before this cell's move
@@ -962,6 +989,10 @@ class _Sweep:
                         base -= n * high_ace
                     options = self.cell_options(p, s, runs, n, joker_total - used)
                     self.work += len(options)
+                    if self.work > limit:
+                        raise SearchTooLarge(self.work, limit)
+                    rest = key & _RUNS & ~(_ID << at)
+                    room_before = key >> _ROOM & 15
                     for option in options:
                         new_runs, to_sets, keep, jokers, gain, space = option[:6]
                         bound = (base + gain - jokers * joker + keep * high_ace
@@ -987,80 +1018,74 @@ class _Sweep:
                                     else _pool_with(pool_before, to_sets))
                         else:
                             pool = pool_before
-                        room = key[5] + space
+                        room = room_before + space
                         if room > joker_total - now_used:
                             room = joker_total - now_used
-                        if s == 0:
-                            new_key = (new_runs, key[1], key[2], key[3], now_used, room,
-                                       kept, pool)
-                        elif s == 1:
-                            new_key = (key[0], new_runs, key[2], key[3], now_used, room,
-                                       kept, pool)
-                        elif s == 2:
-                            new_key = (key[0], key[1], new_runs, key[3], now_used, room,
-                                       kept, pool)
-                        else:
-                            new_key = (key[0], key[1], key[2], new_runs, now_used, room,
-                                       kept, pool)
+                        new_key = (rest | new_runs << at | now_used << _USED | room << _ROOM
+                                   | kept << _KEPT_AT | pool << _POOL_AT)
                         old = after.get(new_key)
                         if old is None or total > old[0]:
                             after[new_key] = (total, key, option)
                             if beam:
                                 bounds[new_key] = bound
-                self.pruned_top = pruned
                 if beam and len(after) > beam:
                     after = self._narrow(after, bounds, beam)
-                elif len(after) > _DOMINANCE_FROM:
-                    after = self._undominated(after, s)
                 history.append((("cell", p, s), after))
                 layer = after
                 if not layer:
+                    self.pruned_top = pruned
                     return None
-            if p <= 13 and (any(key[7] for key in layer) or p in self.slots):
+            if p <= 13 and (p in self.slots or any(key >> _POOL_AT for key in layer)):
                 self._charge(len(layer))
                 after = {}
                 bounds = {}
                 for key, entry in layer.items():
-                    pool = key[7]
-                    used = key[4]
+                    pool = key >> _POOL_AT
+                    used = key >> _USED & 15
+                    kept = key >> _KEPT_AT & 0xFFFF
                     if not pool and p not in self.slots:
                         old = after.get(key)
                         if old is None or entry[0] > old[0]:
                             after[key] = (entry[0], key, None)
-                            bounds[key] = (entry[0] + remaining + _NIBBLES[key[6]] * high_ace
-                                           + (joker_total - used) * joker)
+                            if beam:
+                                bounds[key] = (entry[0] + remaining + _NIBBLES[kept] * high_ace
+                                               + (joker_total - used) * joker)
                         continue
                     options = self.pool_options(p, pool, joker_total - used)
                     self.work += len(options)
+                    if self.work > limit:
+                        raise SearchTooLarge(self.work, limit)
+                    rest = key & _RUNS
                     for option in options:
                         jokers, gain, space, _detail = option
                         total = entry[0] + gain
                         if budget is not None and -total // self.meld > budget:
                             continue
                         now_used = used + jokers
-                        bound = (total + remaining + _NIBBLES[key[6]] * high_ace
+                        bound = (total + remaining + _NIBBLES[kept] * high_ace
                                  + (joker_total - now_used) * joker)
                         if bound < lowest:
-                            if bound > self.pruned_top:
-                                self.pruned_top = bound
+                            if bound > pruned:
+                                pruned = bound
                             continue
-                        room = key[5] + space
+                        room = (key >> _ROOM & 15) + space
                         if room > joker_total - now_used:
                             room = joker_total - now_used
-                        new_key = (key[0], key[1], key[2], key[3], now_used, room, key[6], 0)
+                        new_key = rest | now_used << _USED | room << _ROOM | kept << _KEPT_AT
                         old = after.get(new_key)
                         if old is None or total > old[0]:
                             after[new_key] = (total, key, option)
-                            bounds[new_key] = bound
+                            if beam:
+                                bounds[new_key] = bound
                 if beam and len(after) > beam:
                     after = self._narrow(after, bounds, beam)
-                elif len(after) > _DOMINANCE_FROM:
-                    after = self._undominated(after, 3)
                 history.append((("sets", p, -1), after))
                 layer = after
                 if not layer:
+                    self.pruned_top = pruned
                     return None
-        best: tuple[int, tuple[Any, ...], tuple[int, int, int, int]] | None = None
+        self.pruned_top = pruned
+        best: tuple[int, int, tuple[int, int, int, int]] | None = None
         for key, entry in layer.items():
             end = self.finish(key)
             if end is None:
@@ -1095,20 +1120,21 @@ class _Sweep:
             steps += [("cell", p, s) for s in range(4)]
             if p <= 13:
                 steps.append(("sets", p, -1))
-        failed: dict[tuple[int, tuple[Any, ...]], int] = {}
+        failed: dict[tuple[int, int], int] = {}
         path: list[tuple[tuple[str, int, int], Any]] = []
         ordered: dict[int, list[Any]] = {}
 
         def likeliest(options: list[Any]) -> list[Any]:
             found = ordered.get(id(options))
             if found is None:
+                runs = self.run_tuples
                 found = sorted(options, key=lambda o: (
-                    sum(1 for d in o[0] if not d >> 6 and (d >> 1) & 15 < 3), o[3], -o[4]))
+                    sum(1 for d in runs[o[0]] if not d >> 6 and (d >> 1) & 15 < 3), o[3],
+                    -o[4]))
                 ordered[id(options)] = found
             return found
 
-        def go(i: int, key: tuple[Any, ...], score: int
-               ) -> tuple[int, tuple[int, int, int, int]] | None:
+        def go(i: int, key: int, score: int) -> tuple[int, tuple[int, int, int, int]] | None:
             if i == len(steps):
                 end = self.finish(key)
                 if end is None:
@@ -1120,49 +1146,57 @@ class _Sweep:
             seen = failed.get((i, key))
             if seen is not None and count >= seen:
                 return None
-            self._charge(1)
+            self._charge(_DIVE_STATE)
             kind, p, s = steps[i]
-            used = key[4]
-            moves: list[tuple[tuple[Any, ...], int, Any]] = []
+            used = key >> _USED & 15
+            kept = key >> _KEPT_AT & 0xFFFF
+            moves: list[tuple[int, int, Any]] = []
             if kind == "cell":
                 shift = 4 * s
+                at = _RUNS_AT[s]
                 fixed = -1 if p == 14 else counts[s][p]
-                runs = key[s]
-                n = key[6] >> shift & 15 if fixed < 0 else fixed
+                runs = key >> at & _ID
+                n = kept >> shift & 15 if fixed < 0 else fixed
                 if not runs and not n and (p, s) not in self.table_runs:
                     moves.append((key, 0, None))
                 else:
                     by_suit = p in self.slots
                     options = likeliest(self.cell_options(p, s, runs, n, joker_total - used))
-                    self.work += len(options)
+                    self._charge(len(options))
+                    rest = key & _RUNS & ~(_ID << at)
+                    pool_before = key >> _POOL_AT
                     for option in options:
                         new_runs, to_sets, keep, jokers, gain = option[:5]
                         now_used = used + jokers
-                        kept = key[6]
                         if fixed < 0:
-                            kept &= ~(15 << shift)
+                            now_kept = kept & ~(15 << shift)
                         elif keep:
-                            kept += keep << shift
-                        if keep and self._high_need(kept) > joker_total - now_used:
-                            continue
-                        pool = key[7]
+                            now_kept = kept + (keep << shift)
+                            if self._high_need(now_kept) > joker_total - now_used:
+                                continue
+                        else:
+                            now_kept = kept
+                        pool = pool_before
                         if to_sets:
                             pool = (pool + (to_sets << shift) if by_suit
                                     else _pool_with(pool, to_sets))
-                        room = min(key[5] + option[5], joker_total - now_used)
-                        runs_now = list(key[:4])
-                        runs_now[s] = new_runs
-                        moves.append(((*runs_now, now_used, room, kept, pool), gain, option))
+                        room = min((key >> _ROOM & 15) + option[5], joker_total - now_used)
+                        moves.append((rest | new_runs << at | now_used << _USED
+                                      | room << _ROOM | now_kept << _KEPT_AT
+                                      | pool << _POOL_AT, gain, option))
             else:
-                pool = key[7]
+                pool = key >> _POOL_AT
                 if not pool and p not in self.slots:
                     moves.append((key, 0, None))
                 else:
-                    for option in self.pool_options(p, pool, joker_total - used):
+                    options = self.pool_options(p, pool, joker_total - used)
+                    self._charge(len(options))
+                    for option in options:
                         jokers, gain, space, _detail = option
                         now_used = used + jokers
-                        room = min(key[5] + space, joker_total - now_used)
-                        moves.append(((*key[:4], now_used, room, key[6], 0), gain, option))
+                        room = min((key >> _ROOM & 15) + space, joker_total - now_used)
+                        moves.append((key & _RUNS | now_used << _USED | room << _ROOM
+                                      | kept << _KEPT_AT, gain, option))
             for new_key, gain, option in moves:
                 total = score + gain
                 if budget is not None and -total // meld > budget:
@@ -1175,38 +1209,32 @@ class _Sweep:
             failed[i, key] = count if seen is None else min(seen, count)
             return None
 
-        start: tuple[Any, ...] = ((), (), (), (), 0, 0, 0, 0)
-        found = go(0, start, 0)
+        found = go(0, 0, 0)
         if found is None:
             return None
         return found[0], list(path), found[1]
 
     def deepening(self) -> tuple[int, list[Any], tuple[int, int, int, int]] | None:
-        """``run`` with a floor that starts at everything melded and comes down until an
-        arrangement reaches it.  Each pass keeps only the states that can still reach
-        the floor, so a pass that finds nothing is cheap, and the last one is pruned
-        nearly as well as if the best score were known.  A quick narrow pass first
-        finds a good arrangement: the floor never goes below it.  After a pass that
-        found nothing, the next floor is the best bound of a state it dropped (nothing
-        lies in between) or lower by a step that grows while the passes stay cheap."""
+        """The best arrangement: a quick narrow pass finds a good one, whose score is the
+        floor of an exact pass (branch and bound).  When the quick pass melded every
+        card, the best can only have fewer melds: floors a few melds below everything
+        melded are tried first, each pass cheap because it keeps so few states.  (If
+        the quick pass finds nothing, the floor starts at everything melded and comes
+        down, to the best bound of a state the last pass dropped or by a step that grows
+        while the passes stay cheap.)"""
         if self.strict:
             return self.dive()
         ceiling = self.potential + self.jokers * self.joker_score
         quick = self.run(beam=_BEAM)
         known = quick[0] if quick is not None else -(1 << 62)
         if quick is not None:
-            # the quick pass melded every card it could: the best arrangement can differ
-            # only by fewer melds, so try floors a few melds below everything melded
             gap = ceiling - known
-            if gap < _VALUE:
-                tries = []
+            tries = []
+            if gap < _VALUE:  # every card melded
                 tried = 2
                 while tried < gap:
                     tries.append(tried)
                     tried *= 2
-            else:
-                # a card or more stranded: try a quarter and a half of that loss first
-                tries = [gap // 4, gap // 2] if gap >= 4 * _VALUE else [gap // 2]
             for tried in tries:
                 found = self.run(ceiling - tried)
                 if found is not None and found[0] >= ceiling - tried:
@@ -1231,69 +1259,9 @@ class _Sweep:
             cost = spent
             gap = max(int(gap * grow) + 1, ceiling - self.pruned_top)
 
-    def _undominated(self, states: dict[tuple[Any, ...], tuple[int, Any, Any]], suit: int
-                     ) -> dict[tuple[Any, ...], tuple[int, Any, Any]]:
-        """``states`` without those another state dominates: the same in everything but
-        the runs of ``suit``, those runs at least as good (each run matched by one at
-        least as long and not waiting for a natural, the extra runs free to close), no
-        more jokers used, at least as much room and at least the score.  Whatever the
-        dominated state could still do, the other can match at no loss."""
-        groups: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
-        for key in states:
-            if suit == 0:
-                rest = (key[1], key[2], key[3], key[6], key[7])
-            elif suit == 1:
-                rest = (key[0], key[2], key[3], key[6], key[7])
-            elif suit == 2:
-                rest = (key[0], key[1], key[3], key[6], key[7])
-            else:
-                rest = (key[0], key[1], key[2], key[6], key[7])
-            members = groups.get(rest)
-            if members is None:
-                groups[rest] = [key]
-            else:
-                members.append(key)
-        dropped = set()
-        covers = self._covers
-        self.work += len(states)
-        for members in groups.values():
-            if len(members) < 2:
-                continue
-            members.sort(key=lambda k: -states[k][0])
-            kept: list[tuple[Any, ...]] = []
-            for key in members:
-                score = states[key][0]
-                runs = key[suit]
-                used = key[4]
-                room = key[5]
-                for other in kept:
-                    if (other[4] <= used and other[5] >= room and states[other][0] >= score
-                            and covers(other[suit], runs)):
-                        dropped.add(key)
-                        break
-                else:
-                    kept.append(key)
-            self.work += len(members) * len(kept)
-        if not dropped:
-            return states
-        return {key: entry for key, entry in states.items() if key not in dropped}
-
-    def _covers(self, better: tuple[int, ...], worse: tuple[int, ...]) -> bool:
-        """Can the runs ``better`` do whatever the runs ``worse`` can (see _undominated)?"""
-        if better == worse:
-            return True
-        key = (better, worse)
-        found = self.cover_memo.get(key)
-        if found is not None:
-            return found
-        found = _covers(better, worse)
-        self.cover_memo[key] = found
-        return found
-
     @staticmethod
-    def _narrow(states: dict[tuple[Any, ...], tuple[int, Any, Any]],
-                bounds: dict[tuple[Any, ...], int], width: int
-                ) -> dict[tuple[Any, ...], tuple[int, Any, Any]]:
+    def _narrow(states: dict[int, tuple[int, Any, Any]], bounds: dict[int, int], width: int
+                ) -> dict[int, tuple[int, Any, Any]]:
         # the most promising states, and the best scores so far (which have the fewest
         # runs still waiting for cards, so some of the beam always finishes)
         keep = set(heapq.nlargest(width, states, key=bounds.__getitem__))
@@ -1490,34 +1458,6 @@ def _meld_order(reading: Reading) -> tuple[int, int, str, int, tuple[str, ...]]:
     first = min(naturals, key=_listing_key)
     return (0, _LISTING[first.suit], first.suit, first.rank,
             tuple(str(c) for c in reading.cards))
-
-
-def _run_covers(better: int, worse: int) -> bool:
-    """One run does whatever another can: as long or longer, not waiting for a natural
-    when the other is not; a run whose exact length counts (or a table run) only
-    covers itself."""
-    if better == worse:
-        return True
-    if not (better & worse & _UNTRACKED) or (better | worse) >> 6:
-        return False
-    return ((better >> 1) & 15) >= ((worse >> 1) & 15) and (better & 1) <= (worse & 1)
-
-
-def _covers(better: tuple[int, ...], worse: tuple[int, ...]) -> bool:
-    if len(better) < len(worse):
-        return False
-    # match the longest runs first (the descriptors sort by length, waiting ones last)
-    free = sorted(better, key=lambda d: ((d >> 1) & 15, -(d & 1)), reverse=True)
-    for run in sorted(worse, key=lambda d: ((d >> 1) & 15, -(d & 1)), reverse=True):
-        for i, candidate in enumerate(free):
-            if _run_covers(candidate, run):
-                del free[i]
-                break
-        else:
-            return False
-    # a run left over must be free to close: three cards or more, not waiting
-    return all(d & _UNTRACKED and (d >> 1) & 15 >= 3 and not d & 1 and not d >> 6
-               for d in free)
 
 
 _POOLS: dict[tuple[int, int], int] = {}
