@@ -688,7 +688,7 @@ class _Sweep:
         for d in runs:
             block = (d >> 6) & 63
             if block and d >> 12 > p:  # inside its table run
-                choices.append((("W", 0, 0, d, 0, 0, -1, False),))
+                choices.append((("W", 0, 0, d, 0, 0, -1, 0),))
                 continue
             pending = d & _PENDING
             length = (d >> 1) & 15
@@ -700,24 +700,32 @@ class _Sweep:
             can_grow = p <= top and grown <= 13
             if not pending:  # it ended at p - 1
                 if block:
-                    acts.append(("C", 0, 0, -1, 0, 13 - length, -1, False))
+                    acts.append(("C", 0, 0, -1, 0, 13 - length, -1, 0))
                 else:
                     deficit = 3 - length if length < 3 else 0
                     room = 13 if untracked else 13 - max(length, 3)
-                    # closing here while a natural that could have extended the run is
-                    # stranded or starts a run of its own is never better than extending
-                    merge = can_grow and (untracked or (not self.table_suit[s] and
-                                                        13 - max(grown, 3) >= self.jokers))
+                    # closing it here is never better than extending it with a natural
+                    # of this cell (2: while another run of the suit starts here: one run
+                    # does as well with a meld less, when its length is not counted and
+                    # so its room always takes every joker; 1: while a natural is
+                    # stranded here: the run could take it and close one card later,
+                    # its room still enough for every joker)
+                    merge = 0
+                    if can_grow and untracked:
+                        merge = 2
+                    elif can_grow and not self.table_suit[s] and (
+                            13 - max(grown, 3) >= self.jokers):
+                        merge = 1
                     acts.append(("C", 0, deficit, -1, deficit * joker - self.meld_at_close,
                                  room, -1, merge))
             if can_grow:
                 base = d & ~(_PENDING | 15 << 1)
                 laid = self.laid if block else 0
                 acts.append(("N", 1, 0, base | grown << 1, self.run_score[p] - laid, 0, -1,
-                             False))
+                             0))
                 if self.next_card[s][p] - p <= left:
                     acts.append(("J", 0, 1, base | grown << 1 | _PENDING, joker - laid, 0,
-                                 -1, False))
+                                 -1, 0))
             if p <= top and not block:
                 for run in blocks:
                     if not untracked and length + run.length <= 13:
@@ -725,7 +733,7 @@ class _Sweep:
                         acts.append(("B", 0, 0, _block_desc(run.index, length + run.length,
                                                             run.high + 1),
                                      self.meld_at_start - length * self.laid, 0, run.index,
-                                     False))
+                                     0))
             choices.append(tuple(acts))
         best: dict[tuple[Any, ...], Any] = {}
         ace_row = p == 1 and top == 14
@@ -736,7 +744,7 @@ class _Sweep:
             naturals = jokers = score = room = 0
             absorbed = []
             kept = []
-            mergeable = False
+            mergeable = 0
             for _code, nat, jok, after, gain, space, t, merge in combo:
                 naturals += nat
                 jokers += jok
@@ -746,8 +754,8 @@ class _Sweep:
                     absorbed.append(t)
                 if after >= 0:
                     kept.append(after)
-                if merge:
-                    mergeable = True
+                if merge > mergeable:
+                    mergeable = merge
             if naturals > n or jokers > left or len(set(absorbed)) != len(absorbed):
                 continue
             # a run shorter than three must still get there: from naturals in the next
@@ -763,7 +771,7 @@ class _Sweep:
                     kept.append(_block_desc(run.index, run.length, run.high + 1))
             rest = n - naturals
             moves = tuple((c[0], c[3], c[6]) for c in combo)
-            for started in range(0 if mergeable else rest, -1, -1):
+            for started in range(0 if mergeable == 2 else rest, -1, -1):
                 if started and ahead[2] + spare_jokers < 2:
                     continue
                 after_runs = self._intern(tuple(sorted(kept + [new_desc] * started)))

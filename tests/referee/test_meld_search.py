@@ -165,13 +165,33 @@ def test_worked_arrangements() -> None:
     assert best_arrangement(parse_cards("QH KH AH"), basic).value == 0
 
 
-def test_thirty_card_hands_are_answered() -> None:
-    """The most ``/arrange`` takes: 30 cards of two decks with jokers, every card
-    accounted for, within the limit."""
+def test_long_runs_agree_with_the_exhaustive_search() -> None:
+    """`meld.run` `meld.ace` `values.low-ace`: whole suits (a run is at most 13 cards, an
+    ace is high or low) with jokers that need room at an end or a split run."""
+    rng = random.Random(500)
+    for _ in range(150):
+        rules = rng.choice(FAMILIES)
+        cards: list[Card] = []
+        for suit in rng.sample("SHDC", rng.choice([1, 1, 2])):
+            low, high = rng.randint(1, 3), rng.randint(11, 13)
+            keep = rng.choice([0.85, 1.0])
+            cards += [Card(r, suit) for r in range(low, high + 1) if rng.random() < keep]
+        if rules.jokers:
+            cards += [JOKER] * rng.randint(0, 3)
+        cards = cards[:15]
+        new = check_arrangement(cards, rules)
+        before = old.best_arrangement(cards, rules)
+        assert objective(cards, new.melds, new.stranded, new.value, rules) == objective(
+            cards, before.melds, before.stranded, before.value, rules), cards
+
+
+def test_big_hands_are_answered() -> None:
+    """Hands of 26 cards of two decks with four jokers (a deep draw in a game of five or
+    more), every card accounted for, within the limit."""
     rng = random.Random(7)
     deck = [c for _ in range(2) for c in full_deck(jokers=2)]
-    for _ in range(4):
-        check_arrangement(rng.sample(deck, 30), PAGAT)
+    for _ in range(6):
+        check_arrangement(rng.sample(deck, 26), PAGAT)
 
 
 # ---------------------------------------------------------------------------------------
