@@ -9,8 +9,10 @@
 * :func:`best_arrangement` — the split of a bunch of cards into legal melds with
   the highest melded value.
 
-All three rest on :func:`melds_containing`, every new meld a card can be part
-of with cards from a pool.
+:func:`ways_to_meld` rests on :func:`melds_containing`, every new meld a card can be
+part of with cards from a pool.  The other two are one exact search, a sweep over the
+run positions (see "every card (going out) and the best arrangement" below), whose
+work is bounded: past ``SEARCH_LIMIT`` steps it raises :class:`SearchTooLarge`.
 """
 
 from __future__ import annotations
@@ -379,9 +381,9 @@ def can_meld(card: Card, pool: Pool, table: Table, rules: RuleSet, **options: bo
 # 14 (the ace high), each position suit by suit, the way a player reads a hand sorted
 # by rank.  What the sweep remembers between positions is small and canonical:
 #
-# * per suit, the runs still open, each as its length so far (a run started at 6 or
-#   above can never reach 10 cards, so its length is only kept as 1, 2 or "3 or more")
-#   and whether its last card was a joker standing in a gap; identical runs are one
+# * per suit, the runs still open, each as its length so far (for a run that can
+#   never grow long enough for its room to run short, only 1, 2 or "3 or more") and
+#   whether its last card was a joker standing in a gap; identical runs are one
 #   multiset, so two copies of a card and the order of the runs never count twice;
 # * the jokers used so far (a count: jokers are interchangeable) and how many of the
 #   rest the melds made so far could still take at an end (a joker at the end of a run
@@ -391,10 +393,13 @@ def can_meld(card: Card, pool: Pool, table: Table, rules: RuleSet, **options: bo
 #
 # Every arrangement of the cards is one path through these states, and two paths that
 # reach the same state have the same futures, so only the better one is kept (the
-# memo of a dynamic programme).  The search is exact: it keeps every state that can
-# still lead to the best arrangement, and its size grows with the number of positions,
-# not with the number of ways to split the cards.  ``SEARCH_LIMIT`` bounds its work;
-# ``benchmarks/meld_search.py`` hunts for the hands that come closest to it.
+# memo of a dynamic programme).  The search is exact: it only drops a state that
+# cannot lead to the best arrangement (branch and bound against an arrangement already
+# found, and moves that another move always beats).  Its size grows with the number of
+# positions and the open runs, not with the number of ways to split the cards, but a
+# dense hand of two decks with four jokers can still have hundreds of thousands of
+# states: ``SEARCH_LIMIT`` bounds the work, and ``benchmarks/meld_search.py`` hunts for
+# the hands that come closest to it.
 
 
 class SearchTooLarge(ValueError):
@@ -407,9 +412,10 @@ class SearchTooLarge(ValueError):
         self.limit = limit
 
 
-#: Search steps (states and their moves) one question may take.  The worst hand the
-#: benchmark has found for any size a game allows stays far below it (see
-#: benchmarks/README.md); the limit keeps an impossible question from holding a worker.
+#: Search steps (states and their moves) one question may take: on the 2-core
+#: development machine about 0.3-0.5 µs each, so a question stops within about 0.1 s of
+#: one core even when the machine is busy.  Most hands need far fewer; some dense hands
+#: of two decks with four jokers reach it (benchmarks/README.md, "Meld search").
 SEARCH_LIMIT = 120_000
 
 #: layers bigger than this are cleared of dominated states
@@ -1878,7 +1884,7 @@ def best_arrangement(cards: Iterable[Card], rules: RuleSet) -> Arrangement:
     fewer stranded points, then fewer melds).
 
     Raises :class:`SearchTooLarge` if the question would take more work than
-    ``SEARCH_LIMIT`` (no hand a game allows comes near it)."""
+    ``SEARCH_LIMIT`` (some dense hands of two decks with four jokers do)."""
     naturals = []
     jokers = []
     for card in cards:
