@@ -5,7 +5,7 @@ the limit that keeps a question from holding a worker.
 
 Rules: `meld.set`, `meld.run`, `meld.ace`, `meld.joker`, `meld.min-natural`,
 `values.face`, `values.low-ace`, `values.joker`, `out.empty-hand`, `meld.once-per-turn`,
-`layoff.basic`, `layoff.joker`, `draw.deep`, `cards.copies`.
+`layoff.basic`, `layoff.joker`, `draw.deep`, `draw.deep-new-meld`, `cards.copies`.
 """
 
 from __future__ import annotations
@@ -280,9 +280,10 @@ def check_plan(plan: list[arrange.Step], hand: list[Card], table: Table,
 
 @pytest.mark.parametrize("seed", range(5))
 def test_meld_all_agrees_with_the_exhaustive_search(seed: int) -> None:
-    """`out.empty-hand` `meld.once-per-turn` `layoff.basic` `layoff.joker`: may every
-    card be melded (new melds, lay-offs, chains of lay-offs, jokers), with or without a
-    limit of one or two new melds: the same answer as before, and a plan that works."""
+    """`out.empty-hand` `meld.once-per-turn` `layoff.basic` `layoff.joker`
+    `draw.deep-new-meld`: may every card be melded (new melds, lay-offs, chains of
+    lay-offs, jokers), with or without a limit of one or two new melds, with or without a
+    card that must start a new meld: the same answer as before, and a plan that works."""
     rng = random.Random(300 + seed)
     feasible = 0
     for _ in range(150):
@@ -293,14 +294,20 @@ def test_meld_all_agrees_with_the_exhaustive_search(seed: int) -> None:
         table = random_table(rng, rules, cards)
         hand = meldable_hand(rng, rules, table, cards, rng.randint(1, 5))
         budget = rng.choice([None, None, 1, 2])
-        plan = meld_all(hand, table, rules, budget)
-        assert (plan is None) == (old.meld_all(hand, table, rules, budget) is None), (
-            [str(m) for m in table], hand, budget)
+        # draw.deep-new-meld: now and then one card must be in a new meld of the plan
+        new = rng.choice(hand) if hand and rng.random() < 0.4 else None
+        plan = meld_all(hand, table, rules, budget, new_meld=new)
+        assert (plan is None) == (
+            old.meld_all(hand, table, rules, budget, new_meld=new) is None), (
+            [str(m) for m in table], hand, budget, new)
         if plan is not None:
             feasible += 1
             check_plan(plan, hand, table, rules)
             if budget is not None:
                 assert sum(1 for step in plan if step.meld_id is None) <= budget
+            if new is not None:
+                assert any(step.meld_id is None and new.natural in
+                           [c.natural for c in step.cards] for step in plan)
     assert feasible > 30
 
 
