@@ -17,6 +17,7 @@ from sqlalchemy.orm import selectinload
 from referee import RulesError, RuleSet, Verdict, game_result, make_rules
 from referee.rules import FAMILY_NAMES
 from referee.turns import dealer_of_hand
+from scorebook.bidi import isolate
 from scorebook.extensions import db
 from scorebook.i18n import rules_error_text
 from scorebook.models import (
@@ -120,7 +121,7 @@ def create_game(league: League, names: Sequence[str], first_dealer: int,
             raise GameSetupError(gettext("A name can be at most %(max)s characters long.",
                                          max=MAX_NAME_LENGTH), "players")
         if lowered.count(n.lower()) > 1:
-            raise GameSetupError(gettext("%(name)s is seated twice.", name=n), "players")
+            raise GameSetupError(gettext("%(name)s is seated twice.", name=isolate(n)), "players")
     if not 0 <= first_dealer < len(names):
         raise GameSetupError(gettext("The first dealer must be one of the players."),
                              "first_dealer")

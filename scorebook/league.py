@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased, selectinload
 
 from scorebook import ratings
+from scorebook.bidi import isolate
 from scorebook.extensions import db
 from scorebook.games import MAX_NAME_LENGTH, clean_name
 from scorebook.i18n import day as local_day
@@ -72,7 +73,7 @@ def _check_name(league: League, name: str, player: Player | None = None) -> str:
     clash = db.session.scalar(select(Player).where(
         Player.league_id == league.id, func.lower(Player.name) == name.lower()))
     if clash is not None and clash is not player:
-        raise LeagueError(gettext("%(name)s is already in the league.", name=clash.name),
+        raise LeagueError(gettext("%(name)s is already in the league.", name=isolate(clash.name)),
                           "name")
     return name
 
@@ -218,11 +219,12 @@ def save_season(league: League, name: str, starts_on: date | None, ends_on: date
             continue
         if other.name.lower() == name.lower():
             raise LeagueError(gettext("There is already a season called %(name)s.",
-                                      name=other.name), "name")
+                                      name=isolate(other.name)), "name")
         if other.starts_on <= ends_on and starts_on <= other.ends_on:
             raise LeagueError(gettext(
                 "Those dates overlap the season %(name)s (%(start)s to %(end)s).",
-                name=other.name, start=local_day(other.starts_on), end=local_day(other.ends_on)),
+                name=isolate(other.name), start=local_day(other.starts_on),
+                end=local_day(other.ends_on)),
                 "starts_on")
     if season is None:
         season = Season(league_id=league.id)

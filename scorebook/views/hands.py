@@ -15,6 +15,7 @@ from wtforms import Form
 
 from referee import CardError, parse_card, parse_cards
 from scorebook import access
+from scorebook.bidi import bdi, html, isolate
 from scorebook.entry import (
     Entry,
     HandError,
@@ -296,7 +297,7 @@ def delete(game_id: int, number: int) -> Page:
 
 def live_forms(game: Game, hand: Hand | None) -> dict[str, Any]:
     names = names_of(game)
-    players = choices(*[(f"p{i}", n) for i, n in enumerate(names)])
+    players = choices(*[(f"p{i}", bdi(n)) for i, n in enumerate(names)])
     meld_form = LiveMeldForm(prefix="meld")
     meld_form.player.choices = players
     layoff_form = LiveLayoffForm(prefix="layoff")
@@ -311,7 +312,7 @@ def live_forms(game: Game, hand: Hand | None) -> dict[str, Any]:
             owner = next(s.player.name for s in game.seats if s.player_id == m.owner_id)
             melds.append((m, owner, index[m.owner_id]))
         layoff_form.onto.choices = choices(*[
-            (m.label, gettext("%(name)s's meld %(number)s", name=owner, number=k))
+            (m.label, html(gettext("%(name)s's meld %(number)s"), name=bdi(owner), number=k))
             for m, owner, k in melds])
         for form in (meld_form, layoff_form, finish_form):
             if not form.is_submitted():
@@ -331,7 +332,8 @@ def last_move(hand: Hand | None, game: Game) -> str | None:
     names = {s.player_id: s.player.name for s in game.seats}
     meld = meld_name(last.meld.label)
     if last.is_layoff:
-        return gettext("%(name)s's %(card)s laid off on %(meld)s", name=names[last.laid_by_id],
+        return gettext("%(name)s's %(card)s laid off on %(meld)s",
+                       name=isolate(names[last.laid_by_id]),
                        card=card_label(parse_card(last.text)), meld=meld)
     return meld
 

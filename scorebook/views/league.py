@@ -24,6 +24,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorebook import access
 from scorebook import league as service
+from scorebook.bidi import isolate
 from scorebook.charts import histogram, rating_chart
 from scorebook.exports import LeagueImportError, export_league, game_csv, import_league, league_csv
 from scorebook.extensions import db
@@ -135,7 +136,7 @@ def players() -> Page:
         except service.LeagueError as exc:
             error = exc.message
         else:
-            flash(gettext("%(name)s joined the league.", name=player.name))
+            flash(gettext("%(name)s joined the league.", name=isolate(player.name)))
             return redirect(url_for("league.players"))
     elif request.method == "POST":
         error = " ".join(str(m) for m in form.name.errors) or gettext(
@@ -169,7 +170,7 @@ def player(player_id: int) -> str:
         rating_chart=rating_chart([p.rating for p in history], span, who.name,
                                   display_rating(START_MU)),
         score_chart=histogram(bands, width, gettext("How many hands %(name)s scored in each "
-                                                    "band of points", name=who.name),
+                                                    "band of points", name=isolate(who.name)),
                               "score-distribution"),
         bands=bands, band_width=width,
         head_to_head=service.head_to_head(who, season),
@@ -196,7 +197,8 @@ def edit_player(player_id: int) -> Page:
                     db.session.rollback()
                     errors["rename"] = exc.message
                 else:
-                    flash(gettext("%(old)s is now called %(new)s.", old=old, new=who.name))
+                    flash(gettext("%(old)s is now called %(new)s.", old=isolate(old),
+                                  new=isolate(who.name)))
                     return redirect(url_for("league.edit_player", player_id=who.id))
             else:
                 errors["rename"] = _form_errors(rename)
@@ -216,8 +218,9 @@ def edit_player(player_id: int) -> Page:
                     db.session.rollback()
                     errors["merge"] = exc.message
                 else:
-                    flash(gettext("%(gone)s's games now belong to %(name)s.", gone=gone_name,
-                                  name=who.name))
+                    flash(gettext("%(gone)s's games now belong to %(name)s.",
+                                  gone=isolate(gone_name),
+                                  name=isolate(who.name)))
                     return redirect(url_for("league.player", player_id=who.id))
         else:
             abort(400)
@@ -238,9 +241,9 @@ def retire_player(player_id: int) -> BaseResponse:
     service.set_retired(who, retire)
     if retire:
         flash(gettext("%(name)s is retired: kept in the history, off the new-game list.",
-                      name=who.name))
+                      name=isolate(who.name)))
     else:
-        flash(gettext("%(name)s is back on the roster.", name=who.name))
+        flash(gettext("%(name)s is back on the roster.", name=isolate(who.name)))
     return redirect(url_for("league.edit_player", player_id=who.id))
 
 
@@ -289,7 +292,7 @@ def seasons() -> Page:
             db.session.rollback()
             error = exc.message
         else:
-            flash(gettext("Season %(name)s saved.", name=season.name))
+            flash(gettext("Season %(name)s saved.", name=isolate(season.name)))
             return redirect(url_for("league.seasons"))
     elif request.method == "POST":
         error = _form_errors(form)
@@ -322,7 +325,7 @@ def edit_season(season_id: int) -> Page:
             db.session.rollback()
             error = exc.message
         else:
-            flash(gettext("Season %(name)s saved.", name=season.name))
+            flash(gettext("Season %(name)s saved.", name=isolate(season.name)))
             return redirect(url_for("league.seasons"))
     else:
         error = _form_errors(form)
@@ -347,7 +350,7 @@ def delete_season(season_id: int) -> BaseResponse:
     name = season.name
     service.delete_season(season)
     flash(gettext("Season %(name)s deleted; its games count in their year's season.",
-                  name=name))
+                  name=isolate(name)))
     return redirect(url_for("league.seasons"))
 
 
@@ -399,7 +402,7 @@ def import_page() -> Page:
             if db.session.get(League, replaced) is None:  # it was empty: replaced
                 access.forget(session, replaced)
             access.remember(session, imported, access.OWNER)
-            flash(gettext("The league %(name)s was imported.", name=imported.name))
+            flash(gettext("The league %(name)s was imported.", name=isolate(imported.name)))
             return redirect(url_for("league.standings", season="all"))
     else:
         error = _form_errors(form)
