@@ -16,7 +16,7 @@ from flask import Flask
 from flask_babel import get_locale
 from sqlalchemy import event
 
-from scorebook import i18n, results, security
+from scorebook import i18n, plain_text, results, security
 from scorebook.api import bp as api_bp
 from scorebook.api_games import bp as games_api_bp
 from scorebook.cli import register_cli
@@ -151,6 +151,7 @@ def select_locale() -> str | None:
 
 
 def configure_blueprints(app: Flask) -> None:
+    plain_text.init_app(app)  # <int:id> up to the database's integers: bigger ones 404
     csrf.exempt(api_bp)  # JSON clients send no form token
     csrf.exempt(games_api_bp)  # JSON only: a cross-site form cannot send application/json
     app.register_blueprint(games_api_bp, url_prefix="/api/v1/games")

@@ -16,6 +16,7 @@ from scorebook.extensions import db
 from scorebook.games import load_game, totals, verdict_of
 from scorebook.hands import HandConflict, delete_hand, edit_hand, record_hand
 from scorebook.models import Game, Hand
+from scorebook.plain_text import db_int
 
 bp = Blueprint("games_api", __name__)
 
@@ -104,11 +105,11 @@ def _version(body: dict[str, Any]) -> int | None:
     version = body.get("version", request.args.get("version"))
     if version is None:
         return None
-    try:
-        return int(version)
-    except (TypeError, ValueError):
+    number = db_int(version) if not isinstance(version, float) else None
+    if number is None:
         raise HandError("version must be the number the hand had when you read it",
-                        "bad-request") from None
+                        "bad-request")
+    return number
 
 
 @bp.errorhandler(_NotFound)
@@ -133,7 +134,7 @@ def create_hand(game_id: int) -> Response | tuple[Response, int]:
     try:
         body = _body()
         number = body.get("number")
-        if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+        if number is not None and (not isinstance(number, int) or db_int(number) is None):
             raise HandError("number must be the number of the hand being recorded",
                             "bad-request")
         entry = entry_from_json(body, game.rules.is_basic)

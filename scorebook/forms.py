@@ -26,6 +26,7 @@ from referee.rules import FAMILIES, FAMILY_NAMES
 from scorebook.bidi import bdi, html
 from scorebook.games import MAX_NAME_LENGTH
 from scorebook.models import DRAW, STOCK_OUT
+from scorebook.plain_text import PlainText
 
 MAX_SEATS = 8
 
@@ -108,7 +109,8 @@ def _default_choice() -> tuple[str, Any]:
 
 
 class NewGameForm(FlaskForm):
-    players = FieldList(StringField(_l("Player"), filters=[lambda s: (s or "").strip()]),
+    players = FieldList(StringField(_l("Player"), filters=[lambda s: (s or "").strip()],
+                                    validators=[PlainText()]),
                         min_entries=MAX_SEATS, max_entries=MAX_SEATS)
     first_dealer = RadioField(_l("First dealer"), coerce=int, default=0,
                               choices=choices(*[(i, str(i + 1)) for i in range(MAX_SEATS)]))

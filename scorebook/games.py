@@ -35,6 +35,7 @@ from scorebook.models import (
     Seat,
     utcnow,
 )
+from scorebook.plain_text import TEXT_MESSAGE, has_unwanted
 from scorebook.wording import explain
 
 DEFAULT_LEAGUE_NAME = "Our table"
@@ -117,6 +118,8 @@ def create_game(league: League, names: Sequence[str], first_dealer: int,
                     high=rules.max_players, count=len(names)), "players") from exc
     lowered = [n.lower() for n in names]
     for n in names:
+        if has_unwanted(n):
+            raise GameSetupError(str(TEXT_MESSAGE), "players")
         if len(n) > MAX_NAME_LENGTH:
             raise GameSetupError(gettext("A name can be at most %(max)s characters long.",
                                          max=MAX_NAME_LENGTH), "players")

@@ -35,6 +35,7 @@ from scorebook.models import (
     Seat,
     utcnow,
 )
+from scorebook.plain_text import TEXT_MESSAGE, has_unwanted
 
 MAX_SEASON_NAME = 40
 
@@ -67,6 +68,8 @@ def _check_name(league: League, name: str, player: Player | None = None) -> str:
     name = clean_name(name)
     if not name:
         raise LeagueError(gettext("Give the player a name."), "name")
+    if has_unwanted(name):
+        raise LeagueError(str(TEXT_MESSAGE), "name")
     if len(name) > MAX_NAME_LENGTH:
         raise LeagueError(gettext("A name can be at most %(max)s characters long.",
                                   max=MAX_NAME_LENGTH), "name")
@@ -205,6 +208,8 @@ def save_season(league: League, name: str, starts_on: date | None, ends_on: date
     name = " ".join(name.split())
     if not name:
         raise LeagueError(gettext("Give the season a name."), "name")
+    if has_unwanted(name):
+        raise LeagueError(str(TEXT_MESSAGE), "name")
     if len(name) > MAX_SEASON_NAME:
         raise LeagueError(gettext("A name can be at most %(max)s characters long.",
                                   max=MAX_SEASON_NAME), "name")

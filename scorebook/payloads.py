@@ -26,6 +26,10 @@ from referee import (
     parse_card,
     parse_cards,
 )
+from scorebook.plain_text import unwanted_problem
+
+#: The longest name or meld id a question may use (a stored meld id has as many).
+MAX_TEXT = 80
 
 
 class PayloadError(ValueError):
@@ -91,13 +95,21 @@ def cards_from(obj: Any, what: str = "cards") -> list[Card]:
 
 
 def text_from(obj: Any, what: str, *, required: bool = True) -> str | None:
+    """A name or an id: one line of text, at most :data:`MAX_TEXT` characters."""
     if obj is None and not required:
         return None
     if isinstance(obj, int) and not isinstance(obj, bool):
-        return str(obj)
+        obj = str(obj)
     if not isinstance(obj, str) or not obj.strip():
         raise PayloadError("bad-request", f"{what} must be a non-empty text")
-    return obj.strip()
+    problem = unwanted_problem(obj, what)
+    if problem is not None:
+        raise PayloadError("bad-text", problem)
+    text = obj.strip()
+    if len(text) > MAX_TEXT:
+        raise PayloadError("text-too-long", f"{what} is {len(text)} characters long: at most "
+                                            f"{MAX_TEXT} are allowed")
+    return text
 
 
 def bool_from(obj: Any, what: str) -> bool:

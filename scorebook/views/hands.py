@@ -52,6 +52,7 @@ from scorebook.hands import (
     start_live,
 )
 from scorebook.models import DRAW, STOCK_OUT, WENT_OUT, Game, Hand
+from scorebook.plain_text import db_int
 from scorebook.views.cards import card_label, picker_texts
 from scorebook.views.games import get_game
 from scorebook.wording import meld_name
@@ -284,8 +285,12 @@ def delete(game_id: int, number: int) -> Page:
     form = VersionForm()
     if not form.validate_on_submit():
         abort(400)
+    version = db_int(form.version.data or 0)
+    if version is None:
+        abort(400, description=gettext("The form was stale or opened in another tab; "
+                                       "please try again."))
     try:
-        delete_hand(hand, int(form.version.data or 0))
+        delete_hand(hand, version)
     except HandConflict as conflict:
         return render_conflict(game, conflict)
     flash(gettext("Hand %(number)s deleted; the later hands moved up.", number=number))

@@ -32,6 +32,7 @@ from scorebook.games import family_name, load_game
 from scorebook.i18n import day
 from scorebook.league_forms import ActionForm, ImportForm, MergeForm, PlayerNameForm, SeasonForm
 from scorebook.models import League, Player, Season, utcnow
+from scorebook.plain_text import db_int
 from scorebook.ratings import START_MU, display_rating
 
 bp = Blueprint("league", __name__)
@@ -203,7 +204,7 @@ def edit_player(player_id: int) -> Page:
             else:
                 errors["rename"] = _form_errors(rename)
         elif "merge-other" in request.form:
-            other = db.session.get(Player, merge.other.data or 0) \
+            other = db.session.get(Player, db_int(merge.other.data) or 0) \
                 if merge.validate_on_submit() else None
             if other is None or other.league_id != league.id or other.id == who.id:
                 errors["merge"] = gettext("Choose the player who is the same person.")
