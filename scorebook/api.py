@@ -11,30 +11,37 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from scorebook.errors import error_response
+from scorebook.extensions import limiter
 from scorebook.openapi import openapi_document
-from scorebook.payloads import PayloadError, require_object
+from scorebook.payloads import PayloadError, parse_json, require_object
 from scorebook.questions import QUESTIONS, Question
 
 bp = Blueprint("api", __name__)
+
+#: One count per client address for every question (REFEREE_RATE_LIMIT).
+referee_limit = limiter.shared_limit(lambda: str(current_app.config["REFEREE_RATE_LIMIT"]),
+                                     scope="referee")
 
 
 def json_endpoint(question: Question) -> Callable[[], Response]:
     """A view that parses the JSON body, asks ``question`` and answers its dict as
     JSON; a :class:`PayloadError` becomes a 400 that says what is wrong."""
 
+    @referee_limit
     def view() -> Response:
-        body = request.get_json(silent=True)
         try:
-            if body is None:
+            if not request.is_json:
                 raise PayloadError("invalid-json", "send a JSON object with Content-Type "
                                                    "application/json")
+            body = parse_json(request.get_data(cache=False))  # a 413 past the body limit
             return jsonify(question(dict(require_object(body))))
         except PayloadError as exc:
             return error_response(exc.status, exc.message, exc.code)
 
+    view.__name__ = question.__name__
     return view
 
 

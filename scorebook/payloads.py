@@ -8,6 +8,7 @@ the API can answer 400 and a form can show it in place.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -40,6 +41,74 @@ class PayloadError(ValueError):
         self.code = code
         self.message = message
         self.status = status
+
+
+#: No question nests deeper than this (a table meld's card object is at depth 4).
+MAX_JSON_DEPTH = 16
+#: The most cards any question can name: two decks and four jokers (eight players).
+MAX_CARDS = 108
+MIN_MELD = 3
+_JSON_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def parse_json(data: bytes) -> Any:
+    """A request body as JSON, refused at once if it nests deeper than any question does
+    (a thousand ``[`` would otherwise exhaust the parser's recursion)."""
+    depth = 0
+    for token in _JSON_TOKEN.finditer(data):
+        char = token.group(0)[:1]
+        if char in (b"[", b"{"):
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                raise PayloadError("too-deep", f"the JSON nests deeper than {MAX_JSON_DEPTH} "
+                                               "levels; no question needs that many")
+        elif char in (b"]", b"}"):
+            depth -= 1
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        raise PayloadError("invalid-json", "send a JSON object with Content-Type "
+                                           "application/json") from None
+
+
+def _count(obj: Any) -> int:
+    """How many cards a list of cards (or one string of them) names, without parsing."""
+    if isinstance(obj, str):
+        return len(_tokens(obj)) if len(obj) < 4 * MAX_CARDS * 8 else MAX_CARDS * 8
+    if isinstance(obj, list):
+        return len(obj)
+    return 0 if obj is None else 1
+
+
+def check_budget(body: Mapping[str, Any], rules: RuleSet, players: int) -> None:
+    """Refuse, before any search, a question that names more cards than the decks in play
+    hold, or more melds than those cards can make (each meld has three cards or more)."""
+    deck = rules.deck_size(players)
+    most_melds = deck // MIN_MELD
+    cards = sum(_count(body.get(key)) for key in ("cards", "pile", "hand", "took"))
+    cards += sum(_count(body.get(key)) for key in ("card", "discard"))
+    melds = 0
+    table = body.get("table")
+    if isinstance(table, list):
+        melds += len(table)
+        cards += sum(_count(m.get("cards")) for m in table if isinstance(m, Mapping))
+    seated = body.get("players")
+    if isinstance(seated, list):
+        for p in seated:
+            if not isinstance(p, Mapping):
+                continue
+            own = p.get("melds")
+            if isinstance(own, list):
+                melds += len(own)
+                cards += sum(_count(m.get("cards") if isinstance(m, Mapping) else m)
+                             for m in own)
+            cards += _count(p.get("layoffs")) + _count(p.get("hand"))
+    if melds > most_melds:
+        raise PayloadError("too-many-melds", f"the question has {melds} melds; the {deck} "
+                                             f"cards in play make at most {most_melds}")
+    if cards > deck:
+        raise PayloadError("too-many-cards", f"the question names {cards} cards; the decks in "
+                                             f"play hold {deck}")
 
 
 def require_object(obj: Any, what: str = "the request body") -> Mapping[str, Any]:

@@ -35,6 +35,7 @@ from scorebook.payloads import (
     bool_from,
     card_from,
     cards_from,
+    check_budget,
     check_cards_exist,
     player_count_from,
     players_from,
@@ -70,7 +71,9 @@ def reading_json(reading: Reading, rules: Any) -> dict[str, Any]:
 
 def _setup(body: dict[str, Any]) -> tuple[Any, int]:
     rules = rules_from(body.get("rules"))
-    return rules, player_count_from(body.get("players"), rules)
+    players = player_count_from(body.get("players"), rules)
+    check_budget(body, rules, players)
+    return rules, players
 
 
 def meld(body: dict[str, Any]) -> dict[str, Any]:
@@ -173,7 +176,10 @@ def going_out(body: dict[str, Any]) -> dict[str, Any]:
 
 def score(body: dict[str, Any]) -> dict[str, Any]:
     rules = rules_from(body.get("rules"))
-    players = players_from(body.get("players"))
+    raw_players = body.get("players")
+    if isinstance(raw_players, list):
+        check_budget(body, rules, player_count_from(len(raw_players), rules))
+    players = players_from(raw_players)
     player_count_from(len(players), rules)
     went_out = went_out_from(body.get("went_out"), players)
     try:
