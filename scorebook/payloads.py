@@ -48,15 +48,22 @@ MAX_JSON_DEPTH = 16
 #: The most cards any question can name: two decks and four jokers (eight players).
 MAX_CARDS = 108
 MIN_MELD = 3
-_JSON_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+#: No question holds more JSON values than this (the largest, 108 cards each with who laid
+#: it, has about 600): a body with more is refused before it is parsed at all.
+MAX_JSON_VALUES = 5000
+_JSON_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]|[-0-9.eE+]+|true|false|null')
 
 
 def parse_json(data: bytes) -> Any:
     """A request body as JSON, refused at once if it nests deeper than any question does
     (a thousand ``[`` would otherwise exhaust the parser's recursion)."""
-    depth = 0
+    depth = values = 0
     for token in _JSON_TOKEN.finditer(data):
         char = token.group(0)[:1]
+        values += 1
+        if values > MAX_JSON_VALUES:
+            raise PayloadError("too-many-values", f"the JSON holds more than {MAX_JSON_VALUES} "
+                                                  "values; no question needs that many")
         if char in (b"[", b"{"):
             depth += 1
             if depth > MAX_JSON_DEPTH:
