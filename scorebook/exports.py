@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
+from flask import current_app
 from flask_babel import gettext
 from sqlalchemy import func, select
 from sqlalchemy.exc import DBAPIError
@@ -33,18 +34,21 @@ from referee import (
 )
 from referee.rules import FAMILIES, OPTIONS
 from scorebook import ratings
+from scorebook.access import MAX_LEAGUE_NAME
+from scorebook.bidi import isolate
 from scorebook.entry import Entry, HandError, Problem, _card_error
 from scorebook.extensions import db
-from scorebook.games import ENDINGS, complete_hands, family_name, verdict_of
+from scorebook.games import ENDINGS, MAX_NAME_LENGTH, complete_hands, family_name, verdict_of
 from scorebook.hands import _meld_name, _scoring_problem, _store, check_entry, check_melds
 from scorebook.i18n import rules_error_text
-from scorebook.league import as_utc, ensure_seasons, prepare, season_of_day
+from scorebook.league import MAX_SEASON_NAME, as_utc, ensure_seasons, prepare, season_of_day
 from scorebook.models import (
     ABANDONED,
     FINISHED,
     GAME_STATUSES,
     HAND_ENDINGS,
     IN_PROGRESS,
+    MELD_LABEL_LENGTH,
     Change,
     Game,
     GameResult,
@@ -56,6 +60,7 @@ from scorebook.models import (
     Season,
     Seat,
 )
+from scorebook.plain_text import has_unwanted
 from scorebook.wording import explain
 
 FORMAT = "rummy-scorebook/league"
@@ -257,7 +262,8 @@ def _empty(league: League) -> bool:
     return True
 
 
-def import_league(data: Any, replace: League | None = None) -> League:
+def import_league(data: Any, replace: League | None = None,
+                  owner_password_hash: str | None = None) -> League:
     """Restore a league from :func:`export_league`'s dictionary, in one transaction.
 
     From the command line (``replace`` None) the install must not already hold a
@@ -267,12 +273,21 @@ def import_league(data: Any, replace: League | None = None) -> League:
     (leagues are private); the imported league's name must be free."""
     try:
         league = _import(data, replace)
+        league.password_hash = owner_password_hash  # the importer owns it (else: no one yet)
         ratings.rebuild(league.id)
         db.session.commit()
     except LeagueImportError:
         db.session.rollback()
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError, DBAPIError) as exc:
+    except DBAPIError as exc:
+        # a last resort, never shown as it is (it quotes the SQL): the checks above
+        # should have said what is wrong in words
+        db.session.rollback()
+        current_app.logger.warning("league import refused by the database: %s", exc)
+        raise LeagueImportError(gettext(
+            "The file could not be stored: one of its values does not fit this install's "
+            "database. Nothing was imported.")) from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         # a last resort: every check above should have said what is wrong in words
         db.session.rollback()
         raise LeagueImportError(gettext("The file is not a complete league export (%(what)s).",
@@ -286,10 +301,12 @@ def _import(data: Any, replace: League | None = None) -> League:
     if data.get("version") != VERSION:
         raise LeagueImportError(gettext("This export's version (%(version)s) cannot be read here.",
                                    version=str(data.get("version"))[:20]))
+    _check_strings(data)
     info = _field(data, "league", dict)
     name = _field(info, "name", str).strip()
     if not name:
         raise LeagueImportError(gettext("The league in the file has no name."))
+    _check_name(name, MAX_LEAGUE_NAME, gettext("The league's name"))
     if replace is None:
         existing = list(db.session.scalars(select(League)))
         for other in existing:
@@ -304,14 +321,17 @@ def _import(data: Any, replace: League | None = None) -> League:
     db.session.flush()
     if replace is not None and db.session.scalar(select(League.id).where(
             func.lower(League.name) == name.lower())) is not None:
-        raise LeagueImportError(gettext("This install already keeps a league called "
-                                        "%(name)s.", name=name))
+        # (never confirm another league's name to someone who is not in it)
+        raise LeagueImportError(gettext("The league in the file cannot have that name here: "
+                                        "rename it in the file, or in the install it comes "
+                                        "from, and import it again."))
     league = League(name=name,
                     created_at=_parse_time(_field(info, "created_at", str), "created_at"))
     db.session.add(league)
     players: dict[str, Player] = {}
     for p in _field(data, "players", list):
-        player = Player(league=league, name=_field(p, "name", str),
+        player = Player(league=league, name=_check_name(
+                            _field(p, "name", str), MAX_NAME_LENGTH, gettext("A player's name")),
                         created_at=_parse_time(_field(p, "created_at", str), "created_at"),
                         retired_at=_parse_time(p.get("retired_at"), "retired_at", False))
         if player.name.lower() in {n.lower() for n in players}:
@@ -319,7 +339,9 @@ def _import(data: Any, replace: League | None = None) -> League:
         players[player.name] = player
         db.session.add(player)
     for s in _field(data, "seasons", list):
-        db.session.add(Season(league=league, name=_field(s, "name", str),
+        db.session.add(Season(league=league, name=_check_name(
+                                  _field(s, "name", str), MAX_SEASON_NAME,
+                                  gettext("A season's name")),
                               starts_on=_parse_date(_field(s, "starts_on", str), "starts_on"),
                               ends_on=_parse_date(_field(s, "ends_on", str), "ends_on"),
                               created_at=_parse_time(_field(s, "created_at", str),
@@ -350,6 +372,38 @@ def _import(data: Any, replace: League | None = None) -> League:
 # card copies, legal melds and lay-offs, who went out) and is stored the way recording
 # stores it (hands._store), so its scores, melds' readings and jokers come from the
 # cards; the file's own scores must agree with them.
+
+
+def _check_name(name: str, longest: int, what: str) -> str:
+    """A name of the file, checked as the forms check one: one line of printable text, not
+    too long (the file's own spelling kept otherwise, so export → import → export agrees)."""
+    if has_unwanted(name):
+        raise LeagueImportError(gettext(
+            "%(what)s in the file holds control characters (such as NUL or a line break): "
+            "%(name)s", what=what, name=isolate(repr(name)[:60])))
+    if not name.strip() or len(name) > longest:
+        raise LeagueImportError(gettext(
+            "%(what)s in the file must have from 1 to %(max)s characters: %(name)s",
+            what=what, max=longest, name=isolate(name[:60])))
+    return name
+
+
+def _check_strings(data: Any) -> None:
+    """No text anywhere in the file holds a NUL or an unpaired surrogate (no database can
+    store either): refused in words, before anything is stored."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item or any("\ud800" <= ch <= "\udfff" for ch in item):
+                raise LeagueImportError(gettext(
+                    "The file holds a NUL character or a broken one (%(text)s): it is not "
+                    "a league exported here.", text=repr(item)[:40]))
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def _field(obj: Any, key: str, kind: type | tuple[type, ...]) -> Any:
@@ -529,6 +583,7 @@ def _import_hand(game: Game, rules: RuleSet, h: Any, who: Callable[[Any], Player
     rows: list[Meld] = []
     for m in sorted(_field(h, "melds", list), key=lambda m: _field(m, "position", int)):
         owner, label = seated(_field(m, "owner", str)), _field(m, "label", str)
+        _check_name(label, MELD_LABEL_LENGTH, gettext("A meld's id"))
         meld = Meld(owner_id=ids[owner], label=label, position=m["position"],
                     kind=_field(m, "kind", str), reading=_field(m, "reading", str))
         own: list[Card] = []

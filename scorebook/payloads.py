@@ -57,10 +57,9 @@ _JSON_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]|[-0-9.eE+]+|true|false|nu
 def parse_json(data: bytes) -> Any:
     """A request body as JSON, refused at once if it nests deeper than any question does
     (a thousand ``[`` would otherwise exhaust the parser's recursion)."""
-    depth = values = 0
-    for token in _JSON_TOKEN.finditer(data):
+    depth = 0
+    for values, token in enumerate(_JSON_TOKEN.finditer(data), start=1):
         char = token.group(0)[:1]
-        values += 1
         if values > MAX_JSON_VALUES:
             raise PayloadError("too-many-values", f"the JSON holds more than {MAX_JSON_VALUES} "
                                                   "values; no question needs that many")
@@ -184,7 +183,7 @@ def text_from(obj: Any, what: str, *, required: bool = True) -> str | None:
     text = obj.strip()
     if len(text) > MAX_TEXT:
         raise PayloadError("text-too-long", f"{what} is {len(text)} characters long: at most "
-                                            f"{MAX_TEXT} are allowed")
+                                            f"{MAX_TEXT} characters are allowed")
     return text
 
 

@@ -11,6 +11,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     g,
     redirect,
@@ -31,14 +32,13 @@ from scorebook.extensions import db
 from scorebook.games import family_name, load_game
 from scorebook.i18n import day
 from scorebook.league_forms import ActionForm, ImportForm, MergeForm, PlayerNameForm, SeasonForm
+from scorebook.limits import size_text
 from scorebook.models import League, Player, Season, utcnow
 from scorebook.plain_text import db_int
 from scorebook.ratings import START_MU, display_rating
 
 bp = Blueprint("league", __name__)
 
-#: A league file can be much larger than an ordinary form.
-MAX_IMPORT_BYTES = 64 * 1024 * 1024
 
 Page = str | BaseResponse | tuple[str, int]
 
@@ -363,8 +363,12 @@ def export_page() -> str:
     league = _league()
     service.prepare(league)
     return render_template("league/export.html", league=league,
-                           form=ImportForm(), error=None,
+                           form=ImportForm(), error=None, import_limit=_import_limit(),
                            totals=service.league_totals(league))
+
+
+def _import_limit() -> str:
+    return size_text(int(current_app.config["IMPORT_MAX_CONTENT_LENGTH"]))
 
 
 @bp.get("/results.csv")
@@ -388,7 +392,8 @@ def export_json() -> Response:
 def import_page() -> Page:
     league = _league()  # only an owner imports (and then owns the imported league)
     replaced = league.id
-    request.max_content_length = MAX_IMPORT_BYTES
+    # (the body limit is IMPORT_MAX_CONTENT_LENGTH, set before the CSRF check reads the
+    # form: scorebook.limits; the upload is spooled to a temporary file as it arrives)
     form = ImportForm()
     error = None
     if form.validate_on_submit():
@@ -403,13 +408,15 @@ def import_page() -> Page:
             if db.session.get(League, replaced) is None:  # it was empty: replaced
                 access.forget(session, replaced)
             access.remember(session, imported, access.OWNER)
-            flash(gettext("The league %(name)s was imported.", name=isolate(imported.name)))
+            flash(gettext("The league %(name)s was imported, and this browser owns it: set "
+                          "a password in its settings to open it on other devices, and make "
+                          "invite links there.", name=isolate(imported.name)))
             return redirect(url_for("league.standings", season="all"))
     else:
         error = _form_errors(form)
     league = _league()  # the import may have replaced an empty league
     page = render_template("league/export.html", league=league, form=form, error=error,
-                           totals=service.league_totals(league))
+                           import_limit=_import_limit(), totals=service.league_totals(league))
     return page, 400
 
 

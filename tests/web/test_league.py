@@ -597,7 +597,7 @@ def test_import_page(client, app: Flask, made: dict[str, Game], join) -> None:
     refused = client.post("/league/import", data={
         "file": (io.BytesIO(text.encode()), "league.json")},
         content_type="multipart/form-data")
-    assert refused.status_code == 400 and "already keeps" in read(refused)
+    assert refused.status_code == 400 and "cannot have that name here" in read(refused)
     db.session.remove()
     db.drop_all()
     db.create_all()
@@ -852,7 +852,7 @@ def test_league_export_and_import_commands(file_app: Flask, tmp_path: Path) -> N
     assert runner.invoke(args=["league", "export", str(path)]).exit_code == 0
     data = json.loads(path.read_text())
     assert data["format"] == "rummy-scorebook/league" and len(data["games"]) == 5
-    refused = runner.invoke(args=["league", "import", str(path)])
+    refused = runner.invoke(args=["league", "import", str(path), "--password", "long enough"])
     assert refused.exit_code != 0 and "already keeps" in refused.output
 
 
