@@ -44,7 +44,7 @@ from sqlalchemy import func, select, text
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorebook.extensions import db
-from scorebook.models import Game, League
+from scorebook.models import EndedMembership, Game, League
 
 VIEWER = "viewer"
 SCORER = "scorer"
@@ -112,38 +112,76 @@ def _memberships(store: MutableMapping[str, Any] | None = None) -> dict[str, Any
     return dict(raw) if isinstance(raw, dict) else {}
 
 
+def _new_key() -> str:
+    """A membership's own key: what "leave" ends on the server (:class:`EndedMembership`)."""
+    return secrets.token_hex(16)
+
+
 def remember(store: MutableMapping[str, Any], league: League, role: str) -> None:
     """Make this browser a member of ``league`` as ``role`` (and open the league).
-    A browser keeps its highest role: joining with a viewer link never demotes a scorer."""
+    A browser keeps its highest role: joining with a viewer link never demotes a scorer.
+    Each membership has a key of its own, which leaving the league ends server-side."""
     leagues = _memberships(store)
-    held = _valid_role(league, leagues.get(str(league.id)))
+    entry = leagues.get(str(league.id))
+    held = _valid_role(league, entry)
     if held is not None and RANK[held] > RANK[role]:
         role = held
     door = _door(league, role)
     assert door is not None, "a membership needs an open door"
-    leagues[str(league.id)] = [role, _fingerprint(door)]
+    key = entry[2] if held is not None and len(entry) == 3 else _new_key()
+    leagues[str(league.id)] = [role, _fingerprint(door), key]
     store["leagues"] = leagues
     store["league"] = league.id
 
 
 def forget(store: MutableMapping[str, Any], league_id: int) -> None:
+    """Leave the league on this browser, and end the membership on the server: a copy of
+    this session cookie no longer opens it either (the caller commits)."""
     leagues = _memberships(store)
-    leagues.pop(str(league_id), None)
+    entry = leagues.pop(str(league_id), None)
+    key = entry[2] if isinstance(entry, list | tuple) and len(entry) == 3 else None
+    if (isinstance(key, str) and db.session.get(EndedMembership, key) is None
+            and db.session.get(League, league_id) is not None):
+        db.session.add(EndedMembership(key=key, league_id=league_id))
     store["leagues"] = leagues
     if store.get("league") == league_id:
         store.pop("league", None)
 
 
+def _ended_keys() -> set[str]:
+    """The keys of this session's memberships that were ended by leaving (one query a
+    request, only when the session holds memberships)."""
+    if "ended_keys" not in g:
+        keys = [e[2] for e in _memberships().values()
+                if isinstance(e, list) and len(e) == 3 and isinstance(e[2], str)]
+        g.ended_keys = set(db.session.scalars(select(EndedMembership.key).where(
+            EndedMembership.key.in_(keys)))) if keys else set()
+    return set(g.ended_keys)
+
+
 def _valid_role(league: League | Doors, entry: Any) -> str | None:
-    if not (isinstance(entry, list | tuple) and len(entry) == 2):
+    if not (isinstance(entry, list | tuple) and len(entry) in (2, 3)):
         return None
-    role, key = entry
-    if role not in RANK or not isinstance(key, str):
+    role, fingerprint = entry[0], entry[1]
+    if role not in RANK or not isinstance(fingerprint, str):
         return None
     door = _door(league, role)
-    if door is None or not hmac.compare_digest(key, _fingerprint(door)):
+    if door is None or not hmac.compare_digest(fingerprint, _fingerprint(door)):
+        return None
+    if len(entry) == 3 and (not isinstance(entry[2], str) or entry[2] in _ended_keys()):
         return None
     return str(role)
+
+
+def give_keys(store: MutableMapping[str, Any]) -> None:
+    """Give a key to each membership made before memberships had one (so that leaving
+    can end it); a session without such an entry is left as it is."""
+    leagues = _memberships(store)
+    old = [k for k, e in leagues.items() if isinstance(e, list) and len(e) == 2]
+    if old:
+        for k in old:
+            leagues[k] = [*leagues[k], _new_key()]
+        store["leagues"] = leagues
 
 
 def role_in(league: League | Doors | None) -> str | None:
@@ -295,6 +333,7 @@ def league_of_game(game_id: int) -> League | None:
 
 def check_request() -> None:
     """Before every view: a URL that names a game or a league needs a member."""
+    give_keys(session)
     args = request.view_args or {}
     game_id = args.get("game_id")
     league_id = args.get("league_id")

@@ -125,7 +125,8 @@ def leave(league_id: int) -> Response:
         flash(gettext("Set a password for %(name)s before you leave it: without one, nobody "
                       "could ever open it again.", name=isolate(league.name)))
         return redirect(url_for("access.settings", league_id=league.id, _anchor="league-password"))
-    access.forget(session, league.id)
+    access.forget(session, league.id)  # ended server-side too: a copied cookie is out
+    db.session.commit()
     flash(gettext("This browser has left %(name)s.", name=isolate(league.name)))
     return redirect(url_for("access.leagues"))
 
@@ -209,14 +210,41 @@ def _invited(token: str) -> tuple[League, str]:
 @bp.route("/join/<token>", methods=["GET", "POST"])
 @invite_limit
 def join(token: str) -> Page:
+    """An invite link: checked, kept in the session, and the browser sent on to ``/join``
+    without the token, so the secret stays out of the history, the Referer and the
+    access logs of anything behind the first request (proxies: do not log /join/…)."""
     league, role = _invited(token)
     # Where the phone goes once in: the game whose code it scanned (?next=), else the league.
     landing = safe_next(request.args["next"]) if request.args.get("next") else None
+    if request.method == "GET":
+        session["invite"] = token
+        session["invite_next"] = landing
+        return redirect(url_for("access.invite"), code=303)
+    return _join(token, league, role, landing)
+
+
+@bp.route("/join", methods=["GET", "POST"])
+@invite_limit
+def invite() -> Page:
+    """The invite the browser opened last (kept in its session): join with one tap."""
+    token = session.get("invite")
+    if not isinstance(token, str):
+        abort(400, description=gettext(
+            "Open the invite link you were sent again: this page shows the league it "
+            "invites you to."))
+    league, role = _invited(token)
+    landing = session.get("invite_next")
+    return _join(token, league, role, safe_next(landing) if isinstance(landing, str) else None)
+
+
+def _join(token: str, league: League, role: str, landing: str | None) -> Page:
     held = access.role_in(league)
     form = ButtonForm()
     if request.method == "POST":
         if not form.validate_on_submit():
             abort(400)
+        session.pop("invite", None)
+        session.pop("invite_next", None)
         access.remember(session, league, role)
         session.permanent = True
         if role == SCORER:

@@ -51,7 +51,7 @@ def make_link(client: FlaskClient, league_id: int, role: str) -> str:
 
 
 def join(client: FlaskClient, link: str) -> None:
-    assert client.get(link).status_code == 200
+    assert client.get(link, follow_redirects=True).status_code == 200
     assert client.post(link).status_code == 302
 
 
@@ -104,7 +104,7 @@ def test_scorer_and_viewer_links(app: Flask, owner: FlaskClient, phone: FlaskCli
     game = start(owner)
     league = league_of(app, game)
     viewer_link = make_link(owner, league.id, "viewer")
-    assert "follow" in text(phone.get(viewer_link))
+    assert "follow" in text(phone.get(viewer_link, follow_redirects=True))
     join(phone, viewer_link)
     assert phone.get(f"/games/{game}").status_code == 200
     assert phone.get("/league/").status_code == 200
@@ -388,7 +388,7 @@ def test_names_with_html_are_shown_as_text(app: Flask, owner: FlaskClient,
     body = owner.get(f"/games/{game}").get_data(as_text=True)
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in body
     join(phone, link)
-    assert "&lt;script&gt;" in text(phone.get(link))
+    assert "&lt;script&gt;" in text(phone.get(link, follow_redirects=True))
     api = owner.get(f"/api/v1/games/{game}")
     assert api.mimetype == "application/json" and api.get_json()["players"][0] == evil
 
