@@ -38,9 +38,9 @@ import secrets
 from collections.abc import Callable, MutableMapping
 from typing import Any, NamedTuple, TypeVar
 
-from flask import abort, current_app, g, redirect, request, session, url_for
+from flask import abort, current_app, g, has_request_context, redirect, request, session, url_for
 from flask_babel import gettext
-from sqlalchemy import func, select, text
+from sqlalchemy import bindparam, func, select, text
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorebook.extensions import db
@@ -148,15 +148,23 @@ def forget(store: MutableMapping[str, Any], league_id: int) -> None:
         store.pop("league", None)
 
 
-def _ended_keys() -> set[str]:
-    """The keys of this session's memberships that were ended by leaving (one query a
-    request, only when the session holds memberships)."""
+def _session_keys() -> list[str]:
+    return [e[2] for e in _memberships().values()
+            if isinstance(e, list) and len(e) == 3 and isinstance(e[2], str)]
+
+
+def _ended(league_id: int, key: str) -> bool:
+    """True if this membership was ended by leaving. Known from the doors query for the
+    league a game URL names (:func:`doors_of_game`); otherwise one query a request for
+    every key of the session."""
+    known = g.get("ended_in_league")
+    if known is not None and known[0] == league_id:
+        return key in known[1]
     if "ended_keys" not in g:
-        keys = [e[2] for e in _memberships().values()
-                if isinstance(e, list) and len(e) == 3 and isinstance(e[2], str)]
+        keys = _session_keys()
         g.ended_keys = set(db.session.scalars(select(EndedMembership.key).where(
             EndedMembership.key.in_(keys)))) if keys else set()
-    return set(g.ended_keys)
+    return key in g.ended_keys
 
 
 def _valid_role(league: League | Doors, entry: Any) -> str | None:
@@ -168,7 +176,7 @@ def _valid_role(league: League | Doors, entry: Any) -> str | None:
     door = _door(league, role)
     if door is None or not hmac.compare_digest(fingerprint, _fingerprint(door)):
         return None
-    if len(entry) == 3 and (not isinstance(entry[2], str) or entry[2] in _ended_keys()):
+    if len(entry) == 3 and (not isinstance(entry[2], str) or _ended(league.id, entry[2])):
         return None
     return str(role)
 
@@ -313,16 +321,25 @@ class Doors(NamedTuple):
 
 #: One indexed query in plain SQL, built once: every phone showing a game polls its
 #: version each second, and building an ORM statement would cost more than the query.
+#: (It also finds which of the session's membership keys were ended in that league.)
 DOORS_OF_GAME_SQL = text(
-    f"SELECT l.id, l.password_hash, l.scorer_token_hash, l.viewer_token_hash"
+    f"SELECT l.id, l.password_hash, l.scorer_token_hash, l.viewer_token_hash,"
+    f" (SELECT MIN(e.key) FROM {EndedMembership.__tablename__} e"
+    f"  WHERE e.league_id = l.id AND e.key IN :keys)"
     f" FROM {Game.__tablename__} g JOIN {League.__tablename__} l ON l.id = g.league_id"
-    f" WHERE g.id = :game_id")
+    f" WHERE g.id = :game_id").bindparams(bindparam("keys", expanding=True))
 
 
 def doors_of_game(game_id: int) -> Doors | None:
     """The doors of the league a game belongs to, or None if there is no such game."""
-    row = db.session.execute(DOORS_OF_GAME_SQL, {"game_id": game_id}).first()
-    return Doors(*row) if row is not None else None
+    keys = _session_keys() if has_request_context() else []
+    row = db.session.execute(DOORS_OF_GAME_SQL, {"game_id": game_id,
+                                                 "keys": keys or [""]}).first()
+    if row is None:
+        return None
+    if has_request_context():
+        g.ended_in_league = (row[0], {row[4]} if row[4] else set())
+    return Doors(*row[:4])
 
 
 def league_of_game(game_id: int) -> League | None:
