@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from scorebook.bidi import plain
+from scorebook.bidi import FSI, PDI, plain
 
 _BDI = re.compile(r"</?bdi>")
 
@@ -19,3 +19,11 @@ def readable(html: str) -> str:
 def page(response: object) -> str:
     """A response's HTML, readable (:func:`readable`)."""
     return readable(response.get_data(as_text=True))  # type: ignore[attr-defined]
+
+
+def sentence(text: str) -> re.Pattern[str]:
+    """A pattern for ``text`` as a person reads it on a page, where any name in it may
+    sit between isolate characters (a flashed message, a title): for Playwright's
+    ``get_by_text`` and ``to_have_text``."""
+    skip = f"[{FSI}{PDI}]*"
+    return re.compile(skip + "".join(re.escape(ch) + skip for ch in text))
