@@ -85,15 +85,18 @@ test-pg: venv
 		$(MAKE) --no-print-directory test-db; status=$$?; \
 	bash .ci/postgres --drop $$db; exit $$status
 
-# The JSON API fuzzed long (tests/web/test_api_fuzz.py, FUZZ_EXAMPLES cases per operation
-# and mode; CI runs 25): on SQLite, then on the machine's PostgreSQL like test-pg.
+# The JSON API fuzzed long (tests/web/test_api_fuzz.py: no 500; tests/web/test_api_document.py:
+# the OpenAPI document agrees with the API both ways), FUZZ_EXAMPLES cases per operation and
+# mode (CI runs 25): on SQLite, then on the machine's PostgreSQL like test-pg.
 FUZZ_EXAMPLES ?= 1000
+FUZZ_TESTS := tests/web/test_api_fuzz.py tests/web/test_api_document.py
 fuzz: venv babel-compile
-	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q tests/web/test_api_fuzz.py
+	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) API_DOC_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q $(FUZZ_TESTS)
 	@db=scorebook_fuzz_$$$$; \
 	port=$$(bash .ci/postgres $$db) || exit 1; \
 	TEST_DATABASE_URL="postgresql+psycopg://scorebook:scorebook@127.0.0.1:$$port/$$db" \
-		FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q tests/web/test_api_fuzz.py; status=$$?; \
+		FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) API_DOC_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q $(FUZZ_TESTS); \
+		status=$$?; \
 	bash .ci/postgres --drop $$db; exit $$status
 
 # The browser tests again, saving a 390x844 screenshot of every page they visit.

@@ -101,7 +101,7 @@ def _json() -> Any:
     try:
         return parse_json(request.get_data(cache=True))
     except PayloadError as exc:
-        if exc.code == "too-deep":
+        if exc.code in ("too-deep", "too-many-values"):
             raise HandError(exc.message, exc.code) from None
         return None
 
