@@ -13,8 +13,9 @@ web page (``POST /league/import``) into a fresh SQLite install, with its time an
    SQLite install, the league's owner uploads the file to ``/league/import`` through
    Flask's test client (the upload spooled to disk as werkzeug does). Reported: the
    file's size and bytes per hand, the time the request takes, the peak resident
-   memory of that process (and of one that only starts the app, for comparison), and
-   that every game and hand arrived.
+   memory of that process (and of one that only starts the app, and of one that reads
+   the file whole with ``json.load``, for comparison), and that every game and hand
+   arrived. Exits 1 if not.
 """
 
 from __future__ import annotations
@@ -92,50 +93,96 @@ def _shift(text: str | None, by: timedelta) -> str | None:
     return (datetime.fromisoformat(text) + by).isoformat()
 
 
-def big_export(template: dict[str, Any], count: int, seed: int = 7) -> dict[str, Any]:
-    """``count`` games, each a template game with other players and later dates."""
+def write_big_export(template: dict[str, Any], count: int, path: str, seed: int = 7
+                     ) -> int:
+    """Write a league file of ``count`` games, each a template game with other players and
+    later dates, one game at a time (laid out as /league/export.json lays out a league:
+    ``indent=1``, keys sorted); returns the number of hands."""
     rng = random.Random(seed)
     base = datetime.fromisoformat(template["games"][0]["started_at"])
     start = datetime(2016, 1, 1, 19, 0, tzinfo=UTC)
-    out_games = []
-    for i in range(count):
-        g = copy.deepcopy(template["games"][i % len(template["games"])])
-        seated = [s["player"] for s in g["seats"]]
-        others = rng.sample(NAMES, len(seated))
-        rename = dict(zip(seated, others, strict=True))
-        by = start + timedelta(hours=17 * i) - base
-
-        def name(value: str | None, rename: dict[str, str] = rename) -> str | None:
-            return rename[value] if value is not None else None
-
-        g["winner"] = name(g["winner"])
-        for key in ("started_at", "finished_at"):
-            g[key] = _shift(g[key], by)
-        for s in g["seats"]:
-            s["player"] = name(s["player"])
-        for h in g["hands"]:
-            h["dealer"], h["went_out"] = name(h["dealer"]), name(h["went_out"])
-            h["created_at"], h["updated_at"] = _shift(h["created_at"], by), _shift(
-                h["updated_at"], by)
-            for m in h["melds"]:
-                m["owner"] = name(m["owner"])
-                for c in m["cards"]:
-                    c["laid_by"] = name(c["laid_by"])
-            for key in ("stranded", "scores"):
-                for row in h[key]:
-                    row["player"] = name(row["player"])
-        for c in g["changes"]:
-            c["at"] = _shift(c["at"], by)
-        out_games.append(g)
     first = start - timedelta(days=1)
-    return {**template, "league": {"name": "Benchmark family", "created_at": first.isoformat()},
-            "players": [{"name": n, "created_at": first.isoformat(), "retired_at": None}
-                        for n in NAMES],
-            "seasons": [], "games": out_games}
+    header = {**template, "league": {"name": "Benchmark family",
+                                     "created_at": first.isoformat()},
+              "players": [{"name": n, "created_at": first.isoformat(), "retired_at": None}
+                          for n in NAMES], "seasons": []}
+    hand_count = 0
+
+    def dumped(value: Any, depth: int) -> str:
+        text = json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True)
+        return text.replace("\n", "\n" + " " * depth)
+
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("{\n")
+        for key in sorted(header):
+            if key != "games":
+                out.write(f' "{key}": {dumped(header[key], 1)},\n')
+                continue
+            out.write(' "games": [\n')
+            for i in range(count):
+                g = _other_game(template["games"][i % len(template["games"])], rng,
+                                start + timedelta(hours=17 * i) - base)
+                hand_count += len(g["hands"])
+                out.write("  " + dumped(g, 2) + (",\n" if i < count - 1 else "\n"))
+            out.write(" ],\n")
+        out.seek(out.tell() - 2)  # the last comma
+        out.write("\n}\n")
+    return hand_count
+
+
+def _other_game(template: dict[str, Any], rng: random.Random, by: timedelta
+                ) -> dict[str, Any]:
+    """``template`` with other players in its seats and its dates moved on by ``by``."""
+    g = copy.deepcopy(template)
+    seated = [s["player"] for s in g["seats"]]
+    rename = dict(zip(seated, rng.sample(NAMES, len(seated)), strict=True))
+
+    def name(value: str | None) -> str | None:
+        return rename[value] if value is not None else None
+
+    g["winner"] = name(g["winner"])
+    for key in ("started_at", "finished_at"):
+        g[key] = _shift(g[key], by)
+    for s in g["seats"]:
+        s["player"] = name(s["player"])
+    for h in g["hands"]:
+        h["dealer"], h["went_out"] = name(h["dealer"]), name(h["went_out"])
+        h["created_at"], h["updated_at"] = _shift(h["created_at"], by), _shift(
+            h["updated_at"], by)
+        for m in h["melds"]:
+            m["owner"] = name(m["owner"])
+            for c in m["cards"]:
+                c["laid_by"] = name(c["laid_by"])
+        for key in ("stranded", "scores"):
+            for row in h[key]:
+                row["player"] = name(row["player"])
+    for c in g["changes"]:
+        c["at"] = _shift(c["at"], by)
+    return g
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory (VmHWM: since exec, unlike ru_maxrss, which
+    keeps the parent's peak across the fork)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def child(mode: str, path: str) -> None:
-    """In its own process: start the app (``start``), or import the file (``web``)."""
+    """In its own process: start the app (``start``); read the file whole with json.load
+    (``load``, for comparison); or import it through the web page (``web``)."""
+    result: dict[str, Any] = {}
+    if mode == "load":
+        began = time.perf_counter()
+        with open(path, "rb") as f:
+            json.load(f)
+        result["seconds"] = time.perf_counter() - began
+        result["peak_mb"] = peak_mb()
+        print(json.dumps(result))
+        return
     with tempfile.TemporaryDirectory() as folder:
         app = app_for(folder)
         with app.app_context():
@@ -144,7 +191,6 @@ def child(mode: str, path: str) -> None:
         client = app.test_client()
         with app.app_context(), client.session_transaction() as session:
             access.remember(session, db.session.get(League, league_id), access.OWNER)
-        result: dict[str, Any] = {}
         if mode == "web":
             began = time.perf_counter()
             cpu = time.process_time()
@@ -158,7 +204,7 @@ def child(mode: str, path: str) -> None:
             with app.app_context():
                 result["games"] = db.session.scalar(db.select(db.func.count(Game.id)))
                 result["hands"] = db.session.scalar(db.select(db.func.count(Hand.id)))
-        result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        result["peak_mb"] = peak_mb()
         print(json.dumps(result))
 
 
@@ -181,23 +227,24 @@ def main() -> None:
     template = play_templates()
     print(f"templates: {len(template['games'])} games played through the services in "
           f"{time.perf_counter() - began:.1f} s")
-    data = big_export(template, args.games)
-    hand_count = sum(len(g["hands"]) for g in data["games"])
     with tempfile.TemporaryDirectory() as folder:
         path = args.keep or os.path.join(folder, "league.json")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
-        del data, template
+        began = time.perf_counter()
+        hand_count = write_big_export(template, args.games, path)
         size = os.path.getsize(path)
         print(f"file: {args.games} games, {hand_count} hands, {size / 1e6:.1f} MB "
-              f"({size / hand_count / 1024:.2f} KB a hand)")
+              f"({size / hand_count / 1024:.2f} KB a hand), written in "
+              f"{time.perf_counter() - began:.0f} s")
         start = run_child("start", path)
         print(f"a process that only starts the app: peak {start['peak_mb']:.0f} MB")
+        load = run_child("load", path)
+        print(f"json.load of the whole file, for comparison: {load['seconds']:.1f} s, peak "
+              f"{load['peak_mb']:.0f} MB")
         web = run_child("web", path)
-        print(f"web import: HTTP {web['status']}, {web['games']} games and {web['hands']} "
-              f"hands stored in {web['seconds']:.1f} s ({web['cpu_seconds']:.1f} s CPU, "
-              f"{web['seconds'] / max(hand_count, 1) * 1000:.1f} ms a hand); "
-              f"peak {web['peak_mb']:.0f} MB")
+        print(f"web import (streamed): HTTP {web['status']}, {web['games']} games and "
+              f"{web['hands']} hands stored in {web['seconds']:.0f} s "
+              f"({web['cpu_seconds']:.0f} s CPU, {web['seconds'] / max(hand_count, 1) * 1000:.1f}"
+              f" ms a hand); peak {web['peak_mb']:.0f} MB")
         if web["status"] != 302 or web["games"] != args.games or web["hands"] != hand_count:
             print("IMPORT FAILED")
             sys.exit(1)

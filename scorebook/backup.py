@@ -181,13 +181,13 @@ def import_command(path: str, password: str) -> None:
     """Restore a league from a JSON export (into an install with no other league). You
     become its owner: open it at /leagues/login with its name and this password."""
     from scorebook import access
-    from scorebook.exports import LeagueImportError, import_league
+    from scorebook.exports import JSONError, LeagueImportError, import_league, read_league_file
 
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        league = import_league(data, owner_password_hash=access.hash_password(password))
-    except (LeagueImportError, json.JSONDecodeError, UnicodeDecodeError,
-            RecursionError) as exc:
+        with open(path, "rb") as stream:  # read as a stream: one game at a time
+            league = import_league(read_league_file(stream),
+                                   owner_password_hash=access.hash_password(password))
+    except (LeagueImportError, JSONError) as exc:
         message = str(exc) if isinstance(exc, LeagueImportError) else (
             "the file is not JSON: choose a league file exported by Rummy Scorebook")
         raise click.ClickException(message) from None

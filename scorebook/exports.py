@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import IO, Any
 
+import ijson
 from flask import current_app
 from flask_babel import gettext
 from sqlalchemy import func, select
@@ -73,6 +74,57 @@ class LeagueImportError(ValueError):
 
 class _Placed(LeagueImportError):
     """A problem whose message already says which game (and hand) it is in."""
+
+
+# --- JSON: reading a league file as a stream ----------------------------------------------
+# A league of 5,000 games exports to some 280 MB of JSON, which json.load would turn into
+# ~2.5 GB of Python objects. read_league_file reads everything but the games (a few KB)
+# first, then the import takes the games one at a time from the file: memory holds one
+# game, whatever the file's size (benchmarks/league_import.py measures it).
+
+def not_json_message() -> str:
+    return gettext("That file is not JSON: choose a league file exported here.")
+
+
+#: The parts of an export besides its games.
+HEADER_KEYS = ("format", "version", "league", "players", "seasons")
+#: What reading a file that is not JSON (or not UTF-8) raises.
+JSONError = ijson.JSONError
+
+
+class StreamedGames:
+    """The games of a league file (a seekable binary stream), parsed one at a time each
+    time they are iterated."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+
+    def __iter__(self) -> Iterator[Any]:
+        self.stream.seek(0)
+        return iter(ijson.items(self.stream, "games.item", use_float=True))
+
+
+def read_league_file(stream: IO[bytes]) -> dict[str, Any]:
+    """A league file as :func:`import_league` takes it, its ``games`` a
+    :class:`StreamedGames`: the rest is read now, the games as they are imported. Raises
+    :data:`JSONError` for a file that is not JSON (perhaps only further on, while the
+    games are read)."""
+    stream.seek(0)
+    events = ijson.parse(stream)
+    first = next(iter(events), None)
+    if first is None or first[1] != "start_map":
+        return {}  # not an object: "not a Rummy Scorebook league export"
+    data: dict[str, Any] = {}
+    for prefix, event, _value in events:
+        if prefix == "games":  # the games' first event says what they are
+            data["games"] = StreamedGames(stream) if event == "start_array" else {}
+            break
+    for key in HEADER_KEYS:
+        stream.seek(0)
+        for value in ijson.items(stream, key, use_float=True):
+            data[key] = value
+            break
+    return data
 
 
 # --- CSV --------------------------------------------------------------------------------
@@ -279,6 +331,9 @@ def import_league(data: Any, replace: League | None = None,
     except LeagueImportError:
         db.session.rollback()
         raise
+    except JSONError:  # a streamed file, broken further on than its start
+        db.session.rollback()
+        raise LeagueImportError(not_json_message()) from None
     except DBAPIError as exc:
         # a last resort, never shown as it is (it quotes the SQL): the checks above
         # should have said what is wrong in words
@@ -301,7 +356,7 @@ def _import(data: Any, replace: League | None = None) -> League:
     if data.get("version") != VERSION:
         raise LeagueImportError(gettext("This export's version (%(version)s) cannot be read here.",
                                    version=str(data.get("version"))[:20]))
-    _check_strings(data)
+    _check_strings({key: value for key, value in data.items() if key != "games"})
     info = _field(data, "league", dict)
     name = _field(info, "name", str).strip()
     if not name:
@@ -354,14 +409,20 @@ def _import(data: Any, replace: League | None = None) -> League:
                                        "%(name)s", name=str(value)[:40]))
         return players[value]
 
-    for index, g in enumerate(_field(data, "games", list), start=1):
+    for index, g in enumerate(_field(data, "games", (list, StreamedGames)), start=1):
         try:
-            _import_game(league, index, g, who)
+            _check_strings(g)
+            stored = _import_game(league, index, g, who)
         except _Placed:
             raise
         except LeagueImportError as exc:
             raise _Placed(gettext("Game %(game)s in the file: %(problem)s", game=index,
                                   problem=str(exc))) from exc
+        # stored and checked: let the session forget it (the transaction keeps it), so
+        # memory holds one game at a time however many the file has
+        db.session.flush()
+        for row in stored:
+            db.session.expunge(row)
     db.session.flush()
     ensure_seasons(league, commit=False)
     return league
@@ -472,14 +533,17 @@ def _import_seats(game: Game, g: Mapping[str, Any], rules: RuleSet,
         game.seats.append(Seat(player=player, position=position, first_dealer=first))
 
 
-def _import_game(league: League, index: int, g: Any, who: Callable[[Any], Player]) -> None:
-    """One game of the file: its rule set, seats and every hand checked, then stored."""
+def _import_game(league: League, index: int, g: Any, who: Callable[[Any], Player]
+                 ) -> list[Game | Change]:
+    """One game of the file: its rule set, seats and every hand checked, then stored; the
+    game and its changes (for the session to forget once flushed)."""
     rules = _game_rules(g)
     status = _field(g, "status", str)
     if status not in GAME_STATUSES:
         raise LeagueImportError(gettext("Unknown game status: %(status)s", status=status[:20]))
     winner = _field(g, "winner", (str, type(None)))
-    game = Game(league=league, family=rules.family, rules_json=rules.as_dict(),
+    # (league_id, not league: the league's list of games would keep every game in memory)
+    game = Game(league_id=league.id, family=rules.family, rules_json=rules.as_dict(),
                 target=_field(g, "target", int), status=status,
                 winner=who(winner) if winner is not None else None,
                 started_at=_parse_time(_field(g, "started_at", str), "started_at"),
@@ -515,13 +579,16 @@ def _import_game(league: League, index: int, g: Any, who: Callable[[Any], Player
                                   game=index, number=h["number"], problem=str(exc))) from exc
     db.session.flush()
     _check_result(game)
+    rows: list[Game | Change] = [game]
     for c in _field(g, "changes", list):
-        db.session.add(Change(game_id=game.id, hand_number=_field(c, "hand", (int, type(None))),
-                              action=_field(c, "action", str),
-                              summary=_field(c, "summary", str),
-                              device=_field(c, "device", str),
-                              session_key=_field(c, "session", str),
-                              at=_parse_time(_field(c, "at", str), "at")))
+        rows.append(Change(game_id=game.id, hand_number=_field(c, "hand", (int, type(None))),
+                           action=_field(c, "action", str),
+                           summary=_field(c, "summary", str),
+                           device=_field(c, "device", str),
+                           session_key=_field(c, "session", str),
+                           at=_parse_time(_field(c, "at", str), "at")))
+        db.session.add(rows[-1])
+    return rows
 
 
 def _check_result(game: Game) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 from flask import Flask
 
 from scorebook.extensions import db
-from scorebook.models import League
+from scorebook.models import Game, League
 from tests.reading import page
 
 
@@ -68,7 +68,7 @@ def test_the_web_import_takes_a_file_past_the_form_limit(make_app: Callable[...,
     client.post("/games/new", data={"players-0": "Cy", "players-1": "Dee",
                                     "family": "rummy-500", "first_dealer": "0"})
     shown = page(client.get("/league/export"))
-    assert "A file of up to 200 MB" in shown
+    assert "A file of up to 512 MB" in shown
     done = client.post("/league/import", content_type="multipart/form-data",
                        data={"file": (io.BytesIO(big), "league.json")})
     assert done.status_code == 302, page(done)[-2000:]
@@ -112,3 +112,33 @@ def test_the_import_checks_names_as_the_forms_do(make_app: Callable[..., Flask])
         assert "INSERT" not in text and "psycopg" not in text and "sqlite" not in text, what
     with app.app_context():
         assert [lg.name for lg in db.session.scalars(db.select(League))] != []
+
+
+def test_a_file_broken_past_its_first_game_stores_nothing(make_app: Callable[..., Flask]
+                                                          ) -> None:
+    """The file is read as a stream, a game at a time: JSON that breaks after a whole
+    game has been read (and stored, in the transaction) is refused in words, and the
+    transaction leaves nothing behind."""
+    data = exported(make_app)
+    data["games"].append(data["games"][0])
+    text = json.dumps(data, indent=1, sort_keys=True)
+    second = text.index('"family"', text.index('"family"') + 1)  # inside the second game
+    app = make_app()
+    client = app.test_client()
+    client.post("/games/new", data={"players-0": "Cy", "players-1": "Dee",
+                                    "family": "rummy-500", "first_dealer": "0"})
+    counts = (db.select(db.func.count(League.id)), db.select(db.func.count(Game.id)))
+    with app.app_context():
+        before = [db.session.scalar(c) for c in counts]
+    assert before == [1, 1]  # this browser's league, with its game
+    for broken in (text[:second] + "{oops", text[:second]):  # bad JSON; a file cut short
+        answer = client.post("/league/import", content_type="multipart/form-data",
+                             data={"file": (io.BytesIO(broken.encode()), "league.json")})
+        assert answer.status_code == 400 and "not JSON" in page(answer)
+        with app.app_context():
+            assert [db.session.scalar(c) for c in counts] == before
+    done = client.post("/league/import", content_type="multipart/form-data",
+                       data={"file": (io.BytesIO(text.encode()), "league.json")})
+    assert done.status_code == 302, page(done)[-2000:]
+    with app.app_context():
+        assert [db.session.scalar(c) for c in counts] == [2, 3]  # and both games of the file
