@@ -383,7 +383,7 @@ def _import_limit() -> str:
 #: What the import page says a league of 5,000 games weighs and takes (measured by
 #: benchmarks/league_import.py: see benchmarks/README.md).
 IMPORT_EXAMPLE_MB = 282
-IMPORT_EXAMPLE_MINUTES = 10
+IMPORT_EXAMPLE_MINUTES = 5  # 279 s of CPU; 15.5 min wall-clock on a busy machine
 
 
 def _import_figures() -> dict[str, Any]:
