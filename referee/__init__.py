@@ -21,12 +21,15 @@ from .melds import (
 )
 from .rules import FAMILIES, RulesError, RuleSet, make_rules
 from .scoring import (
+    ENDS,
     HandScore,
+    Layoff,
     PlayerHand,
     PlayerScore,
     ScoringError,
     build_table,
     game_result,
+    layoff_parts,
     score_hand,
 )
 from .table import (
@@ -36,6 +39,8 @@ from .table import (
     TableMeld,
     apply_layoff,
     check_layoff,
+    either_end,
+    layoff_end,
     layoff_targets,
     make_meld,
 )
@@ -43,13 +48,15 @@ from .turns import first_player, next_dealer
 from .verdict import MESSAGES, N_, Verdict
 
 __all__ = [
-    "FAMILIES", "JOKER", "MESSAGES", "N_", "RUN", "SET", "Arrangement", "Callable", "Card",
-    "CardError", "DrawError", "HandScore", "LayoffTarget", "PlayerHand", "PlayerScore",
+    "ENDS", "FAMILIES", "JOKER", "MESSAGES", "N_", "RUN", "SET", "Arrangement", "Callable",
+    "Card", "CardError", "DrawError", "HandScore", "Layoff", "LayoffTarget", "PlayerHand",
+    "PlayerScore",
     "Reading", "RuleSet", "RulesError", "ScoringError", "Step", "Table", "TableError",
     "TableMeld", "Verdict", "Way", "apply_layoff", "best_arrangement", "build_table",
     "callable_cards", "card_value", "check_copies", "check_draw", "check_going_out",
-    "check_layoff", "check_meld", "check_rummy_call", "first_player", "format_cards",
-    "game_result", "is_meld", "layoff_targets", "make_meld", "make_rules", "meld_all",
+    "check_layoff", "check_meld", "check_rummy_call", "either_end", "first_player",
+    "format_cards", "game_result", "is_meld", "layoff_end", "layoff_parts", "layoff_targets",
+    "make_meld", "make_rules", "meld_all",
     "meld_readings", "next_dealer", "parse_card", "parse_cards", "pool_of", "reading_value",
     "score_hand", "ways_to_meld",
 ]

@@ -365,17 +365,23 @@ def _moves(remaining: tuple[Card, ...], table: Table, rules: RuleSet
 
 
 def meld_all(cards: Iterable[Card], table: Table, rules: RuleSet,
-             max_new_melds: int | None = None) -> list[Step] | None:
+             max_new_melds: int | None = None, *, new_meld: Card | None = None
+             ) -> list[Step] | None:
     """A plan that melds every card (new melds and lay-offs on ``table``), or None.
 
-    ``max_new_melds`` limits the new melds (``meld.once-per-turn``)."""
-    failed: set[tuple[tuple[Card, ...], Table, int | None]] = set()
+    ``max_new_melds`` limits the new melds (``meld.once-per-turn``).  ``new_meld`` is a
+    card that must go into a new meld of the plan, not be laid off (``draw.deep-new-meld``:
+    the deepest card taken from the pile); with two decks either copy of it will do."""
+    want = new_meld.natural if new_meld is not None else None
+    failed: set[tuple[tuple[Card, ...], Table, int | None, bool]] = set()
 
-    def search(remaining: tuple[Card, ...], table: Table, budget: int | None
+    def search(remaining: tuple[Card, ...], table: Table, budget: int | None, need: bool
                ) -> list[Step] | None:
         if not remaining:
-            return []
-        key = (remaining, table, budget)
+            return None if need else []
+        if need and want not in remaining:
+            return None
+        key = (remaining, table, budget, need)
         if key in failed:
             return None
         for step, rest, after, is_new in _moves(remaining, table, rules):
@@ -384,13 +390,20 @@ def meld_all(cards: Iterable[Card], table: Table, rules: RuleSet,
                 if budget == 0:
                     continue
                 left = budget - 1
-            plan = search(rest, after, left)
+            still = need and not (is_new and any(c.natural == want for c in step.cards))
+            plan = search(rest, after, left, still)
             if plan is not None:
                 return [step, *plan]
         failed.add(key)
         return None
 
-    return search(_sorted(cards), table, max_new_melds)
+    start = _sorted(cards)
+    if want is not None and want in start:
+        # place that card first: its new meld is settled at the first step, and the
+        # rest is searched as without the constraint
+        i = start.index(want)
+        start = (want, *start[:i], *start[i + 1:])
+    return search(start, table, max_new_melds, want is not None)
 
 
 @dataclass(frozen=True)

@@ -27,30 +27,35 @@ def check_draw(rules: RuleSet, table: Table, pile: Sequence[Card], hand: Sequenc
 
     ``detail["ways"]`` lists how the deepest card taken could be melded at once
     (:class:`~referee.arrange.Way`).  ``discard`` is the card they then mean to
-    discard, checked against ``discard.not-same``; when the card taken must be
-    melded at once, the discard is not available to meld it with.
+    discard, checked against ``discard.not-same``: never the card taken alone, never
+    the deepest card taken, and with two decks never the other copy of either; when the
+    card taken must be melded at once, the discard is not available to meld it with.
     """
     if not 1 <= take <= len(pile):
         raise DrawError(f"take must be from 1 to {len(pile)}, the cards in the pile")
     card = pile[-take]
     above = pile[len(pile) - take + 1:]
     params = {"card": str(card), "take": take}
+    detail: dict[str, object] = {"ways": (), "card": card, "taken": tuple(pile[-take:])}
     if take > 1 and not rules.deep_draws:
-        return Verdict(False, "draw.basic-top-only", ("draw.basic",), params)
+        return Verdict(False, "draw.basic-top-only", ("draw.basic",), params, detail)
+    if discard is not None and discard.natural == card.natural:
+        # the card taken alone, or the deepest card taken, is not discarded this turn; with
+        # two decks its other copy counts as the same card
+        copy = sum(1 for c in [*hand, *above] if c.natural == card.natural) > 0
+        if take == 1:
+            code = "draw.same-discard-copy" if copy else "draw.same-discard"
+            return Verdict(False, code, ("discard.not-same",), params, detail)
+        code = "draw.deepest-discard-copy" if copy else "draw.deepest-discard"
+        return Verdict(False, code, ("discard.not-same", "draw.deep"), params, detail)
     pool = pool_of(list(hand) + list(above))
     must_meld = take > 1 or rules.draw_must_meld
-    discarding_it = False
-    if must_meld and discard is not None:
+    if must_meld and discard is not None and pool[discard.natural]:
         # the card discarded at the end of the turn cannot also be melded with this one
-        if pool[discard.natural]:
-            pool[discard.natural] -= 1
-        elif discard.natural == card.natural:
-            discarding_it = True
-    ways = [] if discarding_it else ways_to_meld(card, pool, table, rules)
+        pool[discard.natural] -= 1
+    ways = ways_to_meld(card, pool, table, rules)
     new_melds = [w for w in ways if w.kind == "meld"]
-    detail = {"ways": tuple(ways), "card": card, "taken": tuple(pile[-take:])}
-    if take == 1 and discarding_it:
-        return Verdict(False, "draw.same-discard", ("discard.not-same",), params, detail)
+    detail["ways"] = tuple(ways)
     if must_meld:
         rule = "draw.deep" if take > 1 else "draw.must-meld"
         if not ways:
@@ -60,15 +65,16 @@ def check_draw(rules: RuleSet, table: Table, pile: Sequence[Card], hand: Sequenc
             return Verdict(False, "draw.deep-needs-new-meld", (rule, "draw.deep-new-meld"),
                            params, detail)
         if rules.deep_draw_new_meld:
-            detail = {**detail, "ways": tuple(new_melds)}
-    if take == 1 and discard is not None and discard.natural == card.natural:
-        return Verdict(False, "draw.same-discard", ("discard.not-same",), params, detail)
+            detail["ways"] = tuple(new_melds)
     if take == 1:
         rule_ids: tuple[str, ...] = ("draw.stock-or-top",)
-        if rules.draw_must_meld:
-            rule_ids += ("draw.must-meld",)
         if not rules.deep_draws:  # basic: the top card is the only one there is to take
             rule_ids += ("draw.basic",)
+        if rules.draw_must_meld:
+            rule_ids += ("draw.must-meld",)
+            if rules.deep_draw_new_meld:
+                rule_ids += ("draw.deep-new-meld",)
+            return Verdict(True, "draw.top-ok-meld", rule_ids, params, detail)
         return Verdict(True, "draw.top-ok", rule_ids, params, detail)
     rule_ids = ("draw.deep", "draw.deep-new-meld") if rules.deep_draw_new_meld else (
         "draw.deep",)
@@ -127,6 +133,10 @@ def check_rummy_call(rules: RuleSet, table: Table, pile: Sequence[Card], discard
                        detail)
     mode = ("rummy.call", "rummy.mode") if rules.rummy_call == "top" else ("rummy.call",)
     if deepest is None:
+        if rules.rummy_call == "top" and pile:
+            # only the latest discard counts in this game, laid off alone on a table meld
+            return Verdict(False, "rummy.top-nothing", mode, {**params, "card": str(pile[-1])},
+                           detail)
         return Verdict(False, "rummy.nothing", mode, params, detail)
     return Verdict(True, "rummy.ok", mode,
                    {**params, "card": str(deepest.card), "take": deepest.take}, detail)

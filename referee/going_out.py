@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from .arrange import Step, can_meld, meld_all, pool_of
 from .cards import Card
+from .draws import DrawError
 from .rules import RuleSet
 from .table import Table
 from .verdict import Verdict
@@ -16,9 +18,19 @@ def check_going_out(rules: RuleSet, table: Table, hand: Sequence[Card],
     """May a player holding ``hand`` go out now, melding every card but ``discard``
     (or every card, when ``discard`` is None)?
 
-    ``took`` is what they took from the discard pile this turn (to apply
-    ``discard.not-same``).  ``detail["plan"]`` is one way to meld the cards.
+    ``took`` is what they took from the discard pile this turn, listed bottom to top
+    like the pile (``took[0]`` is the deepest card taken); its cards are part of
+    ``hand``.  The whole of ``draw.deep`` and ``discard.not-same`` applies to a turn
+    that ends the hand: a card taken alone is not the discard; of several, the deepest
+    must be melded this turn, so it is never the discard and, with
+    ``deep_draw_new_meld``, it starts a new meld (in the plan too); with two decks the
+    other copy of either counts as the same card; in Basic Rummy only the top card may
+    be taken (``draw.basic``).  ``detail["plan"]`` is one way to meld the cards.
+
+    Raises :class:`~referee.draws.DrawError` when ``took`` lists a card ``hand`` does
+    not hold.
     """
+    _check_took(hand, took)
     remaining = list(hand)
     params: dict[str, object] = {}
     if discard is not None:
@@ -29,33 +41,85 @@ def check_going_out(rules: RuleSet, table: Table, hand: Sequence[Card],
                 break
         else:
             return Verdict(False, "out.discard-not-in-hand", ("out.empty-hand",), params)
-        if len(took) == 1 and took[0].natural == discard.natural:
-            return Verdict(False, "draw.same-discard", ("discard.not-same", "out.floating")
-                           if rules.floating else ("discard.not-same",), params)
+    deepest = took[0] if took else None
+    if len(took) > 1 and not rules.deep_draws:
+        return Verdict(False, "draw.basic-top-only", ("draw.basic",),
+                       {"card": str(deepest), "take": len(took)})
+    if discard is not None and deepest is not None and deepest.natural == discard.natural:
+        # two copies of it in the hand: the one discarded may be the other copy, which
+        # counts as the same card
+        copy = sum(1 for c in hand if c.natural == deepest.natural) > 1
+        if len(took) == 1:
+            return Verdict(False, "draw.same-discard-copy" if copy else "draw.same-discard",
+                           ("discard.not-same", "out.floating") if rules.floating
+                           else ("discard.not-same",), params)
+        return Verdict(False, "draw.deepest-discard-copy" if copy else "draw.deepest-discard",
+                       ("discard.not-same", "draw.deep"), params)
+    # the card that must be melded at once (the deepest of several, or the top card with
+    # draw_must_meld) is melded whatever the plan; the house rule may want a new meld
+    must_meld = len(took) > 1 or (len(took) == 1 and rules.draw_must_meld)
+    new_meld = deepest if must_meld and rules.deep_draw_new_meld else None
+    drew: tuple[str, ...] = ()
+    if len(took) > 1:
+        drew = ("draw.deep", "draw.deep-new-meld") if new_meld else ("draw.deep",)
+    elif new_meld is not None:
+        drew = ("draw.must-meld", "draw.deep-new-meld")
     budget = 1 if rules.one_meld_per_turn else None
+    # Without the new-meld constraint first: when no plan melds every card that is the
+    # whole answer (and the slowest search, done once); a plan that already starts a new
+    # meld with the deepest card does for the house rule too.
     plan = meld_all(remaining, table, rules, budget)
+    if plan is not None and new_meld is not None and not _in_a_new_meld(plan, new_meld):
+        plan = meld_all(remaining, table, rules, budget, new_meld=new_meld)
+        if plan is None:
+            return Verdict(False, "out.deep-needs-new-meld", ("out.empty-hand", *drew),
+                           {**params, "card": str(new_meld)})
     if plan is None:
-        stuck = _unmeldable(remaining, table, rules)
-        rule_ids = ("out.empty-hand", "meld.once-per-turn") if budget else ("out.empty-hand",)
-        return Verdict(False, "out.cannot-meld", rule_ids,
-                       {**params, "cards": " ".join(str(c) for c in stuck)})
+        return _why_not(rules, table, remaining, budget, new_meld, params)
     detail = {"plan": tuple(plan)}
     if discard is None:
         if not remaining:
-            return Verdict(True, "out.ok", ("out.empty-hand",), {}, detail)
+            return Verdict(True, "out.ok", ("out.empty-hand", *drew), {}, detail)
         if rules.discard_required:
             return Verdict(False, "out.discard-required", ("out.discard-required",), params,
                            detail)
         if rules.floating:
-            return Verdict(True, "out.floating", ("out.floating",), params, detail)
-        return Verdict(True, "out.ok", ("out.empty-hand",), {}, detail)
+            return Verdict(True, "out.floating", ("out.floating", *drew), params, detail)
+        return Verdict(True, "out.ok", ("out.empty-hand", *drew), {}, detail)
     if rules.unplayable_discard:
-        whole = meld_all([*remaining, discard], table, rules, budget)
+        whole = meld_all([*remaining, discard], table, rules, budget, new_meld=new_meld)
         if whole is not None:
             return Verdict(False, "out.unplayable-discard",
                            ("out.unplayable-discard", "out.floating"), params,
                            {"plan": tuple(whole)})
-    return Verdict(True, "out.ok-discard", ("out.empty-hand",), params, detail)
+    return Verdict(True, "out.ok-discard", ("out.empty-hand", *drew), params, detail)
+
+
+def _check_took(hand: Sequence[Card], took: Sequence[Card]) -> None:
+    held = Counter(c.natural for c in hand)
+    for card in took:
+        if not held[card.natural]:
+            raise DrawError(f"took lists {card}, which is not in the hand: the hand is every "
+                            "card the player holds, the cards taken included")
+        held[card.natural] -= 1
+
+
+def _in_a_new_meld(plan: Sequence[Step], card: Card) -> bool:
+    return any(step.meld_id is None and any(c.natural == card.natural for c in step.cards)
+               for step in plan)
+
+
+def _why_not(rules: RuleSet, table: Table, remaining: Sequence[Card], budget: int | None,
+             new_meld: Card | None, params: dict[str, object]) -> Verdict:
+    """The real reason no plan melds every card: only one new meld is allowed this turn,
+    or some cards cannot be melded at all."""
+    if budget is not None and meld_all(remaining, table, rules, None,
+                                       new_meld=new_meld) is not None:
+        return Verdict(False, "out.one-meld-per-turn", ("out.empty-hand", "meld.once-per-turn"),
+                       params)
+    stuck = _unmeldable(remaining, table, rules)
+    return Verdict(False, "out.cannot-meld", ("out.empty-hand",),
+                   {**params, "cards": " ".join(str(c) for c in stuck)})
 
 
 def _unmeldable(cards: Sequence[Card], table: Table, rules: RuleSet) -> list[Card]:

@@ -23,6 +23,9 @@ from .verdict import Verdict
 
 SET = "set"
 RUN = "run"
+#: The codes of a legal meld whose cards can be read several ways: the player (or,
+#: for cards as they lie, the joker's or the ace's place) must say which.
+SEVERAL_READINGS = ("meld.ambiguous", "meld.joker-place", "meld.ace-either-end")
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,12 +279,21 @@ def _diagnose(cards: Sequence[Card], rules: RuleSet) -> Verdict:
         if jokers and len(naturals) <= 4:
             return Verdict(False, "meld.no-card-for-joker", ("meld.joker", "meld.set"))
         return Verdict(False, "meld.set-too-big", ("meld.set",))
+    if len(cards) > 13 and len(set(suits)) <= 1:
+        # one suit, more cards than ranks: a run would need an ace at both ends
+        return Verdict(False, "meld.run-too-long", ("meld.run", "meld.ace"),
+                       {"count": len(cards)})
     if len(set(suits)) == 1 and rules.aces_high and _two_aces_else_distinct(naturals):
         # two decks: an ace low and an ace high in one run would be an ace at both ends
         return Verdict(False, "meld.wrap-around", ("meld.ace",))
     if len(set(suits)) == 1 and len(ranks) == len(naturals):
         if 1 in ranks and 13 in ranks and not rules.aces_high:
-            return Verdict(False, "meld.ace-low-only", ("meld.ace",))
+            high = {14 if r == 1 else r for r in ranks}
+            if max(high) - min(high) + 1 <= len(cards):  # Q-K-A: the ace above the king
+                return Verdict(False, "meld.ace-low-only", ("meld.ace",))
+            if _cyclic_span(ranks) <= len(cards):  # K-A-2: round the corner
+                return Verdict(False, "meld.wrap-around-basic", ("meld.ace",))
+            return Verdict(False, "meld.not-a-meld", ("meld.set", "meld.run"), {"cards": text})
         if 1 in ranks and (2 in ranks or 3 in ranks) and (13 in ranks or 12 in ranks):
             return Verdict(False, "meld.wrap-around", ("meld.ace",))
         if jokers and rules.aces_high and _cyclic_span(ranks) <= len(cards):
@@ -316,7 +328,10 @@ def check_meld(cards: Sequence[Card], rules: RuleSet) -> Verdict:
     """Is this a legal meld? ``detail["readings"]`` lists the readings that fit.
 
     A meld whose jokers are not declared and could be read several ways is legal
-    but ``meld.ambiguous``: the player must say which reading they mean.
+    but ``meld.ambiguous``: the player must say which reading they mean.  Where every
+    reading is a run, the cards are taken as a loose bunch: the joker's place, or the
+    player's word, decides (``meld.joker-place``); a run that only differs in the
+    ace's end (a 13-card run) is ``meld.ace-either-end``.
     """
     naturals, jokers = _split(cards)
     if jokers and not rules.jokers:
@@ -339,12 +354,25 @@ def check_meld(cards: Sequence[Card], rules: RuleSet) -> Verdict:
     # sets come before runs among the readings
     rule_ids = _MELD_RULES[readings[0].kind == SET, readings[-1].kind == RUN, bool(jokers)]
     if len(readings) > 1:
-        return Verdict(True, "meld.ambiguous", rule_ids,
-                       {"count": len(readings), "readings": "; ".join(map(str, readings))},
-                       {"readings": tuple(readings)})
+        params = {"count": len(readings), "readings": "; ".join(map(str, readings))}
+        detail = {"readings": tuple(readings)}
+        if all(r.kind == RUN and r.suit == readings[0].suit for r in readings):
+            if len({_declarations(r) for r in readings}) == 1:
+                # the same cards, the jokers standing for the same ones: only the ace's end
+                # differs (a 13-card run, A-2-…-K or 2-…-K-A)
+                return Verdict(True, "meld.ace-either-end",
+                               ("meld.run", "meld.ace", "values.low-ace"), params, detail)
+            return Verdict(True, "meld.joker-place", ("meld.run", "meld.joker"), params,
+                           detail)
+        return Verdict(True, "meld.ambiguous", rule_ids, params, detail)
     reading = readings[0]
     return Verdict(True, f"meld.ok-{reading.kind}", rule_ids, {"cards": str(reading)},
                    {"readings": (reading,)})
+
+
+def _declarations(reading: Reading) -> tuple[str, ...]:
+    """The cards a reading's jokers stand for, in a canonical order."""
+    return tuple(sorted(str(c.stands_for) for c in reading.cards if c.is_joker))
 
 
 def check_copies(cards: Iterable[Card], rules: RuleSet, players: int) -> Verdict | None:

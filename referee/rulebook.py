@@ -60,10 +60,17 @@ RULE_TEXTS: tuple[RuleText, ...] = (
         "With the 5-10-15 house rule the cards from two to nine count 5 each. In Basic "
         "Rummy an ace counts 1.")),
     RuleText("values.low-ace", "values", N_("The low ace"), N_(
-        "An ace melded at the bottom of a run, next to the two of its suit (A-2-3…), is "
-        "worth the low-ace value instead of 15: 1 in 500 Rum, 5 with the 5-10-15 values, "
-        "and 15 in Rummy 500, which has no such exception. An ace left in a hand always "
-        "costs 15."), FIVE_HUNDRED, "low_ace_value"),
+        "An ace melded at the bottom of a run, next to the two of its suit (A-2-3…, the two "
+        "and three real or jokers standing for them), is worth the low-ace value instead "
+        "of 15: 1 in 500 Rum, 5 with the 5-10-15 values, and 15 in Rummy 500, which has no "
+        "such exception. An ace at the top of a run (…Q-K-A, also a 13-card run from the "
+        "two up to the ace) is worth 15. An ace left in a hand always costs 15."),
+        FIVE_HUNDRED, "low_ace_value"),
+    RuleText("values.ace-end", "values", N_("The ace's end"), N_(
+        "An ace laid off on a run that could take it at either end (a run from the two to "
+        "the king) goes to the end the player chooses and scores by it: at the bottom the "
+        "low-ace value, at the top 15. The record of the hand keeps which end it went to."),
+        FIVE_HUNDRED),
     RuleText("values.joker", "values", N_("The joker's value"), N_(
         "A joker is worth 15 points wherever it ends up, melded or stuck in a hand; it does "
         "not take the value of the card it stands for."), ("pagat-500", "rummy-500"),
@@ -79,11 +86,14 @@ RULE_TEXTS: tuple[RuleText, ...] = (
         "cards. In Basic Rummy aces are low only, so Q-K-A is not a run either.")),
     RuleText("meld.joker", "meld", N_("Jokers stand for one card"), N_(
         "A joker can replace any card, but the player must say which card it is, and that "
-        "never changes. In a run its place shows which card it is (6♥ 7♥ 🃏 is the 8♥, or "
-        "the 5♥ if it is put first); 9♠ 🃏 🃏 could be nines or one of three runs, so the "
-        "player must say which. In a set its suit can stay open. It may copy a card melded "
-        "elsewhere, but never a card that could not be in that meld: four kings and a joker "
-        "is not a meld."), FIVE_HUNDRED, "jokers"),
+        "never changes. In a run its place shows which card it is: 6♥ 7♥ 🃏 laid down in "
+        "that order is the 8♥, or the 5♥ if the joker is put first. Cards named in any "
+        "order, as when asking the referee or tapping them in, do not show it: the referee "
+        "lists the readings, the joker's place or the player's word decides, and a hand is "
+        "not recorded until every joker's card is known. 9♠ 🃏 🃏 could be nines or one of "
+        "three runs, so the player must say which. In a set its suit can stay open. It may "
+        "copy a card melded elsewhere, but never a card that could not be in that meld: "
+        "four kings and a joker is not a meld."), FIVE_HUNDRED, "jokers"),
     RuleText("meld.min-natural", "meld", N_("At least one real card"), N_(
         "Unless the table agrees otherwise, a meld needs at least one card that is not a "
         "joker."), FIVE_HUNDRED, "min_natural_cards"),
@@ -122,7 +132,8 @@ RULE_TEXTS: tuple[RuleText, ...] = (
         "a meld on the table — using cards from your hand or from the ones you just took. "
         "The other cards you took simply join your hand. With 6 4 7 4 Q A in the pile and "
         "2 4 5 8 J K K in hand, you take everything from the lower 4 up, meld the three "
-        "fours, and keep 2 5 7 8 J Q K K A."), FIVE_HUNDRED),
+        "fours, and keep 2 5 7 8 J Q K K A. This holds when you go out in that turn too."),
+        FIVE_HUNDRED),
     RuleText("draw.must-meld", "turn", N_("Discards must be melded"), N_(
         "House rule: any card taken from the discard pile, even the top one on its own, "
         "must be melded straight away."), FIVE_HUNDRED + ("basic",), "draw_must_meld"),
@@ -134,7 +145,10 @@ RULE_TEXTS: tuple[RuleText, ...] = (
         "In Basic Rummy only the top card of the discard pile can be taken."), ("basic",)),
     RuleText("discard.not-same", "turn", N_("No discarding what you just picked up"), N_(
         "If the only card you took was the top of the discard pile, you must discard a "
-        "different card. If you took several, you may discard the one that was on top.")),
+        "different card (in Basic Rummy: a card taken from the pile is not discarded in the "
+        "same turn). If you took several, you may discard the one that was on top, but "
+        "never the deepest one: it has to be melded that turn, also when you go out with "
+        "it. With two decks, the other copy of the same card counts as that card.")),
     RuleText("rummy.call", "rummy", N_("Calling \"Rummy!\""), N_(
         "When a discard could have been melded, or the pile holds cards that can be melded "
         "without a single card from anyone's hand — added to table melds, made into a new "
@@ -143,20 +157,22 @@ RULE_TEXTS: tuple[RuleText, ...] = (
         "pile down to that card, melds it (and whatever else they like) and discards; play "
         "goes on from the caller's left, and the players in between miss their turn. With "
         "K♣ and, higher up, Q♣ in the pile, a discarded J♣ lets anyone else take everything "
-        "from the K♣ up."), ("pagat-500",), "rummy_call"),
+        "from the K♣ up."), FIVE_HUNDRED, "rummy_call"),
     RuleText("rummy.own-meld", "rummy", N_("No calling on your own discard"), N_(
         "Melding can uncover a card in the pile: meld 4-5-6♣ while the 3♣ lies there and, "
         "once you discard, anyone else may call Rummy and take down to the 3♣. You may not "
-        "call it yourself until the next player has had their turn."), ("pagat-500",),
+        "call it yourself until the next player has had their turn."), FIVE_HUNDRED,
         "rummy_call"),
     RuleText("rummy.after-out", "rummy", N_("No calls after the hand ends"), N_(
         "Going out ends the hand at once; whatever could be melded from the pile then stays "
-        "there."), ("pagat-500",), "rummy_call"),
+        "there. A last discard refused because it could still be melded did not end the "
+        "hand, so a table that plays that way may still call on it."), FIVE_HUNDRED,
+        "rummy_call"),
     RuleText("rummy.mode", "rummy", N_("Which calls are allowed"), N_(
-        "Tables choose: no calls at all (the usual way in Rummy 500 and Basic Rummy); calls "
-        "only on the latest discard, which the caller adds to a table meld and scores before "
-        "play carries on as it was; or calls anywhere down the pile, the full rule (500 "
-        "Rum's usual way)."), ALL, "rummy_call"),
+        "Tables choose: no calls at all (the usual way in Rummy 500, and always in Basic "
+        "Rummy); calls only on the latest discard, which the caller adds to a table meld and "
+        "scores before play carries on as it was; or calls anywhere down the pile, the full "
+        "rule (500 Rum's usual way)."), ALL, "rummy_call"),
     RuleText("out.empty-hand", "out", N_("Going out"), N_(
         "A hand ends the moment a player has no cards left: they melded them all, or all "
         "but one and discarded that one.")),
@@ -178,7 +194,8 @@ RULE_TEXTS: tuple[RuleText, ...] = (
         "House rule: you cannot go out by discarding a card that could have been melded. A "
         "playable last card has to be melded, and you float. So a floater can never go out "
         "with the previous player's discard. If someone tries, another player may make them "
-        "take it back and meld it."), FIVE_HUNDRED, "unplayable_discard"),
+        "take it back and meld it (or, if the table agrees, call \"Rummy!\" on it); they "
+        "then float."), FIVE_HUNDRED, "unplayable_discard"),
     RuleText("basic.stock-reshuffle", "out", N_("Running out of stock"), N_(
         "In Basic Rummy the discard pile is shuffled into a new stock when the stock runs "
         "out; if that runs out too, the hand is a draw and nobody scores. It is also a draw "
@@ -205,7 +222,8 @@ RULE_TEXTS: tuple[RuleText, ...] = (
         "is dealt."), FIVE_HUNDRED, "must_go_out"),
     RuleText("game.target-basic", "game", N_("Basic Rummy's targets"), N_(
         "In Basic Rummy the first player to reach the target wins: 100 points with two "
-        "players, 150 with three, 200 with four."), ("basic",), "target"),
+        "players, 150 with three, 200 with four, unless the table agrees on another "
+        "target."), ("basic",), "target"),
 )
 
 RULES_BY_ID: dict[str, RuleText] = {r.id: r for r in RULE_TEXTS}

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .cards import JOKER, Card
-from .melds import RUN, card_value, check_copies
+from .melds import RUN, SET, card_value, check_copies
 from .rules import RuleSet
-from .table import Table, TableError, TableMeld, fits, make_meld, place
+from .table import LayoffTarget, Table, TableError, TableMeld, fits, make_meld, place
 from .verdict import Verdict
 
 
@@ -31,16 +31,35 @@ class ScoringError(ValueError):
         self.card = card
 
 
+#: One lay-off: the card and the meld id it went on, and optionally the end of the run it
+#: went to (``low`` or ``high``; ``values.ace-end``: an ace on a run 2…K).
+Layoff = tuple[Card, str] | tuple[Card, str, str | None]
+ENDS = ("low", "high")
+
+
 @dataclass(frozen=True)
 class PlayerHand:
     """What one player did in a hand: melds put down (id, cards as they lie),
-    lay-offs (card, the meld id it went on) and the cards left in their hand."""
+    lay-offs (card, the meld id it went on[, the end of the run it went to]) and the
+    cards left in their hand.  A lay-off without an end goes where it fits, an ace on
+    a run 2…K at the low end."""
 
     name: str
     melds: Sequence[tuple[str, Sequence[Card]]] = ()
-    layoffs: Sequence[tuple[Card, str]] = ()
+    layoffs: Sequence[Layoff] = ()
     hand: Sequence[Card] = ()
     going_rummy: bool = False
+
+    def layoff_ends(self) -> list[tuple[Card, str, str | None]]:
+        """Every lay-off as (card, meld id, end or None)."""
+        return [layoff_parts(lay) for lay in self.layoffs]
+
+
+def layoff_parts(lay: Layoff) -> tuple[Card, str, str | None]:
+    """A lay-off as (card, meld id, end or None), whether or not it names its end."""
+    if len(lay) == 3:
+        return lay[0], lay[1], lay[2]
+    return lay[0], lay[1], None
 
 
 @dataclass(frozen=True)
@@ -78,12 +97,18 @@ def build_table(rules: RuleSet, players: Sequence[PlayerHand]) -> Table:
     # A canonical order, so that where a lay-off could lie at either end of a run (an ace
     # on 2..K, or on 3..K once the 2 is there) the same end is chosen however the
     # players and their lay-offs happen to be listed: the score never depends on it.
-    pending = sorted(((p.name, card, onto) for p in players for card, onto in p.layoffs),
-                     key=_layoff_key)
-    for _name, card, onto in pending:
+    pending = sorted(((p.name, lay[0], lay[1], lay[2] if len(lay) == 3 else None)
+                      for p in players for lay in p.layoffs), key=_layoff_key)
+    for _name, card, onto, end in pending:
         if onto not in melds:
             raise ScoringError(f"{card} is laid off on meld {onto!r}, which is not on the table",
                                "unknown-meld", str(card))
+        if end is not None and end not in ENDS:
+            raise ScoringError(f"{card} is laid off at the {end!r} end of meld {onto}; a run's "
+                               "ends are low and high", "bad-end", str(card))
+        if end is not None and melds[onto].kind == SET:
+            raise ScoringError(f"{card} is laid off at the {end} end of meld {onto}, a set, "
+                               "which has no ends", "bad-end", str(card))
     failed: set[tuple[Table, tuple[int, ...]]] = set()
 
     def settle(table: Table, left: tuple[int, ...]) -> Table | None:
@@ -92,9 +117,9 @@ def build_table(rules: RuleSet, players: Sequence[PlayerHand]) -> Table:
         if (table, left) in failed:
             return None
         for i in left:
-            name, card, onto = pending[i]
+            name, card, onto, end = pending[i]
             meld = table.get(onto)
-            for target in fits(meld, card, rules):
+            for target in _fits_at(meld, card, end, rules):
                 done = settle(table.with_meld(place(meld, target, name)),
                               tuple(j for j in left if j != i))
                 if done is not None:
@@ -107,15 +132,28 @@ def build_table(rules: RuleSet, players: Sequence[PlayerHand]) -> Table:
     if settled is None:
         settled = settle(table, everything)
     if settled is None:
-        for _name, card, onto in pending:
+        for _name, card, onto, end in pending:
             if not _ever_fits(table, card, onto, pending, rules):
                 raise ScoringError(f"{card} cannot be laid off on meld {onto}", "bad-layoff",
                                    str(card))
+            if end is not None and not _ever_fits(table, card, onto, pending, rules, end):
+                raise ScoringError(f"{card} cannot be laid off at the {end} end of meld "
+                                   f"{onto}", "bad-layoff", str(card))
         raise ScoringError("these lay-offs cannot all be made on the melds given", "bad-layoff")
     return settled
 
 
-def _first_descent(melds: dict[str, TableMeld], pending: Sequence[tuple[str, Card, str]],
+def _fits_at(meld: TableMeld, card: Card, end: str | None, rules: RuleSet
+             ) -> list[LayoffTarget]:
+    """``fits``, at ``end`` only when the lay-off names its end."""
+    targets = fits(meld, card, rules)
+    if end is None:
+        return targets
+    return [t for t in targets if t.end == end]
+
+
+def _first_descent(melds: dict[str, TableMeld],
+                   pending: Sequence[tuple[str, Card, str, str | None]],
                    left: tuple[int, ...], rules: RuleSet) -> Table | None:
     """The first path ``settle`` explores (the first lay-off that fits, at its first
     place, and so on), without remembering dead ends: almost every record settles
@@ -124,9 +162,10 @@ def _first_descent(melds: dict[str, TableMeld], pending: Sequence[tuple[str, Car
     melds = dict(melds)
     while left:
         for k, i in enumerate(left):
-            name, card, onto = pending[i]
+            name, card, onto, end = pending[i]
             meld = melds[onto]
-            targets = fits(meld, card, rules)
+            targets = fits(meld, card, rules) if end is None else _fits_at(meld, card, end,
+                                                                            rules)
             if targets:
                 melds[onto] = place(meld, targets[0], name)  # table.with_meld(...)
                 left = left[:k] + left[k + 1:]
@@ -143,19 +182,22 @@ def _values(rules: RuleSet) -> tuple[tuple[int, ...], int]:
             card_value(Card(1, "S"), rules, low_ace=True))
 
 
-def _layoff_key(item: tuple[str, Card, str]) -> tuple[str, int, str, str, str]:
-    name, card, onto = item
+def _layoff_key(item: tuple[str, Card, str, str | None]) -> tuple[str, int, str, str, str,
+                                                                   str]:
+    name, card, onto, end = item
     # rank and suit say which natural it is; only a joker needs its declaration too
-    return onto, card.rank, card.suit, str(card) if card.rank == 0 else "", name
+    return onto, card.rank, card.suit, str(card) if card.rank == 0 else "", end or "", name
 
 
 def _ever_fits(table: Table, card: Card, onto: str,
-               pending: Sequence[tuple[str, Card, str]], rules: RuleSet) -> bool:
-    """Could ``card`` fit on ``onto`` if every other lay-off on that meld came first?"""
+               pending: Sequence[tuple[str, Card, str, str | None]], rules: RuleSet,
+               end: str | None = None) -> bool:
+    """Could ``card`` fit on ``onto`` (at ``end``, when given) if every other lay-off on
+    that meld came first?"""
     meld = table.get(onto)
-    others = [c for _n, c, o in pending if o == onto and c is not card]
+    others = [c for _n, c, o, _e in pending if o == onto and c is not card]
     for _ in range(len(others) + 1):
-        if fits(meld, card, rules):
+        if _fits_at(meld, card, end, rules):
             return True
         for other in others:
             targets = fits(meld, other, rules)
@@ -165,7 +207,17 @@ def _ever_fits(table: Table, card: Card, onto: str,
                 break
         else:
             return False
-    return bool(fits(meld, card, rules))
+    return bool(_fits_at(meld, card, end, rules))
+
+
+def _ace_on_a_run(players: Sequence[PlayerHand], table: Table) -> bool:
+    """Was a natural ace laid off on a run, where its end decides its value
+    (``values.ace-end``; a joker is worth 15 at either end)?"""
+    for player in players:
+        for lay in player.layoffs:
+            if lay[0].rank == 1 and table.get(lay[1]).kind == RUN:
+                return True
+    return False
 
 
 def score_hand(rules: RuleSet, players: Sequence[PlayerHand], went_out: str | None
@@ -183,7 +235,7 @@ def score_hand(rules: RuleSet, players: Sequence[PlayerHand], went_out: str | No
     if went_out is not None and went_out not in names:
         raise ScoringError(f"{went_out!r} went out but is not a player", "unknown-player")
     everything = [c for p in players for _id, cards in p.melds for c in cards]
-    everything += [c for p in players for c, _onto in p.layoffs]
+    everything += [lay[0] for p in players for lay in p.layoffs]
     everything += [c for p in players for c in p.hand]
     bad = check_copies(everything, rules, len(players))
     if bad is not None:
@@ -214,6 +266,8 @@ def score_hand(rules: RuleSet, players: Sequence[PlayerHand], went_out: str | No
             ids += ("values.joker",)
         if went_out is None:  # nobody went out: the stock ran out
             ids += ("out.stock-empty",)
+        if _ace_on_a_run(players, table):
+            ids += ("values.ace-end",)
         return HandScore(tuple(PlayerScore(n, melded[n], stranded[n], melded[n] - stranded[n])
                                for n in names), table, ids)
     scores = dict.fromkeys(names, 0)

@@ -251,6 +251,37 @@ def apply_layoff(table: Table, meld_id: str, card: Card, laid_by: str | None,
     return table.with_meld(place(meld, targets[0], laid_by))
 
 
+def either_end(targets: Iterable[LayoffTarget], meld_id: str) -> bool:
+    """Can the card go at both ends of meld ``meld_id`` as the same card (an ace, or a
+    joker standing for it, on a run 2…K: ``values.ace-end``)?"""
+    ends: dict[Card, set[str]] = {}
+    for t in targets:
+        if t.meld_id == meld_id and t.end in ("low", "high"):
+            ends.setdefault(t.card, set()).add(t.end)
+    return any(len(found) == 2 for found in ends.values())
+
+
+def _fits_on(card: Card, meld_id: str, targets: Sequence[LayoffTarget],
+             base: tuple[str, ...], detail: dict[str, tuple[LayoffTarget, ...]]) -> Verdict:
+    """``layoff.ok``, or ``layoff.ace-either-end`` when the player must say which end."""
+    params = {"card": str(card), "meld": meld_id}
+    if either_end(targets, meld_id):
+        return Verdict(True, "layoff.ace-either-end", base + ("values.ace-end",), params,
+                       detail)
+    return Verdict(True, "layoff.ok", base, params, detail)
+
+
+def layoff_end(table: Table, meld_id: str, card: Card) -> str | None:
+    """Where an ace laid off on run ``meld_id`` lies in ``table``: ``low`` (below the
+    two) or ``high`` (above the king); None for any other card or a set.  What a record
+    of the hand keeps (``values.ace-end``)."""
+    meld = table.get(meld_id)
+    want = card.stands_for if card.is_joker else card
+    if meld.kind == SET or want is None or want.rank != 1:
+        return None
+    return "low" if meld.reading.low == 1 else "high"
+
+
 def _why_not(meld: TableMeld, card: Card) -> Verdict | None:
     """A specific reason ``card`` cannot join ``meld``, where there is one."""
     if meld.kind == SET and len(meld.cards) >= 4 and (card.is_joker or card.rank ==
@@ -313,7 +344,7 @@ def check_layoff(table: Table, card: Card, rules: RuleSet, meld_id: str | None =
             return Verdict(False, "layoff.unknown-meld", ("layoff.basic",), {"meld": meld_id},
                            detail)
         if meld_id in ids:
-            return Verdict(True, "layoff.ok", base, {"card": str(card), "meld": meld_id}, detail)
+            return _fits_on(card, meld_id, targets, base, detail)
         why = _why_not(table.get(meld_id), card)
         if why is not None:
             return replace(why, detail=detail)
@@ -323,7 +354,7 @@ def check_layoff(table: Table, card: Card, rules: RuleSet, meld_id: str | None =
                            detail)
         return _no_fit(card, rules, [table.get(meld_id)], detail)
     if len(ids) == 1:
-        return Verdict(True, "layoff.ok", base, {"card": str(card), "meld": ids[0]}, detail)
+        return _fits_on(card, ids[0], targets, base, detail)
     if ids:
         return Verdict(True, "layoff.choose", base + ("layoff.choice",),
                        {"card": str(card), "targets": ", ".join(ids)}, detail)

@@ -28,6 +28,15 @@ MESSAGES: dict[str, str] = {
         "These cards can be read %(count)s ways; the player must declare which card "
         "each joker stands for."
     ),
+    "meld.joker-place": N_(
+        "As a loose bunch these cards make %(count)s runs: %(readings)s. The joker's place in "
+        "the run, or the player's word, decides which card it stands for."
+    ),
+    "meld.ace-either-end": N_(
+        "These cards make a run with the ace at either end: %(readings)s. Where the ace lies, "
+        "or the player's word, decides: at the low end it scores the low-ace value, at the "
+        "high end 15."
+    ),
     "meld.too-short": N_("A meld needs at least three cards, not %(count)s."),
     "meld.not-a-meld": N_(
         "%(cards)s is neither a set (three or four cards of one rank, different suits) "
@@ -40,6 +49,14 @@ MESSAGES: dict[str, str] = {
         "from king to two."
     ),
     "meld.ace-low-only": N_("In Basic Rummy aces are low only: Q-K-A is not a run."),
+    "meld.wrap-around-basic": N_(
+        "A run cannot go round the corner from king to two: in Basic Rummy the ace is low "
+        "only, below the two (A-2-3), never next to the king."
+    ),
+    "meld.run-too-long": N_(
+        "A run holds at most 13 cards, one of each rank with the ace at one end only; "
+        "these are %(count)s."
+    ),
     "meld.no-card-for-joker": N_(
         "A joker must stand for a card that could legally be in this meld; there is none "
         "left for it here."
@@ -54,6 +71,10 @@ MESSAGES: dict[str, str] = {
     ),
     # lay-offs
     "layoff.ok": N_("%(card)s can be laid off on meld %(meld)s."),
+    "layoff.ace-either-end": N_(
+        "%(card)s can be laid off on meld %(meld)s at either end; the player says which: "
+        "at the low end it scores the low-ace value, at the high end 15."
+    ),
     "layoff.choose": N_(
         "%(card)s fits on more than one meld (%(targets)s); the player must say which, "
         "and it never moves afterwards."
@@ -70,6 +91,10 @@ MESSAGES: dict[str, str] = {
     "layoff.unknown-meld": N_("There is no meld %(meld)s on the table."),
     # discard-pile draws
     "draw.top-ok": N_("Taking the top card of the discard pile (%(card)s) is always allowed."),
+    "draw.top-ok-meld": N_(
+        "Taking the top card of the discard pile (%(card)s) is allowed: it can be melded at "
+        "once, as the house rule requires."
+    ),
     "draw.deep-ok": N_(
         "Taking %(take)s cards down to %(card)s is allowed: %(card)s can be melded at once."
     ),
@@ -90,6 +115,20 @@ MESSAGES: dict[str, str] = {
         "%(card)s was the only card taken from the discard pile; it cannot be discarded "
         "again this turn."
     ),
+    "draw.same-discard-copy": N_(
+        "%(card)s was the only card taken from the discard pile; it cannot be discarded "
+        "again this turn, and with two decks neither can the other %(card)s: it counts as "
+        "the same card."
+    ),
+    "draw.deepest-discard": N_(
+        "%(card)s is the deepest card taken from the discard pile: it must be melded this "
+        "turn, so it cannot be the discard."
+    ),
+    "draw.deepest-discard-copy": N_(
+        "%(card)s is the deepest card taken from the discard pile: it must be melded this "
+        "turn, so it cannot be the discard, and with two decks neither can the other "
+        "%(card)s: it counts as the same card."
+    ),
     # Rummy! calls
     "rummy.ok": N_(
         "Rummy! %(card)s can be melded without any card from a hand: take the pile down to "
@@ -97,6 +136,10 @@ MESSAGES: dict[str, str] = {
     ),
     "rummy.off": N_("These house rules do not allow calling Rummy."),
     "rummy.nothing": N_("Nothing in the discard pile can be melded without a card from a hand."),
+    "rummy.top-nothing": N_(
+        "In this game only the latest discard can be called on, and %(card)s cannot be laid "
+        "off on a table meld."
+    ),
     "rummy.own-discard": N_(
         "%(caller)s has just discarded and cannot call Rummy on their own discard."
     ),
@@ -115,6 +158,14 @@ MESSAGES: dict[str, str] = {
         "not allowed."
     ),
     "out.cannot-meld": N_("These cards cannot all be melded: %(cards)s."),
+    "out.one-meld-per-turn": N_(
+        "House rule: only one new meld a turn, and these cards cannot all be melded with a "
+        "single new meld and lay-offs; they would need more new melds."
+    ),
+    "out.deep-needs-new-meld": N_(
+        "House rule: %(card)s, the deepest card taken from the pile, must start a new meld "
+        "of three or more, and these cards cannot all be melded that way."
+    ),
     "out.unplayable-discard": N_(
         "House rule: %(card)s could still be melded, so it cannot be the last discard; the "
         "player must meld it and float."

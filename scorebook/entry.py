@@ -4,8 +4,11 @@ A hand arrives either as the JSON the record page's script writes into a hidden
 field (the shape of the API's ``POST /api/v1/score/hand`` body, parsed by
 :mod:`scorebook.payloads`) or, without JavaScript, as text typed per player:
 melds one per line (``7s 8s 9s``), lay-offs one per line as the card and the
-meld it went on (``ks Ada 1``: Ada's first meld; ``6s 1``: your own first meld),
-and the cards left in hand (``5h jd 9h ah``).  Both become an :class:`Entry`.
+meld it went on (``ks Ada 1``: Ada's first meld; ``6s 1``: your own first meld;
+``ah Ada 1 high``: an ace at the top of a run 2…K, ``values.ace-end``), and the cards
+left in hand (``5h jd 9h ah``).  Both become an :class:`Entry`.  The typed melds are
+cards as they lie (an end joker is read from its place); the picker's are a loose
+bunch (``Entry.loose``), tapped in any order.
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ from typing import Any
 
 from flask_babel import gettext
 
-from referee import Card, CardError, PlayerHand, parse_card, parse_cards
-from scorebook.models import DRAW, HAND_ENDINGS, STOCK_OUT, WENT_OUT, Hand
+from referee import Card, CardError, Layoff, PlayerHand, layoff_parts, parse_card, parse_cards
+from scorebook.models import DRAW, HAND_ENDINGS, STOCK_OUT, WENT_OUT, Hand, MeldCard
 from scorebook.payloads import PayloadError, players_from, went_out_from
 
 
@@ -65,6 +68,9 @@ class Entry:
     ending: str = WENT_OUT
     went_out: str | None = None
     raw: dict[str, Any] = field(default_factory=dict)
+    #: The melds' cards were tapped in any order (the record page's card picker), not
+    #: given as they lie: an undeclared joker is not read from its place (``meld.joker``).
+    loose: bool = False
 
 
 def default_ending(went_out: str | None, basic: bool) -> str:
@@ -73,8 +79,9 @@ def default_ending(went_out: str | None, basic: bool) -> str:
     return DRAW if basic else STOCK_OUT
 
 
-def entry_from_json(obj: Any, basic: bool) -> Entry:
-    """An entry from ``{"players": [...], "went_out": name|null, "ending"?}``."""
+def entry_from_json(obj: Any, basic: bool, loose: bool = False) -> Entry:
+    """An entry from ``{"players": [...], "went_out": name|null, "ending"?}``; ``loose``
+    when the melds' cards are a loose bunch (tapped in the picker), not as they lie."""
     if not isinstance(obj, Mapping):
         raise HandError(gettext("The hand could not be read; please try again."), "bad-json")
     try:
@@ -87,7 +94,7 @@ def entry_from_json(obj: Any, basic: bool) -> Entry:
         ending = default_ending(went_out, basic)
     if ending not in HAND_ENDINGS:
         raise HandError([Problem(gettext("Say how the hand ended."), field="ending")])
-    return Entry(players, ending, went_out, dict(obj))
+    return Entry(players, ending, went_out, dict(obj), loose)
 
 
 # --- typed text (no JavaScript) --------------------------------------------------------
@@ -97,12 +104,33 @@ def _cards(text: str) -> list[Card]:
     return parse_cards(text) if text.strip() else []
 
 
+def end_word(end: str) -> str:
+    """The word a typed lay-off ends with for an ace laid ``low`` or ``high`` on a run
+    2…K (``ah 1 high``), in the page's language."""
+    # Translators: typed after a lay-off (“ah 1 low”): the ace went below the two
+    return gettext("low") if end == "low" else gettext("high")
+
+
+def end_words() -> dict[str, str]:
+    """The words a typed lay-off may end with to say where an ace went: English, and
+    the page's language."""
+    words = {"low": "low", "high": "high"}
+    for end in ("low", "high"):
+        words[end_word(end).lower()] = end
+    return words
+
+
 def _layoff(line: str, owner: str, melds: Mapping[str, int], names: Sequence[str]
-            ) -> tuple[str, str]:
-    """``(card, meld id)`` from ``ks Ada 1``, ``ks on Ada 1``, ``ks Ada-1`` or ``6s 1``."""
+            ) -> tuple[str, str, str | None]:
+    """``(card, meld id, end)`` from ``ks Ada 1``, ``ks on Ada 1``, ``ks Ada-1`` or ``6s 1``,
+    with ``low`` or ``high`` at the end for an ace that fits both ends of a run."""
     tokens = [t for t in re.split(r"[\s,;]+", line.strip()) if t]
     card = str(parse_card(tokens[0]))
     rest = [t for t in tokens[1:] if t.lower() not in {"on", "onto", "to", ">", "→", "->"}]
+    ends = end_words()
+    end = ends.get(rest[-1].lower()) if rest else None
+    if end is not None:
+        rest.pop()
     if len(rest) == 1 and (m := re.fullmatch(r"(.+?)-(\d+)", rest[0])):
         rest = [m.group(1), m.group(2)]
     number: int | None = None
@@ -127,7 +155,7 @@ def _layoff(line: str, owner: str, melds: Mapping[str, int], names: Sequence[str
         number = 1
     if not 1 <= number <= count:
         raise ValueError(gettext("%(name)s has no meld %(number)s.", name=name, number=number))
-    return card, f"{name}-{number}"
+    return card, f"{name}-{number}", end
 
 
 def entry_from_text(names: Sequence[str], texts: Mapping[str, Mapping[str, str]],
@@ -153,8 +181,9 @@ def entry_from_text(names: Sequence[str], texts: Mapping[str, Mapping[str, str]]
         for j, line in enumerate(
                 [ln for ln in text.get("layoffs", "").splitlines() if ln.strip()]):
             try:
-                card, onto = _layoff(line, name, meld_counts, names)
-                layoffs.append({"card": card, "onto": onto})
+                card, onto, end = _layoff(line, name, meld_counts, names)
+                layoffs.append({"card": card, "onto": onto} if end is None
+                               else {"card": card, "onto": onto, "end": end})
             except CardError as exc:
                 problems.append(Problem(_card_error(exc), name, "layoffs", j))
             except ValueError as exc:
@@ -188,11 +217,27 @@ def stored_players(hand: Hand, names: Sequence[str], id_of: Mapping[str, int]
         pid = id_of[name]
         melds = [(m.label, tuple(parse_card(c.text) for c in m.cards if not c.is_layoff))
                  for m in hand.melds if m.owner_id == pid]
-        layoffs = [(parse_card(c.text), m.label) for m in hand.melds for c in m.cards
+        layoffs = [_stored_layoff(c, m.label) for m in hand.melds for c in m.cards
                    if c.is_layoff and c.laid_by_id == pid]
         stranded = tuple(parse_card(s.card) for s in hand.stranded if s.player_id == pid)
         going_rummy = hand.going_rummy and hand.went_out_id == pid
         out.append(PlayerHand(name, tuple(melds), tuple(layoffs), stranded, going_rummy))
+    return out
+
+
+def _stored_layoff(card: MeldCard, label: str) -> Layoff:
+    """A stored lay-off, with the end of the run it went to when the record keeps one
+    (``values.ace-end``; hands stored before it was kept have none: the ace lay low)."""
+    if card.end:
+        return parse_card(card.text), label, card.end
+    return parse_card(card.text), label
+
+
+def _layoff_json(lay: Layoff) -> dict[str, Any]:
+    card, onto, end = layoff_parts(lay)
+    out: dict[str, Any] = {"card": str(card), "onto": onto}
+    if end is not None:
+        out["end"] = end
     return out
 
 
@@ -203,7 +248,7 @@ def entry_json(players: Sequence[PlayerHand], went_out: str | None, ending: str
         "players": [
             {"name": p.name,
              "melds": [{"id": mid, "cards": [str(c) for c in cards]} for mid, cards in p.melds],
-             "layoffs": [{"card": str(c), "onto": onto} for c, onto in p.layoffs],
+             "layoffs": [_layoff_json(lay) for lay in p.layoffs],
              "hand": [str(c) for c in p.hand],
              "going_rummy": p.going_rummy}
             for p in players],
@@ -221,9 +266,10 @@ def entry_texts(players: Sequence[PlayerHand]) -> dict[str, dict[str, str]]:
     out = {}
     for p in players:
         layoffs = []
-        for card, onto in p.layoffs:
+        for card, onto, end in p.layoff_ends():
             owner, number = where.get(onto, (p.name, 0))
-            layoffs.append(f"{card} {number}" if owner == p.name else f"{card} {owner} {number}")
+            line = f"{card} {number}" if owner == p.name else f"{card} {owner} {number}"
+            layoffs.append(f"{line} {end_word(end)}" if end else line)
         out[p.name] = {
             "melds": "\n".join(" ".join(str(c) for c in cards) for _mid, cards in p.melds),
             "layoffs": "\n".join(layoffs),

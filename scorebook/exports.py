@@ -24,6 +24,7 @@ from sqlalchemy.orm import selectinload
 from referee import (
     Card,
     CardError,
+    Layoff,
     PlayerHand,
     RulesError,
     RuleSet,
@@ -50,6 +51,7 @@ from scorebook.models import (
     HAND_ENDINGS,
     IN_PROGRESS,
     MELD_LABEL_LENGTH,
+    RUN_ENDS,
     Change,
     Game,
     GameResult,
@@ -264,9 +266,7 @@ def _export_game(game: Game, name: Mapping[int, str], changes: Sequence[Change]
             "melds": [{
                 "owner": name[m.owner_id], "label": m.label, "position": m.position,
                 "kind": m.kind, "reading": m.reading,
-                "cards": [{"card": c.card, "declared": c.declared,
-                           "laid_by": name[c.laid_by_id], "layoff": c.is_layoff,
-                           "position": c.position} for c in m.cards],
+                "cards": [_export_card(c, name) for c in m.cards],
             } for m in h.melds],
             "stranded": [{"player": name[c.player_id], "card": c.card,
                           "position": c.position}
@@ -279,6 +279,17 @@ def _export_game(game: Game, name: Mapping[int, str], changes: Sequence[Change]
                      "device": c.device, "session": c.session_key, "at": _time(c.at)}
                     for c in changes],
     }
+
+
+def _export_card(c: MeldCard, name: Mapping[int, str]) -> dict[str, Any]:
+    """One card of a meld; ``end`` (``low``/``high``) only for an ace laid off on a run,
+    where it lies (``values.ace-end``): a file without it, from before, imports as low."""
+    out: dict[str, Any] = {"card": c.card, "declared": c.declared,
+                           "laid_by": name[c.laid_by_id], "layoff": c.is_layoff,
+                           "position": c.position}
+    if c.end is not None:
+        out["end"] = c.end
+    return out
 
 
 # --- JSON: import ---------------------------------------------------------------------------
@@ -618,6 +629,19 @@ def _card(c: Any) -> Card:
         raise LeagueImportError(_card_error(exc)) from exc
 
 
+def _end(c: Mapping[str, Any], card: Card, layoff: bool) -> str | None:
+    """The end of the run an ace was laid off at; an older file has none (the ace lay low,
+    as it was scored then)."""
+    end = c.get("end")
+    if end is None:
+        return None
+    if end not in RUN_ENDS or not layoff:
+        raise LeagueImportError(gettext(
+            "%(card)s has an end of a run (%(end)s) that cannot be: only a card laid off "
+            "lies at the low or the high end.", card=card.pretty(), end=str(end)[:10]))
+    return str(end)
+
+
 def _import_hand(game: Game, rules: RuleSet, h: Any, who: Callable[[Any], Player],
                  last: bool) -> Hand:
     """One hand, checked by the referee as recording it is, then stored as recording
@@ -645,7 +669,7 @@ def _import_hand(game: Game, rules: RuleSet, h: Any, who: Callable[[Any], Player
                 updated_at=_parse_time(_field(h, "updated_at", str), "updated_at"))
 
     melds: dict[str, list[tuple[str, tuple[Card, ...]]]] = {n: [] for n in ids}
-    layoffs: dict[str, list[tuple[Card, str]]] = {n: [] for n in ids}
+    layoffs: dict[str, list[Layoff]] = {n: [] for n in ids}
     stranded: dict[str, list[Card]] = {n: [] for n in ids}
     rows: list[Meld] = []
     for m in sorted(_field(h, "melds", list), key=lambda m: _field(m, "position", int)):
@@ -657,14 +681,15 @@ def _import_hand(game: Game, rules: RuleSet, h: Any, who: Callable[[Any], Player
         for c in sorted(_field(m, "cards", list), key=lambda c: _field(c, "position", int)):
             card, by = _card(c), seated(_field(c, "laid_by", str))
             layoff = _field(c, "layoff", bool)
+            end = _end(c, card, layoff)
             if layoff:
-                layoffs[by].append((card, label))
+                layoffs[by].append((card, label) if end is None else (card, label, end))
             else:
                 own.append(card)
             meld.cards.append(MeldCard(
                 card=str(card.natural), laid_by_id=ids[by], is_layoff=layoff,
                 declared=str(card.stands_for) if card.is_joker and card.stands_for else None,
-                position=c["position"]))
+                position=c["position"], end=end))
         melds[owner].append((label, tuple(own)))
         rows.append(meld)
     for c in sorted(_field(h, "stranded", list), key=lambda c: _field(c, "position", int)):
@@ -716,13 +741,13 @@ def _check_live(rules: RuleSet, players: Sequence[PlayerHand]) -> None:
     services check each one (hands.live_meld, hands.live_layoff)."""
     problems, owners = check_melds(players, rules)
     everything = [c for p in players for _m, cards in p.melds for c in cards]
-    everything += [c for p in players for c, _o in p.layoffs]
+    everything += [lay[0] for p in players for lay in p.layoffs]
     too_many = check_copies(everything, rules, len(players))
     if too_many is not None:
         problems.append(Problem(explain(too_many), field="cards"))
     if not problems:
         for p in players:
-            for card, onto in p.layoffs:
+            for card, onto, _end in p.layoff_ends():
                 if onto not in owners:
                     problems.append(Problem(gettext(
                         "%(card)s is laid off on a meld that is not on the table.",

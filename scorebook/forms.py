@@ -41,7 +41,8 @@ OPTION_HELP: dict[str, tuple[Any, Any]] = {
                       _l("What an ace is worth when melded in a run below the 2 (A-2-3).")),
     "rummy_call": (_l("Calling “Rummy!”"),
                    _l("Off; only the last discard if it can be laid off; or the whole pile "
-                      "down to any card that can be melded.")),
+                      "down to any card that can be melded. 500 Rum plays the whole pile, "
+                      "Rummy 500 none unless the table chooses; never in Basic Rummy.")),
     "draw_must_meld": (_l("Discard-pile cards must be melded at once"),
                        _l("Even the top card alone, when taken from the pile, must be melded "
                           "in the same turn.")),
@@ -66,6 +67,18 @@ OPTION_HELP: dict[str, tuple[Any, Any]] = {
                _l("Points that end the game. Leave empty for the family's own: 500, or in "
                   "Basic Rummy 100/150/200 for 2/3/4 players.")),
 }
+
+#: The house rules Basic Rummy has no use for (no jokers, aces worth 1, no deep draws,
+#: no "Rummy!" calls, winner takes all): the new-game form offers them for the 500 games.
+NOT_IN_BASIC = ("jokers", "values", "low_ace_value", "rummy_call", "min_natural_cards",
+                "deep_draw_new_meld", "floating", "unplayable_discard", "must_go_out")
+
+
+def option_families(name: str) -> str:
+    """The families a house rule is offered for, as the form's ``data-families``."""
+    families = [f for f in FAMILIES if not (f == "basic" and name in NOT_IN_BASIC)]
+    return " ".join(families)
+
 
 BOOLEAN_OPTIONS = ("draw_must_meld", "deep_draw_new_meld", "discard_required", "floating",
                    "unplayable_discard", "must_go_out", "one_meld_per_turn")
@@ -206,10 +219,17 @@ class LiveMeldForm(FlaskForm):
     version = HiddenField()
 
 
+#: Where an ace that fits both ends of a run 2…K goes (``values.ace-end``).
+END_CHOICES = (("low", _l("Low end (A-2-3)")),
+               ("high", _l("High end (Q-K-A)")))
+
+
 class LiveLayoffForm(FlaskForm):
     player = RadioField(_l("Who laid it off"), choices=choices(), validate_choice=False)
     card = StringField(_l("Card"))
     onto = RadioField(_l("On which meld"), choices=choices(), validate_choice=False)
+    end = RadioField(_l("Which end of the run"), choices=choices(*END_CHOICES),
+                     validate_choice=False)
     version = HiddenField()
 
 

@@ -19,6 +19,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from referee import (
     RUN,
+    SET,
     Card,
     HandScore,
     PlayerHand,
@@ -27,9 +28,11 @@ from referee import (
     TableError,
     apply_layoff,
     build_table,
+    card_value,
     check_copies,
     check_layoff,
     check_meld,
+    layoff_end,
     make_meld,
     score_hand,
 )
@@ -54,7 +57,7 @@ from scorebook.models import (
 from scorebook.models import (
     HandScore as StoredScore,
 )
-from scorebook.wording import explain, meld_label
+from scorebook.wording import explain, meld_label, meld_name
 
 
 class HandConflict(HandError):
@@ -107,10 +110,10 @@ def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
         problems.append(Problem(gettext("Nobody went out if the hand ended that way."),
                                 field="went_out"))
 
-    meld_problems, owners = check_melds(players, rules)
+    meld_problems, owners = check_melds(players, rules, loose=entry.loose)
     problems += meld_problems
     for p in players:
-        for j, (card, onto) in enumerate(p.layoffs):
+        for j, (card, onto, end) in enumerate(p.layoff_ends()):
             if onto not in owners:
                 problems.append(Problem(gettext(
                     "%(card)s is laid off on a meld that is not on the table.",
@@ -119,6 +122,11 @@ def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
                 problems.append(Problem(gettext(
                     "Say which card the joker laid off on %(meld)s stands for (e.g. JK=8H).",
                     meld=_meld_name(*owners[onto][:2])), p.name, "layoffs", j))
+            elif end is not None and owners[onto][2] == SET:
+                problems.append(Problem(gettext(
+                    "%(card)s is laid off on %(meld)s, a set: a set has no low or high end.",
+                    card=card.pretty(), meld=_meld_name(*owners[onto][:2])),
+                    p.name, "layoffs", j))
         if p.going_rummy and (not rules.is_basic or p.name != entry.went_out):
             problems.append(Problem(gettext(
                 "Only the player who went out in Basic Rummy can go Rummy."),
@@ -129,7 +137,7 @@ def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
                 p.name, "hand"))
 
     everything = [c for p in players for _m, cards in p.melds for c in cards]
-    everything += [c for p in players for c, _o in p.layoffs]
+    everything += [lay[0] for p in players for lay in p.layoffs]
     everything += [c for p in players for c in p.hand]
     too_many = check_copies(everything, rules, len(players))
     if too_many is not None:
@@ -144,10 +152,12 @@ def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
     return players, result
 
 
-def check_melds(players: Sequence[PlayerHand], rules: RuleSet
+def check_melds(players: Sequence[PlayerHand], rules: RuleSet, loose: bool = False
                 ) -> tuple[list[Problem], dict[str, tuple[str, int, str]]]:
     """Every meld put down, each checked on its own: the problems found, and each meld
-    id's owner, index among their melds and kind ("" for a meld that is not legal)."""
+    id's owner, index among their melds and kind ("" for a meld that is not legal).
+    ``loose``: the cards were tapped in any order, so a joker is not read from its
+    place (``meld.joker``)."""
     problems: list[Problem] = []
     owners: dict[str, tuple[str, int, str]] = {}
     for p in players:
@@ -161,7 +171,7 @@ def check_melds(players: Sequence[PlayerHand], rules: RuleSet
                 problems.append(Problem(gettext("Two melds have the same name."), p.name,
                                         "melds", k))
                 continue
-            problem = _check_meld(cards, rules)
+            problem = _check_meld(cards, rules, loose)
             if problem:
                 problems.append(Problem(problem, p.name, "melds", k))
                 owners[meld_id] = (p.name, k, "")
@@ -170,28 +180,51 @@ def check_melds(players: Sequence[PlayerHand], rules: RuleSet
     return problems, owners
 
 
-def _check_meld(cards: Sequence[Card], rules: RuleSet) -> str | None:
-    """Why these cards cannot be put down as one meld, or None."""
+def _check_meld(cards: Sequence[Card], rules: RuleSet, loose: bool = False) -> str | None:
+    """Why these cards cannot be put down as one meld, or None.  Cards as they lie read
+    an end joker (or the ace of a 13-card run) from its place; a ``loose`` bunch (tapped
+    in any order) must name every joker's card, since no place shows it."""
     verdict = check_meld(cards, rules)
     if not verdict.legal:
         return explain(verdict)
+    readings = verdict.detail.get("readings", ())
+    if loose and len({_joker_cards(r) for r in readings}) > 1:
+        return gettext("Say which card each joker stands for; it could be: %(readings)s.",
+                       readings=_joker_readings(readings))
     try:
         make_meld("m", cards, rules)
     except TableError:
+        if verdict.code == "meld.ace-either-end":
+            return gettext("Say whether the ace lies at the low end (A-2-3…) or at the high "
+                           "end (…Q-K-A); it could be: %(readings)s.",
+                           readings=_joker_readings(readings))
         return gettext("Say which card each joker stands for; it could be: %(readings)s.",
-                       readings=_joker_readings(verdict.detail.get("readings", ())))
+                       readings=_joker_readings(readings))
     return None
+
+
+def _joker_cards(reading: Reading) -> tuple[str, ...]:
+    """The cards a reading's jokers stand for (its declarations), in a canonical order."""
+    return tuple(sorted(str(c.stands_for) for c in reading.cards if c.is_joker))
 
 
 def _scoring_problem(exc: ScoringError, players: Sequence[PlayerHand],
                      owners: Mapping[str, tuple[str, int, str]]) -> Problem:
     if exc.code == "bad-layoff" and exc.card:
         for p in players:
-            for j, (card, onto) in enumerate(p.layoffs):
+            for j, (card, onto, end) in enumerate(p.layoff_ends()):
                 if str(card) == exc.card:
-                    return Problem(gettext(
-                        "%(card)s cannot be laid off on %(meld)s.", card=card.pretty(),
-                        meld=_meld_name(*owners[onto][:2])), p.name, "layoffs", j)
+                    meld = _meld_name(*owners[onto][:2])
+                    if end == "low":
+                        text = gettext("%(card)s cannot be laid off at the low end of "
+                                       "%(meld)s.", card=card.pretty(), meld=meld)
+                    elif end == "high":
+                        text = gettext("%(card)s cannot be laid off at the high end of "
+                                       "%(meld)s.", card=card.pretty(), meld=meld)
+                    else:
+                        text = gettext("%(card)s cannot be laid off on %(meld)s.",
+                                       card=card.pretty(), meld=meld)
+                    return Problem(text, p.name, "layoffs", j)
     if exc.code == "bad-layoff":
         return Problem(gettext("These lay-offs cannot all be made on the melds given."),
                        field="cards")
@@ -214,10 +247,11 @@ def _declared(cards: Sequence[Card], reading: Reading) -> list[Card]:
     return out
 
 
-def _meld_card(card: Card, laid_by: int, is_layoff: bool, position: int) -> MeldCard:
+def _meld_card(card: Card, laid_by: int, is_layoff: bool, position: int,
+               end: str | None = None) -> MeldCard:
     declared = str(card.stands_for) if card.is_joker and card.stands_for else None
     return MeldCard(card=str(card.natural), declared=declared, laid_by_id=laid_by,
-                    is_layoff=is_layoff, position=position)
+                    is_layoff=is_layoff, position=position, end=end)
 
 
 def _store(hand: Hand, game: Game, players: Sequence[PlayerHand], result: HandScore) -> None:
@@ -242,9 +276,11 @@ def _store(hand: Hand, game: Game, players: Sequence[PlayerHand], result: HandSc
             hand.melds.append(meld)
             by_label[meld_id] = meld
     for p in players:
-        for card, onto in p.layoffs:
+        for card, onto, _end in p.layoff_ends():
             meld = by_label[onto]
-            meld.cards.append(_meld_card(card, ids[p.name], True, len(meld.cards)))
+            # an ace on a run: the end it went to, as scored (values.ace-end)
+            end = layoff_end(result.table, onto, card)
+            meld.cards.append(_meld_card(card, ids[p.name], True, len(meld.cards), end))
     for p in players:
         for i, card in enumerate(p.hand):
             hand.stranded.append(StrandedCard(player_id=ids[p.name], card=str(card.natural),
@@ -418,7 +454,7 @@ def live_table_players(hand: Hand) -> list[PlayerHand]:
 def _live_cards(hand: Hand) -> list[Card]:
     players = live_table_players(hand)
     return [c for p in players for _m, cards in p.melds for c in cards] + [
-        c for p in players for c, _o in p.layoffs]
+        lay[0] for p in players for lay in p.layoffs]
 
 
 def _ensure_live(hand: Hand, version: int | None) -> None:
@@ -465,10 +501,12 @@ def live_meld(hand: Hand, player: str, cards: Sequence[Card], version: int | Non
     return meld
 
 
-def live_layoff(hand: Hand, player: str, card: Card, onto: str, version: int | None = None
-                ) -> None:
+def live_layoff(hand: Hand, player: str, card: Card, onto: str, version: int | None = None,
+                end: str | None = None) -> None:
     """A card laid off during play, on meld ``onto`` (its label; empty: the one meld
-    the card fits, when there is only one)."""
+    the card fits, when there is only one), at ``end`` of a run (``low``/``high``): an
+    ace that fits both ends of a run 2…K goes where the player says (``values.ace-end``),
+    and without ``end`` the player is asked (:class:`HandError` code ``ace-end``)."""
     _ensure_live(hand, version)
     game = hand.game
     rules = game.rules
@@ -489,17 +527,32 @@ def live_layoff(hand: Hand, player: str, card: Card, onto: str, version: int | N
     if meld is None:
         raise HandError([Problem(gettext("Choose the meld the card went on."), player,
                                  "layoffs")])
+    if end is None and check_layoff(table, card, rules, onto).code == "layoff.ace-either-end":
+        raise HandError([Problem(gettext(
+            "%(card)s fits at both ends of %(meld)s: say whether it goes at the low end, "
+            "below the two (worth %(low)s), or at the high end, above the king (worth 15).",
+            card=card.pretty(), meld=meld_name(onto),
+            low=card_value(card, rules, low_ace=True)), player, "layoffs")], "ace-end")
     try:
-        after = apply_layoff(table, onto, card, player, rules)
+        after = apply_layoff(table, onto, card, player, rules, end)
     except TableError as exc:
-        text = explain(exc.verdict) if exc.verdict is not None else gettext(
-            "Say which card the joker stands for (e.g. JK=8H).")
+        if exc.verdict is not None:
+            text = explain(exc.verdict)
+        elif end == "low":
+            text = gettext("%(card)s cannot be laid off at the low end of %(meld)s.",
+                           card=card.pretty(), meld=meld_name(onto))
+        elif end == "high":
+            text = gettext("%(card)s cannot be laid off at the high end of %(meld)s.",
+                           card=card.pretty(), meld=meld_name(onto))
+        else:
+            text = gettext("Say which card the joker stands for (e.g. JK=8H).")
         raise HandError([Problem(text, player, "layoffs")]) from exc
     before, now = table.get(onto).reading, after.get(onto).reading
     placed = now.cards[0] if now.kind == RUN and now.low < before.low else now.cards[-1]
+    laid = placed if card.is_joker else card
     with _guard(hand.id, hand.number):
-        meld.cards.append(_meld_card(placed if card.is_joker else card, ids[player], True,
-                                     len(meld.cards)))
+        meld.cards.append(_meld_card(laid, ids[player], True, len(meld.cards),
+                                     layoff_end(after, onto, laid)))
         meld.kind, meld.reading = now.kind, str(now)
         hand.updated_at = utcnow()
         history.log(game, history.LIVE_LAYOFF, f"{player}: {card} → {onto}", hand.number)

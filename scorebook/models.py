@@ -269,11 +269,21 @@ class Meld(db.Model):
         return sorted(self.cards, key=lambda c: (place.get(c.text, len(place)), c.position))
 
 
+#: The ends of a run a card can be laid off at (``values.ace-end``).
+RUN_ENDS = ("low", "high")
+
+
 class MeldCard(db.Model):
     """One card on a meld: put down by the meld's owner, or laid off (by anyone).
-    ``card`` is the canonical text (``7S``, ``JK``); ``declared`` what a joker stands for."""
+    ``card`` is the canonical text (``7S``, ``JK``); ``declared`` what a joker stands for;
+    ``end`` the end of the run an ace was laid off at (``low``/``high``, the ace's value
+    depends on it: ``values.ace-end``), None for every other card and for hands stored
+    before the end was kept (their aces lay low)."""
 
     __tablename__ = "meld_card"
+    __table_args__ = (
+        CheckConstraint(f"run_end IS NULL OR run_end IN {RUN_ENDS!r}", name="run_end"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     meld_id: Mapped[int] = mapped_column(ForeignKey("meld.id", ondelete="CASCADE"), index=True)
@@ -282,6 +292,7 @@ class MeldCard(db.Model):
     laid_by_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
     is_layoff: Mapped[bool] = mapped_column(Boolean, default=False)
     position: Mapped[int] = mapped_column(Integer)
+    end: Mapped[str | None] = mapped_column("run_end", String(4))
 
     meld: Mapped[Meld] = relationship(back_populates="cards")
     laid_by: Mapped[Player] = relationship()

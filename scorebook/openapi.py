@@ -122,8 +122,12 @@ TABLE_MELD = {
 }
 TABLE = _nullable({"type": "array", "items": {"$ref": "#/components/schemas/TableMeld"}},
                   description="Melds on the table, cards in the order they lie.")
-LAYOFF = {"type": "object", "required": ["card", "onto"],
-          "properties": {"card": _CARD, "onto": {**_NAME, "description": "a meld's id"}}}
+LAYOFF = {"type": "object", "required": ["card", "onto"], "properties": {
+    "card": _CARD, "onto": {**_NAME, "description": "a meld's id"},
+    "end": _nullable({"enum": ["low", "high"]}, description=(
+        "Where an ace laid off on a run 2..K went, which decides its value "
+        "(values.ace-end): low scores the low-ace value, high 15. Left out: where it "
+        "fits, an ace on 2..K at the low end"))}}
 PLAYER_HAND = {
     "type": "object",
     "required": ["name"],
@@ -180,6 +184,8 @@ WAY = {"type": "object", "properties": {"kind": {"enum": ["meld", "layoff"]},
                                         "cards": OUT_CARDS, "meld": {"type": "string"}}}
 READING = {"type": "object", "properties": {"kind": {"enum": ["set", "run"]},
                                             "cards": OUT_CARDS, "value": {"type": "integer"}}}
+TOOK = {**_CARDS, "description": "The cards taken from the discard pile this turn, listed "
+        "bottom to top like pile: the first is the deepest card taken"}
 
 
 def _with(schema: dict[str, Any], **props: Any) -> dict[str, Any]:
@@ -335,13 +341,27 @@ def openapi_document() -> dict[str, Any]:
                 [*DECKS, *TABLE_CODES, "unknown-meld"]),
             "/referee/draw": _post(
                 "May the player take this many cards from the discard pile?",
-                _question(["pile", "hand"], table=TABLE_REF,
-                          pile={**_some_cards(least=1), "description": "bottom to top"},
-                          hand=_CARDS, take={"type": "integer", "minimum": 1},
+                {**_question(["hand"], table=TABLE_REF,
+                          pile={**_some_cards(least=1), "description": "The discard pile, "
+                                "bottom to top (without it, the cards of took are the pile)"},
+                          hand=_CARDS,
+                          take={"type": "integer", "minimum": 1,
+                                "description": "How many cards are taken from the top (1 if "
+                                "neither take nor took is given)"},
+                          took=_nullable(_some_cards(least=1), description="Instead of take: "
+                                         "the cards "
+                                         "taken, bottom to top like pile; they must be the "
+                                         "top of the pile"),
                           discard=_nullable(_CARD)),
-                _with(VERDICT, card={"type": "string"}, taken=OUT_CARDS,
+                 # the pile, or the cards taken from it
+                 "anyOf": [{"required": ["pile"]},
+                           {"required": ["took"],
+                            "properties": {"took": _some_cards(least=1)}}]},
+                _with(VERDICT, card={"type": "string"},
+                      taken={**OUT_CARDS, "description": "The cards taken, bottom to top"},
                       ways={"type": "array", "items": ref["Way"]}),
-                [*DECKS, *TABLE_CODES, "take-too-deep"]),
+                [*DECKS, *TABLE_CODES, "take-too-deep", "empty-pile", "took-not-on-top",
+                 "take-not-took"]),
             "/referee/rummy-call": _post(
                 "Is this call of \"Rummy!\" legal? Every callable card in the pile.",
                 _question(["pile", "discarder", "caller"], table=TABLE_REF, pile=_CARDS,
@@ -356,9 +376,12 @@ def openapi_document() -> dict[str, Any]:
             "/referee/going-out": _post(
                 "May the player go out with this hand (and this last discard)?",
                 _question(["hand"], table=TABLE_REF, hand=_CARDS, discard=_nullable(_CARD),
-                          took=_nullable(_CARDS)),
+                          took=_nullable(_CARDS, description=TOOK["description"] + "; they are "
+                                         "among hand. A card taken alone is not the discard; "
+                                         "of several, the deepest must be melded (never "
+                                         "discarded)")),
                 _with(VERDICT, plan={"type": "array", "items": {"type": "string"}}),
-                [*DECKS, *TABLE_CODES]),
+                [*DECKS, *TABLE_CODES, "took-not-in-hand"]),
             "/score/hand": _post(
                 "Each player's points for one hand.",
                 _seated("players", {"$ref": "#/components/schemas/PlayerHand"},

@@ -14,8 +14,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee import (
+    ENDS,
     Card,
     CardError,
+    Layoff,
     PlayerHand,
     RulesError,
     RuleSet,
@@ -317,9 +319,19 @@ def check_cards_exist(cards: Sequence[Card], rules: RuleSet, players: int) -> No
         raise PayloadError(code, bad.message)
 
 
+def end_from(obj: Any, what: str) -> str | None:
+    """The end of a run a card was laid off at: ``"low"``, ``"high"`` or none."""
+    if obj is None:
+        return None
+    if obj not in ENDS:
+        raise PayloadError("bad-end", f"{what}: end must be \"low\" or \"high\", not {obj!r}")
+    return str(obj)
+
+
 def players_from(obj: Any) -> list[PlayerHand]:
     """The players of a hand: ``[{"name", "melds": [{"id", "cards"}], "layoffs":
-    [{"card", "onto"}], "hand": [...], "going_rummy"?}]``."""
+    [{"card", "onto", "end"?}], "hand": [...], "going_rummy"?}]`` (a lay-off's ``end``,
+    ``low`` or ``high``, says where an ace went on a run 2…K: ``values.ace-end``)."""
     if not isinstance(obj, list) or not obj:
         raise PayloadError("bad-request", "players must be a list of the players of the hand")
     players = []
@@ -339,7 +351,7 @@ def players_from(obj: Any) -> list[PlayerHand]:
             assert meld_id is not None
             raw_cards = required(meld, "cards", f" in {name}'s meld {meld_id}")
             melds.append((meld_id, cards_from(raw_cards, f"{name}'s meld {meld_id}")))
-        layoffs = []
+        layoffs: list[Layoff] = []
         raw_layoffs = [] if item.get("layoffs") is None else item["layoffs"]
         if not isinstance(raw_layoffs, list):
             raise PayloadError("bad-request", f"{name}'s layoffs must be a list")
@@ -348,7 +360,8 @@ def players_from(obj: Any) -> list[PlayerHand]:
             card = card_from(lay.get("card"), f"{name}'s lay-off")
             onto = text_from(lay.get("onto"), f"the meld {name} laid {card} off on")
             assert onto is not None
-            layoffs.append((card, onto))
+            end = end_from(lay.get("end"), f"{name}'s lay-off of {card}")
+            layoffs.append((card, onto) if end is None else (card, onto, end))
         hand = cards_from(item.get("hand"), f"{name}'s hand")
         going_rummy = bool_from(item.get("going_rummy"), "going_rummy")
         players.append(PlayerHand(name, tuple(melds), tuple(layoffs), tuple(hand), going_rummy))

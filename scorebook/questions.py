@@ -114,11 +114,15 @@ def layoff(body: dict[str, Any]) -> dict[str, Any]:
 def draw(body: dict[str, Any]) -> dict[str, Any]:
     rules, players = _setup(body)
     table = table_from(body.get("table"), rules)
-    pile = cards_from(required(body, "pile"), "pile")
+    # without pile, the cards taken (``took``) are the pile
+    pile = cards_from(body.get("pile") if body.get("took") is not None
+                      else required(body, "pile"), "pile")
     hand = cards_from(required(body, "hand"), "hand")
-    take = body.get("take", 1)
-    if not isinstance(take, int) or isinstance(take, bool):
+    take = body.get("take", None if body.get("took") is not None else 1)
+    if take is not None and (not isinstance(take, int) or isinstance(take, bool)):
         raise PayloadError("bad-request", "take must be the number of cards taken from the top")
+    if body.get("took") is not None:
+        pile, take = _took_from_pile(cards_from(body.get("took"), "took"), pile, take)
     if not pile:
         raise PayloadError("empty-pile", "the discard pile is empty: there is nothing to take")
     if not 1 <= take <= len(pile):
@@ -137,6 +141,24 @@ def draw(body: dict[str, Any]) -> dict[str, Any]:
         "taken": [str(c) for c in pile[-take:]],
         "ways": [w.as_dict() for w in verdict.detail.get("ways", ())],
     }
+
+
+def _took_from_pile(took: list[Any], pile: list[Any], take: int | None
+                    ) -> tuple[list[Any], int]:
+    """``took`` (bottom to top, like ``pile``) instead of ``take``: the cards taken are the
+    top of the pile, in that order (the pile may be left out: it is then what was taken)."""
+    if not took:
+        raise PayloadError("bad-request", "took must list the cards taken, bottom to top")
+    if take is not None and take != len(took):
+        raise PayloadError("take-not-took", f"take is {take} but took lists {len(took)} cards")
+    if not pile:
+        return took, len(took)
+    top = pile[-len(took):]
+    if len(took) > len(pile) or [c.natural for c in top] != [c.natural for c in took]:
+        raise PayloadError("took-not-on-top", "took must be the top cards of the pile, listed "
+                           "bottom to top like the pile: the pile ends "
+                           + " ".join(str(c) for c in pile[-len(took):]))
+    return pile, len(took)
 
 
 def rummy_call(body: dict[str, Any]) -> dict[str, Any]:
@@ -173,7 +195,10 @@ def going_out(body: dict[str, Any]) -> dict[str, Any]:
     discard_card = card_from(discard, "discard") if discard is not None else None
     took = cards_from(body.get("took"), "took")
     check_cards_exist([*table.cards(), *hand], rules, players)
-    verdict = check_going_out(rules, table, hand, discard_card, took)
+    try:
+        verdict = check_going_out(rules, table, hand, discard_card, took)
+    except DrawError as exc:
+        raise PayloadError("took-not-in-hand", str(exc)) from exc
     return {**verdict_json(verdict),
             "plan": [str(step) for step in verdict.detail.get("plan", ())]}
 

@@ -142,7 +142,10 @@ class GoingOutForm(RulesForm):
     table = TextAreaField(_l("Melds on the table"), description=TABLE_HELP)
     hand = StringField(_l("The player's cards"), description=CARDS_HELP)
     discard = StringField(_l("The last discard (empty: meld every card)"))
-    took = StringField(_l("Cards taken from the discard pile this turn (optional)"))
+    took = StringField(_l("Cards taken from the discard pile this turn, bottom to top "
+                          "(optional)"),
+                       description=_l("The first is the deepest card taken; they are among "
+                                      "the player's cards above."))
 
 
 _LINE = re.compile(r"^\s*(?P<id>[^:()]+?)\s*(?:\((?P<owner>[^)]*)\))?\s*:\s*(?P<cards>.*)$")

@@ -25,7 +25,13 @@ from werkzeug.wrappers import Response
 from scorebook import access, history
 from scorebook.charts import score_chart
 from scorebook.extensions import db
-from scorebook.forms import BOOLEAN_OPTIONS, OPTION_HELP, NewGameForm, house_rules_in_words
+from scorebook.forms import (
+    BOOLEAN_OPTIONS,
+    OPTION_HELP,
+    NewGameForm,
+    house_rules_in_words,
+    option_families,
+)
 from scorebook.games import (
     GameSetupError,
     abandon,
@@ -91,7 +97,8 @@ def new() -> str | Response | tuple[str, int]:
     status = 400 if request.method == "POST" else 200
     page = render_template("games/new.html", form=form, errors=errors, league=league,
                            roster=[p.name for p in roster(league)] if league else [],
-                           option_help=OPTION_HELP, boolean_options=BOOLEAN_OPTIONS)
+                           option_help=OPTION_HELP, boolean_options=BOOLEAN_OPTIONS,
+                           option_families=option_families)
     return (page, status) if status != 200 else page
 
 

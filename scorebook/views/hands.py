@@ -20,6 +20,7 @@ from scorebook.entry import (
     Entry,
     HandError,
     Problem,
+    end_word,
     entry_from_json,
     entry_from_text,
     entry_json,
@@ -51,7 +52,7 @@ from scorebook.hands import (
     record_hand,
     start_live,
 )
-from scorebook.models import DRAW, STOCK_OUT, WENT_OUT, Game, Hand
+from scorebook.models import DRAW, RUN_ENDS, STOCK_OUT, WENT_OUT, Game, Hand
 from scorebook.plain_text import db_int
 from scorebook.views.cards import card_label, picker_texts
 from scorebook.views.games import get_game
@@ -109,7 +110,8 @@ def read_entry(form: HandForm, game: Game) -> Entry:
                             "bad-json") from None
         if isinstance(obj, dict) and outcome is not None:
             obj = {**obj, "ending": outcome[0], "went_out": outcome[1]}
-        entry = entry_from_json(obj, basic)
+        # the picker's cards are tapped in any order: no joker is read from its place
+        entry = entry_from_json(obj, basic, loose=True)
     else:
         texts = {name: {"melds": sub.melds.data or "", "layoffs": sub.layoffs.data or "",
                         "hand": sub.hand.data or ""}
@@ -169,7 +171,8 @@ def render_record(game: Game, form: HandForm, number: int, hand: Hand | None = N
         seat_forms=player_forms(form, game),
         dealer=dealer, error=error, family=family_name(game.family), basic=rules.is_basic,
         rules_json=game.rules_text, decks=rules.decks(len(names)),
-        jokers=rules.jokers_in_play(len(names)), texts=picker_texts())
+        jokers=rules.jokers_in_play(len(names)), texts=picker_texts(),
+        high_word=end_word("high"))
     return (page, status) if status != 200 else page
 
 
@@ -439,7 +442,8 @@ def live_add_layoff(game_id: int) -> Page:
         except CardError as exc:
             raise HandError([Problem(gettext("“%(token)s” is not a card.", token=exc.token),
                                      player, "layoffs")]) from None
-        live_layoff(hand, player, card, form.onto.data or "")
+        end = form.end.data if form.end.data in RUN_ENDS else None
+        live_layoff(hand, player, card, form.onto.data or "", end=end)
     except HandConflict as conflict:
         return render_conflict(game, conflict)
     except HandError as error:

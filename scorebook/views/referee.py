@@ -6,6 +6,7 @@ API (:mod:`scorebook.questions`), so the URL of a verdict is its permalink.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -15,7 +16,7 @@ from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from referee import CardError, ScoringError, build_table
+from referee import CardError, ScoringError, build_table, parse_cards
 from referee.rulebook import RULES_BY_ID
 from referee.rules import FAMILY_NAMES, RulesError, make_rules
 from referee.verdict import MESSAGES, render
@@ -186,7 +187,25 @@ def error_text(exc: PayloadError, form: Any) -> str:
         return gettext("The discard pile is empty: there is nothing to take.")
     if exc.code == "missing-names":
         return gettext("Say who discarded last and who calls “Rummy!”.")
+    if exc.code == "took-not-in-hand":
+        missing = _not_among(form.took.data, form.hand.data)
+        return gettext("The cards taken from the pile are among the player's cards: "
+                       "%(card)s is in the cards taken but not in the player's cards.",
+                       card=missing)
     return exc.message
+
+
+def _not_among(took: str | None, hand: str | None) -> str:
+    """The first card of ``took`` that ``hand`` does not hold (both as typed)."""
+    try:
+        held = Counter(c.natural for c in parse_cards(hand or ""))
+        for card in parse_cards(took or ""):
+            if not held[card.natural]:
+                return card.pretty()
+            held[card.natural] -= 1
+    except CardError:
+        pass
+    return ""
 
 
 def plan_steps(plan: list[str]) -> list[dict[str, Any]]:

@@ -7,6 +7,8 @@ from flask import Blueprint, abort, render_template
 
 from referee.rulebook import OPTION_TEXTS, SECTIONS, rules_for
 from referee.rules import FAMILIES, FAMILY_NAMES, make_rules
+from scorebook.forms import CHOICE_WORDS
+from scorebook.i18n import option_label
 
 bp = Blueprint("rulebook", __name__)
 
@@ -24,6 +26,12 @@ def family(family: str) -> str:
     sections = [(key, title, [r for r in rules if r.section == key])
                 for key, title in SECTIONS.items()]
     defaults = make_rules(family).as_dict()
+    # house rules by their name in the page's language, as the new-game form shows them
+    # (the option's id stays in the anchor only)
+    labels = {name: option_label(name) for name in OPTION_TEXTS}
+    words = {name: {value: str(text) for value, text in pairs}
+             for name, pairs in CHOICE_WORDS.items()}
     return render_template("rulebook/family.html", family=family, names=FAMILY_NAMES,
                            families=FAMILIES, sections=[s for s in sections if s[2]],
-                           options=OPTION_TEXTS, defaults=defaults)
+                           options=OPTION_TEXTS, defaults=defaults, option_labels=labels,
+                           choice_words=words)

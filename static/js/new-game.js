@@ -1,7 +1,28 @@
 // New game: tap a name from the league's roster to seat them in the next empty seat.
 // Without this script the seats are typed (the roster is offered as suggestions).
+// The house rules shown are those of the game chosen: Basic Rummy is offered no jokers,
+// no "Rummy!" calls, no deep-draw or floating rules (data-families on each option).
 (function () {
   "use strict";
+
+  var families = document.querySelectorAll("input[name=family]");
+  var options = document.querySelectorAll("[data-families]");
+
+  function showOptions() {
+    var chosen = Array.prototype.filter.call(families, function (r) { return r.checked; })[0];
+    if (!chosen) { return; }
+    Array.prototype.forEach.call(options, function (box) {
+      var offered = box.getAttribute("data-families").split(" ").indexOf(chosen.value) >= 0;
+      box.hidden = !offered;
+      // a hidden option is not sent: the game plays the family's own rule
+      Array.prototype.forEach.call(box.querySelectorAll("input, select"), function (control) {
+        control.disabled = !offered;
+      });
+    });
+  }
+
+  Array.prototype.forEach.call(families, function (r) { r.addEventListener("change", showOptions); });
+  showOptions();
 
   var roster = document.querySelector("[data-roster]");
   if (!roster) { return; }

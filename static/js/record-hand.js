@@ -6,6 +6,13 @@
 // player's cards into melds (POST /api/v1/arrange) and the scores are previewed
 // (POST /api/v1/score/hand).  On submit the hand goes to the server as JSON in the
 // hidden field hand_json; the server checks everything again.
+//
+// Tapped cards are a loose bunch (meld.joker): when a meld can be read several ways
+// (which card a joker is, or where the ace of a 13-card run lies) the page asks, and
+// the hand is not saved until every such meld has its answer.  Melds whose cards lie
+// in order (loaded from the stored hand, a reading chosen, "Group my cards") are read
+// as they lie, like the server reads them.  An ace laid off on a run 2..K asks
+// "low or high?" (values.ace-end) and the lay-off keeps the end it went to.
 (function () {
   "use strict";
 
@@ -34,6 +41,8 @@
   var pending = null;   // a lay-off waiting for its meld: {player, card, placements}
   var notes = {};       // per player: a message shown under their tools
   var userChoseOutcome = false;
+  // The verdict codes of a legal meld that can be read several ways (referee.melds).
+  var SEVERAL = ["meld.ambiguous", "meld.joker-place", "meld.ace-either-end"];
 
   function newId() { seq += 1; return "m" + seq; }
 
@@ -51,10 +60,13 @@
         var id = String(m.id || newId());
         var n = /^m(\d+)$/.exec(id);
         if (n) { seq = Math.max(seq, parseInt(n[1], 10)); }
-        return { id: id, cards: (m.cards || []).slice(), verdict: null, token: 0 };
+        // stored (or submitted) cards lie in their order: a joker is read from its place
+        return { id: id, cards: (m.cards || []).slice(), verdict: null, token: 0, laid: true };
       });
       state[i].layoffs = (p.layoffs || []).map(function (l) {
-        return { card: l.card, onto: String(l.onto) };
+        var lay = { card: l.card, onto: String(l.onto) };
+        if (l.end === "low" || l.end === "high") { lay.end = l.end; }
+        return lay;
       });
       state[i].hand = (p.hand || []).slice();
     });
@@ -114,11 +126,46 @@
         name: p.name,
         melds: p.melds.filter(function (m) { return m.cards.length; })
           .map(function (m) { return { id: m.id, cards: m.cards.slice() }; }),
-        layoffs: p.layoffs.map(function (l) { return { card: l.card, onto: l.onto }; }),
+        layoffs: p.layoffs.map(layoffJson),
         hand: p.hand.slice(),
         going_rummy: wentRummy && out.went_out === p.name
       };
     });
+  }
+
+  function layoffJson(l) {
+    var out = { card: l.card, onto: l.onto };
+    if (l.end) { out.end = l.end; }
+    return out;
+  }
+
+  function isAce(card) {
+    var c = card.indexOf("JK=") === 0 ? card.slice(3) : card;
+    return c.charAt(0) === "A";
+  }
+
+  // A meld the referee reads several ways, with no answer yet: it needs the player's word.
+  function unresolved(meld) {
+    return !!(meld.verdict && meld.verdict.legal && SEVERAL.indexOf(meld.verdict.code) >= 0);
+  }
+
+  // Do the cards, in the order they lie, make this reading (up or down)?  A set always
+  // does (as the server's referee.table.resolve_meld reads a meld put down).
+  function liesAs(cards, reading) {
+    if (reading.kind === "set") { return true; }
+    var given = cards.map(CP.natural).join(" ");
+    var laid = reading.cards.map(CP.natural);
+    return given === laid.join(" ") || given === laid.slice().reverse().join(" ");
+  }
+
+  // A meld whose cards lie in order: the one reading they lie as, when there is one.
+  function settle(meld) {
+    if (!meld.laid || !unresolved(meld) || !meld.verdict.readings) { return; }
+    var lying = meld.verdict.readings.filter(function (r) { return liesAs(meld.cards, r); });
+    if (lying.length !== 1) { return; }
+    var r = lying[0];
+    meld.cards = r.cards.slice();
+    meld.verdict = { legal: true, kind: r.kind, code: "meld.ok-" + r.kind, readings: [r] };
   }
 
   function outcome() {
@@ -134,11 +181,16 @@
     var table = [];
     state.forEach(function (p) {
       p.melds.forEach(function (m) {
-        if (!m.verdict || !m.verdict.legal || m.verdict.code === "meld.ambiguous") { return; }
+        if (!m.verdict || !m.verdict.legal || unresolved(m)) { return; }
         var cards = m.cards.slice();
         state.forEach(function (q) {
           q.layoffs.forEach(function (l) {
-            if (l.onto === m.id) { cards.push({ card: l.card, by: q.name }); }
+            if (l.onto !== m.id) { return; }
+            // the cards as they lie: an ace at the low end goes first (also an ace of an
+            // older record, which lay low), every other lay-off at the end
+            var entry = { card: l.card, by: q.name };
+            if (l.end === "low" || (!l.end && isAce(l.card))) { cards.unshift(entry); }
+            else { cards.push(entry); }
           });
         });
         table.push({ id: m.id, owner: p.name, cards: cards });
@@ -163,6 +215,7 @@
         if (token !== meld.token) { return; }
         if (answer.ok) {
           meld.verdict = answer.json;
+          settle(meld);
         } else {
           meld.verdict = { legal: false, message: (answer.json.error || {}).message || "" };
         }
@@ -240,7 +293,7 @@
     var last = p.melds[p.melds.length - 1];
     var meld = last && !last.cards.length ? last : null;
     if (!meld) {
-      meld = { id: newId(), cards: [], verdict: null, token: 0 };
+      meld = { id: newId(), cards: [], verdict: null, token: 0, laid: false };
       p.melds.push(meld);
     }
     active = { player: i, mode: "meld", meld: meld.id };
@@ -259,6 +312,7 @@
       var meld = activeMeld();
       if (!meld) { startMeld(active.player); meld = activeMeld(); }
       meld.cards.push(card);
+      meld.laid = false;  // tapped in: a loose bunch again
       validate(meld);
     }
     changed();
@@ -285,7 +339,7 @@
           return;
         }
         if (placements.length === 1) {
-          state[i].layoffs.push({ card: placements[0].card, onto: placements[0].meld });
+          state[i].layoffs.push(placed(placements[0]));
           changed();
           return;
         }
@@ -295,15 +349,29 @@
       .catch(function () { notes[i] = texts.offline; render(); });
   }
 
-  // A lay-off is recorded as a card and a meld: an ace that fits both ends of a 2..K
-  // run is one choice, not two (it lies low, as the referee scores it).
+  // A lay-off is recorded as a card and a meld, and an ace on a run with the end it
+  // went to: an ace that fits both ends of a 2..K run is two choices (values.ace-end).
   function distinct(placements) {
     var seen = {};
     return placements.filter(function (pl) {
-      var key = pl.meld + " " + pl.card;
+      var key = pl.meld + " " + pl.card + (isAce(pl.card) ? " " + pl.end : "");
       if (seen[key]) { return false; }
       seen[key] = true;
       return true;
+    });
+  }
+
+  // The lay-off a placement makes; an ace on a run keeps its end.
+  function placed(pl) {
+    var lay = { card: pl.card, onto: pl.meld };
+    if (isAce(pl.card) && (pl.end === "low" || pl.end === "high")) { lay.end = pl.end; }
+    return lay;
+  }
+
+  // Does another placement put the same card on the same meld (at its other end)?
+  function bothEnds(pl, placements) {
+    return placements.some(function (other) {
+      return other !== pl && other.meld === pl.meld && other.card === pl.card;
     });
   }
 
@@ -359,16 +427,39 @@
     var v = meld.verdict;
     if (!v) { return null; }
     var s = node("span", "slot-status");
-    if (v.legal && v.code !== "meld.ambiguous") {
+    if (v.legal && !unresolved(meld)) {
       s.classList.add("ok");
       s.textContent = v.kind === "set" ? texts.okSet : texts.okRun;
     } else if (v.checking || v.pending) {
       s.textContent = v.message;
+    } else if (unresolved(meld)) {
+      s.classList.add("bad");
+      s.textContent = question(meld);
     } else {
       s.classList.add("bad");
-      s.textContent = (v.code === "meld.ambiguous" ? "" : "✗ ") + (v.code === "meld.ambiguous" ? texts.whichJoker : v.message);
+      s.textContent = "✗ " + v.message;
     }
     return s;
+  }
+
+  // What to ask about a meld read several ways: which card the joker is, or where the ace lies.
+  function question(meld) {
+    return meld.verdict.code === "meld.ace-either-end" ? texts.whichAceEnd : texts.whichJoker;
+  }
+
+  // " · high end" beside an ace laid off at a run's end.
+  function endNote(l) {
+    if (l.end === "low") { return " · " + texts.lowEnd; }
+    if (l.end === "high") { return " · " + texts.highEnd; }
+    return "";
+  }
+
+  function readingLabel(meld, r) {
+    var cards = r.cards.map(CP.label).join(" ");
+    if (meld.verdict.code !== "meld.ace-either-end") { return cards; }
+    var low = CP.natural(r.cards[0]) === "JK" ? r.cards[0].slice(3).charAt(0) === "A"
+      : r.cards[0].charAt(0) === "A";
+    return f(low ? texts.aceLowReading : texts.aceHighReading, { cards: cards, value: r.value });
   }
 
   function renderPlayer(i) {
@@ -408,18 +499,19 @@
             var b = chip(l.card, "noop", {}, "layoff-chip");
             b.disabled = true;
             b.removeAttribute("aria-label");
-            var by = node("small", "", q.name);
+            var by = node("small", "", q.name + endNote(l));
             b.appendChild(by);
             cards.appendChild(b);
           }
         });
       });
       slot.appendChild(cards);
-      if (m.verdict && m.verdict.code === "meld.ambiguous" && m.verdict.readings) {
+      if (unresolved(m) && m.verdict.readings) {
         var choices = node("div", "choices");
-        choices.appendChild(node("p", "", texts.whichJoker));
+        choices.setAttribute("data-question", m.verdict.code === "meld.ace-either-end" ? "ace-end" : "joker");
+        choices.appendChild(node("p", "", question(m)));
         m.verdict.readings.forEach(function (r, ri) {
-          var b = node("button", "button-secondary", r.cards.map(CP.label).join(" "));
+          var b = node("button", "button-secondary", readingLabel(m, r));
           b.type = "button";
           b.setAttribute("data-act", "reading");
           b.setAttribute("data-m", m.id);
@@ -437,16 +529,25 @@
       var lc = node("div", "slot-cards");
       p.layoffs.forEach(function (l, k) {
         var b = chip(l.card, "remove-layoff", { p: i, i: k });
-        b.appendChild(node("small", "", meldName(l.onto, i)));
+        b.appendChild(node("small", "", meldName(l.onto, i) + endNote(l)));
         lc.appendChild(b);
       });
       ls.appendChild(lc);
       if (pending && pending.player === i) {
         var pc = node("div", "choices");
-        pc.appendChild(node("p", "", f(texts.whichMeld, { card: CP.label(pending.card) })));
+        var oneMeld = pending.placements.every(function (pl) {
+          return pl.meld === pending.placements[0].meld && pl.card === pending.placements[0].card;
+        });
+        pc.setAttribute("data-question", oneMeld ? "end" : "meld");
+        pc.appendChild(node("p", "", f(oneMeld ? texts.whichEnd : texts.whichMeld,
+          { card: CP.label(pending.card), meld: meldName(pending.placements[0].meld) })));
         pending.placements.forEach(function (pl, k) {
           var label = pl.card === pending.card || pl.card.indexOf("JK") !== 0 ? meldName(pl.meld)
             : f(texts.onMeldAs, { name: names[findMeld(pl.meld).player], n: findMeld(pl.meld).index + 1, card: CP.label(pl.card.slice(3)) });
+          if (bothEnds(pl, pending.placements)) {
+            var end = pl.end === "low" ? texts.endLow : texts.endHigh;
+            label = oneMeld ? end : f(texts.atEnd, { meld: label, end: end });
+          }
           var b = node("button", "button-secondary", label);
           b.type = "button";
           b.setAttribute("data-act", "place");
@@ -539,6 +640,7 @@
       var found = findMeld(b.getAttribute("data-m"));
       if (found) {
         found.meld.cards.splice(parseInt(b.getAttribute("data-i"), 10), 1);
+        found.meld.laid = false;
         if (!found.meld.cards.length && active.meld !== found.meld.id) {
           state[found.player].melds.splice(found.index, 1);
           state.forEach(function (q) {
@@ -555,10 +657,16 @@
     } else if (act === "reading") {
       var m = findMeld(b.getAttribute("data-m"));
       var r = m && m.meld.verdict && m.meld.verdict.readings[parseInt(b.getAttribute("data-r"), 10)];
-      if (r) { m.meld.cards = r.cards.slice(); validate(m.meld); }
+      if (r) {
+        // the chosen reading lies in order, its jokers declared: nothing left to ask
+        m.meld.cards = r.cards.slice();
+        m.meld.laid = true;
+        notes[m.player] = "";
+        validate(m.meld);
+      }
     } else if (act === "place" && pending) {
       var pl = pending.placements[parseInt(b.getAttribute("data-k"), 10)];
-      state[pending.player].layoffs.push({ card: pl.card, onto: pl.meld });
+      state[pending.player].layoffs.push(placed(pl));
       pending = null;
     }
     changed();
@@ -578,10 +686,10 @@
         if (!answer.ok) { notes[i] = (answer.json.error || {}).message || ""; render(); return; }
         var old = p.melds.map(function (m) { return m.id; });
         p.melds = answer.json.melds.map(function (r) {
-          return { id: newId(), cards: r.cards.slice(), verdict: { legal: true, kind: r.kind, code: "meld.ok-" + r.kind }, token: 0 };
+          return { id: newId(), cards: r.cards.slice(), verdict: { legal: true, kind: r.kind, code: "meld.ok-" + r.kind }, token: 0, laid: true };
         });
         if (answer.json.stranded.length) {
-          var rest = { id: newId(), cards: answer.json.stranded.slice(), verdict: null, token: 0 };
+          var rest = { id: newId(), cards: answer.json.stranded.slice(), verdict: null, token: 0, laid: false };
           p.melds.push(rest);
           validate(rest);
           notes[i] = texts.ungrouped;
@@ -627,7 +735,7 @@
           var found = distinct((answer.ok && answer.json.placements) || []);
           var places = found.filter(function (pl) { return fresh.indexOf(pl.meld) >= 0; });
           if (places.length === 1) {
-            state[o.player].layoffs.push({ card: places[0].card, onto: places[0].meld });
+            state[o.player].layoffs.push(placed(places[0]));
           } else if (places.length > 1 && !pending) {
             pending = { player: o.player, card: o.card, placements: places };
           } else {
@@ -644,6 +752,15 @@
   });
   if (goingRummyBox) { goingRummyBox.addEventListener("change", schedulePreview); }
 
+  function firstUnresolved() {
+    for (var i = 0; i < state.length; i++) {
+      for (var k = 0; k < state[i].melds.length; k++) {
+        if (unresolved(state[i].melds[k])) { return { player: i, index: k }; }
+      }
+    }
+    return null;
+  }
+
   form.addEventListener("submit", function (event) {
     if (pending) {
       // A lay-off still waiting for its meld would not be saved: ask for the meld first.
@@ -652,6 +769,17 @@
       render();
       var panel = document.getElementById("player-" + pending.player);
       if (panel) { panel.scrollIntoView({ block: "center" }); }
+      return;
+    }
+    // A meld read several ways is not saved until the player has said which reading
+    // (meld.joker: which card each joker is; meld.ace: where the ace of 13 cards lies).
+    var open = firstUnresolved();
+    if (open) {
+      event.preventDefault();
+      notes[open.player] = f(texts.chooseReadingFirst, { n: open.index + 1 });
+      render();
+      var where = document.getElementById("player-" + open.player);
+      if (where) { where.scrollIntoView({ block: "center" }); }
       return;
     }
     var out = outcome();

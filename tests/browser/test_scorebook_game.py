@@ -152,9 +152,10 @@ def test_grouping_keeps_the_lay_offs_on_the_melds_grouped(page: Page, live_serve
     expect(page.locator("#player-0 .slot-cards").filter(has_text="7♥")).to_contain_text("10♥")
 
 
-def test_an_ace_on_two_to_king_is_one_choice(page: Page, live_server: str) -> None:
-    """`layoff.basic`, `meld.ace`: the ace fits both ends of 2♥..K♥, but a lay-off is a
-    card on a meld, so the scorer is not asked to pick between two identical choices."""
+def test_an_ace_on_two_to_king_asks_which_end_even_when_both_score_15(
+        page: Page, live_server: str) -> None:
+    """`values.ace-end`: the ace fits both ends of 2♥..K♥, so the scorer says which (in
+    Rummy 500 both ends score 15, but the record keeps the end the ace went to)."""
     start_game(page, live_server, ["Ann", "Ben"], "rummy-500")
     page.get_by_role("link", name="Record hand 1").click()
     tap = Taps(page)
@@ -163,7 +164,11 @@ def test_an_ace_on_two_to_king_is_one_choice(page: Page, live_server: str) -> No
     expect(page.locator("#player-0 .slot-status.ok")).to_have_count(1)
     tap.tool(1, "Lay off")
     tap.card("ace of hearts")
+    choices = page.locator("#player-1 .choices[data-question=end] button")
+    expect(choices).to_have_count(2)
+    choices.filter(has_text="Low end").click()
     expect(page.locator("#player-1 [data-act=remove-layoff]")).to_contain_text("A♥")
+    expect(page.locator("#player-1 [data-act=remove-layoff]")).to_contain_text("low end")
     expect(page.locator("#player-1 .choices")).to_have_count(0)
 
 

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from referee import Table, check_layoff, check_meld, make_meld, make_rules, parse_card, parse_cards
+from referee import (
+    Table,
+    check_draw,
+    check_layoff,
+    check_meld,
+    make_meld,
+    make_rules,
+    parse_card,
+    parse_cards,
+)
 
 PAGAT = make_rules("pagat-500")
 RUMMY = make_rules("rummy-500")
@@ -71,3 +80,51 @@ def test_a_joker_turning_the_corner_cites_meld_ace(cards: str) -> None:
     verdict = check_meld(parse_cards(cards), PAGAT)
     assert not verdict.legal
     assert "meld.ace" in verdict.rules
+
+
+@pytest.mark.parametrize("rules", [PAGAT, RUMMY, BASIC], ids=["pagat-500", "rummy-500",
+                                                              "basic"])
+def test_values_ace_end_the_choice_exists_exactly_on_a_run_two_to_king(rules) -> None:
+    """`values.ace-end` `meld.ace` `layoff.basic`: of every run of hearts (every length,
+    every start), an ace fits at both ends exactly when the run is 2…K and aces may be
+    high; then the verdict asks which end, cites `values.ace-end`, and both ends are
+    offered; otherwise it is an ordinary lay-off (or none)."""
+    top = 14 if rules.aces_high else 13
+    for low in range(1, top - 1):
+        for high in range(low + 2, min(top, low + 12) + 1):
+            cards = " ".join(("A" if p in (1, 14) else {11: "J", 12: "Q", 13: "K"}.get(p, str(p)))
+                             + "H" for p in range(low, high + 1))
+            table = one_meld(cards, rules)
+            verdict = check_layoff(table, parse_card("AH"), rules)
+            both = rules.aces_high and (low, high) == (2, 13)
+            assert (verdict.code == "layoff.ace-either-end") == both, (cards, verdict)
+            if both:
+                assert "values.ace-end" in verdict.rules
+                assert {t.end for t in verdict.detail["targets"]} == {"low", "high"}
+            length = high - low + 1  # a run holds one ace at most, 13 cards at most
+            fits_low = low == 2 and high < 14 and length < 13
+            fits_high = high == 13 and rules.aces_high and length < 13
+            assert verdict.legal == (fits_low or fits_high), (cards, verdict)
+
+
+def test_discard_not_same_draw_agrees_with_the_rule_text() -> None:
+    """`discard.not-same` `draw.deep` `draw.basic`: meaning to discard the card taken
+    alone, the deepest card taken, or (two decks) another copy of either is refused, and
+    the verdict gives that reason; the card that had been on top of several may go."""
+    pile = parse_cards("3S 8H 9C KD")
+    hand = parse_cards("8C 8S 10H 2D 9C")
+    for take in (1, 2, 3):
+        deepest = pile[-take]
+        for discard in [*pile[-take:], *hand]:
+            verdict = check_draw(PAGAT, Table(), pile, hand, take, discard)
+            same = discard == deepest
+            if same:
+                assert not verdict.legal, (take, discard)
+                assert verdict.code.startswith(
+                    "draw.same-discard" if take == 1 else "draw.deepest-discard")
+                assert "discard.not-same" in verdict.rules
+                copy = [*hand, *pile[len(pile) - take + 1:]].count(deepest) > 0
+                assert verdict.code.endswith("-copy") == copy
+            else:
+                assert verdict.code not in ("draw.same-discard", "draw.deepest-discard")
+    assert check_draw(BASIC, Table(), pile, hand, 2).code == "draw.basic-top-only"

@@ -3,8 +3,9 @@ against brute force: small random positions where the answer is worked out the s
 obvious way, straight from the rule text, and compared with the referee's.
 
 Rules: `rummy.call`, `rummy.mode`, `out.empty-hand`, `score.500`, `layoff.owner`,
-`values.low-ace`, `values.joker`, `game.target-500`, `game.must-go-out`,
-`game.target-basic`.
+`values.low-ace`, `values.joker`, `values.ace-end`, `game.target-500`, `game.must-go-out`,
+`game.target-basic`; for going out after a draw from the pile also `draw.deep`,
+`discard.not-same`, `draw.deep-new-meld` and `draw.basic`.
 """
 
 from __future__ import annotations
@@ -300,3 +301,130 @@ def test_game_target_basic_by_player_count_exactly(players: int, target: int) ->
     verdict = game_result(rules, [0] * (players - 1) + [target], players - 1)
     assert verdict.detail["winner"] == players - 1
     assert verdict.params["total"] == target
+
+
+# ---------------------------------------------------------------------------------------
+# going out in the turn several cards were taken from the discard pile
+
+
+def _can_meld_everything_with(table: Table, hand: Sequence[Card], rules: RuleSet,
+                              new_meld: Card | None) -> bool:
+    """Brute force, as above, with ``new_meld`` (when given) in a new meld of three or
+    more rather than laid off (`draw.deep-new-meld`)."""
+    made = [0]
+
+    @cache
+    def go(table: Table, hand: tuple[Card, ...], need: bool) -> bool:
+        if not hand:
+            return not need
+        for i, card in enumerate(hand):
+            rest = hand[:i] + hand[i + 1:]
+            for meld in table:
+                for target in fits(meld, card, rules):
+                    if go(table.with_meld(place(meld, target, None)), rest, need):
+                        return True
+        for size in range(3, len(hand) + 1):
+            for chosen in combinations(range(len(hand)), size):
+                group = [hand[j] for j in chosen]
+                rest = tuple(c for j, c in enumerate(hand) if j not in chosen)
+                still = need and new_meld not in group
+                for reading in meld_readings(group, rules):
+                    made[0] += 1
+                    meld = make_meld(f"n{made[0]}", list(reading.cards), rules, None)
+                    if go(Table((*table, meld)), rest, still):
+                        return True
+        return False
+
+    return go(table, tuple(hand), new_meld is not None)
+
+
+def _expected_going_out(rules: RuleSet, table: Table, hand: list[Card], discard: Card,
+                        took: list[Card]) -> bool:
+    """RULES.md `draw.deep`, `discard.not-same`, `draw.deep-new-meld`, `draw.basic` and
+    `out.empty-hand`, read as they are written, for a turn that ends the hand."""
+    if len(took) > 1 and rules.is_basic:
+        return False  # draw.basic: only the top card may be taken
+    if discard == took[0]:
+        return False  # the card taken alone, or the deepest, is never the discard
+    rest = list(hand)
+    rest.remove(discard)
+    must_meld = len(took) > 1 or rules.draw_must_meld
+    new_meld = took[0] if must_meld and rules.deep_draw_new_meld else None
+    return _can_meld_everything_with(table, rest, rules, new_meld)
+
+
+@pytest.mark.parametrize("rules", [
+    make_rules("pagat-500"), make_rules("rummy-500"), make_rules("basic"),
+    make_rules("pagat-500", deep_draw_new_meld=True),
+    make_rules("pagat-500", draw_must_meld=True, deep_draw_new_meld=True)],
+    ids=["pagat-500", "rummy-500", "basic", "deep-new-meld", "must-meld-new-meld"])
+def test_going_out_after_taking_from_the_pile_agrees_with_brute_force(rules: RuleSet
+                                                                      ) -> None:
+    """`draw.deep` `discard.not-same` `draw.deep-new-meld` `draw.basic` `out.empty-hand`:
+    after taking one or several cards from the pile (listed bottom to top), a player may go
+    out on a discard exactly when it is not the card taken alone nor the deepest taken,
+    every other card can be melded, and (with the house rule) the deepest card can start
+    a new meld while they all are; Basic Rummy never takes more than the top card."""
+    seen = {"legal": 0, "illegal": 0}
+    for seed in range(160):
+        rng = random.Random(seed)
+        cards = _deck(rules)
+        rng.shuffle(cards)
+        table = _random_table(rules, cards, rng)
+        hand = _meldable_looking_hand(table, cards, rng, rules)
+        if len(hand) < 2:
+            continue
+        took = rng.sample(hand, rng.randint(1, min(3, len(hand))))
+        discard = rng.choice([took[-1], took[0], *hand])
+        verdict = check_going_out(rules, table, hand, discard, took)
+        expected = _expected_going_out(rules, table, hand, discard, took)
+        assert verdict.legal == expected, (seed, table, hand, took, discard, verdict)
+        seen["legal" if expected else "illegal"] += 1
+        if verdict.legal:  # the plan melds every other card
+            melded = sorted(c.natural for step in verdict.detail["plan"] for c in step.cards)
+            rest = list(hand)
+            rest.remove(discard)
+            assert melded == sorted(c.natural for c in rest)
+    assert seen["legal"] > 5 and seen["illegal"] > 5, seen
+
+
+# ---------------------------------------------------------------------------------------
+# the ace's end
+
+
+@pytest.mark.parametrize("rules", [
+    make_rules("pagat-500"), make_rules("pagat-500", values="5-10-15"),
+    make_rules("rummy-500"), make_rules("rummy-500", low_ace_value=1)],
+    ids=["pagat-500", "5-10-15", "rummy-500", "rummy-500-low-1"])
+def test_values_ace_end_an_ace_on_two_to_king_scores_by_its_end(rules: RuleSet) -> None:
+    """`values.ace-end` `values.low-ace` `layoff.owner`: runs 2…K of random suits, built
+    from three cards and lay-offs by anyone, and an ace laid off by anyone at the end they
+    name: it scores the low-ace value laid low and 15 laid high, whoever laid it, and
+    every other card scores as it would anyway."""
+    names = ("A", "B", "C")
+    for seed in range(120):
+        rng = random.Random(seed)
+        melds: dict[str, list[tuple[str, list[Card]]]] = {n: [] for n in names}
+        layoffs: dict[str, list[tuple]] = {n: [] for n in names}
+        expected = dict.fromkeys(names, 0)
+        for k, suit in enumerate(rng.sample("SHDC", rng.randint(1, 3))):
+            run = [Card(rank, suit) for rank in range(2, 14)]
+            start = rng.randint(0, len(run) - 3)
+            owner, meld_id = rng.choice(names), f"r{k}"
+            melds[owner].append((meld_id, run[start:start + 3]))
+            for i, card in enumerate(run):
+                layer = owner if start <= i < start + 3 else rng.choice(names)
+                if not start <= i < start + 3:
+                    layoffs[layer].append((card, meld_id))
+                expected[layer] += _value(card, rules, False)
+            end, layer = rng.choice(["low", "high"]), rng.choice(names)
+            layoffs[layer].append((Card(1, suit), meld_id, end))
+            expected[layer] += _value(Card(1, suit), rules, end == "low")
+        players = []
+        for name in names:
+            rng.shuffle(layoffs[name])
+            players.append(PlayerHand(name, melds[name], layoffs[name]))
+        result = score_hand(rules, players, None)
+        assert {n: p.melded for n, p in result.by_name().items()} == expected, (seed, players)
+        for meld in result.table:
+            assert len(meld.cards) == 13

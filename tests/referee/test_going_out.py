@@ -81,8 +81,14 @@ def test_out_cannot_discard_the_card_just_taken_alone() -> None:
                               took=[parse_card("KD")])
     assert not verdict.legal and verdict.code == "draw.same-discard"
     assert "discard.not-same" in verdict.rules
+    # took is listed bottom to top, like the pile: with 4C deepest and KD on top, the
+    # player melds the 4C and may discard the KD that had been on top ...
     assert check_going_out(PAGAT, HEARTS, parse_cards("2C 3C 4C KD"), parse_card("KD"),
-                           took=parse_cards("KD 4C")).legal
+                           took=parse_cards("4C KD")).legal
+    # ... but with KD deepest it must be melded this turn, so it cannot be the discard
+    deepest = check_going_out(PAGAT, HEARTS, parse_cards("2C 3C 4C KD"), parse_card("KD"),
+                              took=parse_cards("KD 4C"))
+    assert not deepest.legal and deepest.code == "draw.deepest-discard"
 
 
 def test_out_stock_empty_the_hand_is_scored_with_nobody_out() -> None:

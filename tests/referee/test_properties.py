@@ -2,7 +2,8 @@
 
 Rules: `meld.joker` (a reading is its own declaration), `layoff.basic` and
 `layoff.joker` (a lay-off keeps the meld legal), `score.500` and `score.basic` (a score
-never depends on the order the record lists things in), `cards.copies`.
+never depends on the order the record lists things in), `cards.copies`, `draw.deep` and
+`draw.deep-new-meld` (going out after a deep draw), `values.ace-end`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import random
 from collections import Counter
 from itertools import combinations, islice
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from referee import (
@@ -23,6 +24,7 @@ from referee import (
     RuleSet,
     Table,
     best_arrangement,
+    check_going_out,
     check_meld,
     layoff_targets,
     make_rules,
@@ -340,6 +342,77 @@ def test_the_first_way_is_the_same_asked_alone_or_with_others(
     one = ways_to_meld(card, pool_of(pool), table, rules, limit=1, **options)
     several = ways_to_meld(card, pool_of(pool), table, rules, limit=3, **options)
     assert one == several[:1]
+
+
+# ---------------------------------------------------------------------------------------
+# going out after taking several cards from the pile, and the ace's end
+
+
+NEW_MELD = make_rules("pagat-500", deep_draw_new_meld=True)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.sampled_from([PAGAT, RUMMY, NEW_MELD]))
+def test_going_out_after_a_deep_draw_melds_the_deepest_card(data: st.DataObject,
+                                                            rules: RuleSet) -> None:
+    """`draw.deep` `discard.not-same` `draw.deep-new-meld` `out.empty-hand`: whenever going
+    out after taking several cards is legal, the discard is not the deepest card taken
+    (nor, two decks, its other copy), the plan melds every other card once, and with the
+    house rule the deepest card is in one of the plan's new melds."""
+    table = data.draw(tables(rules))
+    # mostly a meld or two and one more card, so that going out is often legal
+    hand: list[Card] = []
+    for _ in range(data.draw(st.integers(1, 2))):
+        found = meld_readings(data.draw(meldish()), rules)
+        if found:
+            hand += [c.natural for c in found[0].cards]
+    hand += data.draw(st.lists(naturals, min_size=0, max_size=1)) + [data.draw(naturals)]
+    if not rules.jokers:
+        hand = [c for c in hand if not c.is_joker]
+    if len(hand) < 2:
+        return
+    picked = data.draw(st.lists(st.sampled_from(range(len(hand))), min_size=2, max_size=3,
+                                unique=True))
+    took = [hand[i] for i in picked]
+    discard = hand[-1] if data.draw(st.booleans()) else data.draw(st.sampled_from(hand))
+    verdict = check_going_out(rules, table, hand, discard, took)
+    event("legal" if verdict.legal else "refused")
+    if not verdict.legal:
+        return
+    assert discard.natural != took[0].natural
+    rest = Counter(c.natural for c in hand)
+    rest[discard.natural] -= 1
+    plan = verdict.detail["plan"]
+    assert Counter(c.natural for step in plan for c in step.cards) == +rest
+    if rules.deep_draw_new_meld:
+        assert any(step.meld_id is None and took[0].natural in [c.natural for c in step.cards]
+                   for step in plan)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SUITS), st.sampled_from([PAGAT, RUMMY, make_rules(
+    "pagat-500", values="5-10-15")]), st.integers(0, 9), st.randoms(use_true_random=False))
+def test_the_ace_end_changes_the_layers_score_by_15_less_the_low_ace(
+        suit: str, rules: RuleSet, start: int, rng: random.Random) -> None:
+    """`values.ace-end` `values.low-ace`: on a run that reaches the king and the two (any
+    three of them melded, the others laid off, listed in any order), an ace laid high
+    scores its layer 15 and laid low the low-ace value; nobody else's score changes, and
+    the table reads the ace at that end."""
+    run = [Card(rank, suit) for rank in range(2, 14)]
+    meld = run[start:start + 3]
+    others = [c for c in run if c not in meld]
+    ace = Card(1, suit)
+    scores = {}
+    for end in ("low", "high"):
+        layoffs: list = [*((c, "a") for c in others), (ace, "a", end)]
+        rng.shuffle(layoffs)
+        players = [PlayerHand("Ada", [("a", meld)]), PlayerHand("Bo", layoffs=layoffs)]
+        result = score_hand(rules, players, None)
+        scores[end] = result.by_name()
+        reading = result.table.get("a").reading
+        assert (reading.low == 1) == (end == "low") and len(reading.cards) == 13
+    assert scores["high"]["Ada"] == scores["low"]["Ada"]
+    assert scores["high"]["Bo"].melded - scores["low"]["Bo"].melded == 15 - rules.low_ace_value
 
 
 # ---------------------------------------------------------------------------------------

@@ -171,8 +171,10 @@ def test_rummy_mode_top_only_the_latest_discard_laid_off() -> None:
     assert verdict.detail["take"] == 1
     # a deeper card does not count, nor does a new meld from pile cards
     deep = check_rummy_call(TOP, HEARTS, parse_cards("6H 2C"), "Bo", "Cy")
-    assert not deep.legal and deep.code == "rummy.nothing"
+    assert not deep.legal and deep.code == "rummy.top-nothing"
     assert "rummy.mode" in deep.rules
+    # it says why: only the latest discard counts here, and the 2♣ fits no table meld
+    assert "2C" in deep.message and "latest discard" in deep.message
     assert callable_cards(Table(), parse_cards("8D 8C 8S"), TOP) == []
     assert callable_cards(HEARTS, parse_cards("5H 6H"), TOP)[0].take == 1
 

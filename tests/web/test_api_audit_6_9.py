@@ -21,7 +21,7 @@ def call(post, rules: Any, pile: list[str], table: list[Any] | None = None,
 @pytest.mark.parametrize(("rules", "legal", "code"), [
     (PAGAT, True, "rummy.ok"),
     ({"family": "pagat-500", "rummy_call": "pile"}, True, "rummy.ok"),
-    ({"family": "pagat-500", "rummy_call": "top"}, False, "rummy.nothing"),
+    ({"family": "pagat-500", "rummy_call": "top"}, False, "rummy.top-nothing"),
     ({"family": "pagat-500", "rummy_call": "off"}, False, "rummy.off"),
     ({"family": "rummy-500"}, False, "rummy.off"),
     ({"family": "rummy-500", "rummy_call": "pile"}, True, "rummy.ok"),
@@ -141,3 +141,176 @@ def test_score_game_must_go_out_below_target_and_ties(post):
     out = post("/score/game", {"rules": {"family": "rummy-500"}, "totals": [510, 510, 10],
                                "went_out": 2})
     assert (out["finished"], out["code"]) == (False, "game.tie")
+
+
+# ---- going out in the turn several cards were taken from the pile --------------------
+
+HEARTS_TABLE = [{"id": "A", "owner": "Ann", "cards": ["5H", "6H", "7H"]}]
+
+
+def going_out(post, rules: Any, hand: list[str], discard: str | None, took: list[str],
+              status: int = 200, players: int = 3) -> dict[str, Any]:
+    body = {"rules": rules, "players": players, "table": HEARTS_TABLE, "hand": hand,
+            "took": took}
+    if discard is not None:
+        body["discard"] = discard
+    return post("/referee/going-out", body, status)
+
+
+@pytest.mark.parametrize("family", ["pagat-500", "rummy-500"])
+def test_out_after_a_deep_draw_the_top_card_may_go_the_deepest_never(post, family):
+    """`draw.deep` `discard.not-same` `out.empty-hand`: ``took`` is bottom to top, like the
+    pile. Taking 8♥ K♦ (8♥ deepest), the player lays the 8♥ off and goes out on the K♦ that
+    had been on top; going out on the 8♥ instead is refused for that reason."""
+    rules = {"family": family}
+    out = going_out(post, rules, ["8H", "9H", "10H", "KD"], "KD", ["8H", "KD"])
+    assert (out["legal"], out["code"]) == (True, "out.ok-discard")
+    assert "draw.deep" in out["rules"]
+    out = going_out(post, rules, ["8H", "KD", "KS", "KC"], "8H", ["8H", "KD"])
+    assert (out["legal"], out["code"]) == (False, "draw.deepest-discard")
+    assert out["rules"] == ["discard.not-same", "draw.deep"]
+    assert "deepest" in out["message"]
+
+
+def test_out_after_a_deep_draw_with_the_new_meld_house_rule(post):
+    """`draw.deep-new-meld`: the deepest card taken must start a new meld when the player
+    goes out too; the plan shows one that does; laying it off alone is refused."""
+    rules = {"family": "pagat-500", "deep_draw_new_meld": True}
+    out = going_out(post, rules, ["8H", "9H", "10H", "KD"], "KD", ["8H", "KD"])
+    assert out["legal"] is True and "draw.deep-new-meld" in out["rules"]
+    assert "8H 9H 10H" in out["plan"]  # a new meld, not "8H on A"
+    out = going_out(post, rules, ["8H", "KD"], "KD", ["8H", "KD"])
+    assert (out["legal"], out["code"]) == (False, "out.deep-needs-new-meld")
+    assert "draw.deep-new-meld" in out["rules"]
+
+
+def test_out_after_a_deep_draw_in_basic_is_refused(post):
+    """`draw.basic`: Basic Rummy takes only the top card, so a turn that took two cannot
+    end the hand."""
+    body = {"rules": {"family": "basic"}, "players": 2, "hand": ["8H", "9H", "10H", "KD"],
+            "discard": "KD", "took": ["8H", "KD"]}
+    out = post("/referee/going-out", body)
+    assert (out["legal"], out["code"], out["rules"]) == (False, "draw.basic-top-only",
+                                                         ["draw.basic"])
+    out = post("/referee/going-out", {**body, "took": ["8H"]})
+    assert out["legal"] is True
+
+
+def test_out_two_decks_the_other_copy_is_the_same_card(post):
+    """`discard.not-same`: with five players (two decks) the other 8♥ counts as the 8♥
+    taken; the verdict says so."""
+    out = going_out(post, PAGAT, ["8H", "8H", "9H", "10H", "KD"], "8H", ["8H", "KD"],
+                    players=5)
+    assert (out["legal"], out["code"]) == (False, "draw.deepest-discard-copy")
+    assert "other 8H" in out["message"] or "other 8♥" in out["message"]
+    out = going_out(post, PAGAT, ["2C", "3C", "4C", "QS", "QS"], "QS", ["QS"], players=5)
+    assert (out["legal"], out["code"]) == (False, "draw.same-discard-copy")
+
+
+def test_out_took_must_be_in_the_hand(post):
+    """`out.empty-hand`: the hand holds the cards taken; a took card it lacks is a 400."""
+    out = going_out(post, PAGAT, ["8H", "KD"], "KD", ["9H", "KD"], 400)
+    assert out["error"]["code"] == "took-not-in-hand"
+    assert "9H" in out["error"]["message"]
+
+
+def test_draw_accepts_took_bottom_to_top_like_the_pile(post):
+    """`draw.deep`: /referee/draw takes ``took`` (bottom to top, like ``pile``) instead of
+    ``take``; they must be the top of the pile, and ``taken`` comes back the same way."""
+    pile = ["6C", "4S", "7D", "4H", "QS", "AD"]
+    hand = ["2C", "4D", "5C", "8C", "JH", "KS", "KD"]
+    body = {"rules": PAGAT, "players": 3, "pile": pile, "hand": hand}
+    by_take = post("/referee/draw", {**body, "take": 5})
+    by_took = post("/referee/draw", {**body, "took": pile[1:]})
+    assert by_took == by_take
+    assert by_took["taken"] == pile[1:] and by_took["card"] == "4S"
+    alone = post("/referee/draw", {"rules": PAGAT, "players": 3, "hand": hand,
+                                   "took": pile[1:]})
+    assert (alone["legal"], alone["card"]) == (True, "4S")
+    wrong = post("/referee/draw", {**body, "took": ["AD", "QS"]}, 400)  # top to bottom
+    assert wrong["error"]["code"] == "took-not-on-top"
+    assert post("/referee/draw", {**body, "took": pile[1:], "take": 2}, 400)["error"][
+        "code"] == "bad-request"
+    deepest = post("/referee/draw", {**body, "took": pile[1:], "discard": "4S"})
+    assert (deepest["legal"], deepest["code"]) == (False, "draw.deepest-discard")
+    top = post("/referee/draw", {**body, "took": pile[1:], "discard": "AD"})
+    assert top["legal"] is True
+
+
+# ---- the ace's end ------------------------------------------------------------------------
+
+TWO_TO_KING = ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH"]
+
+
+@pytest.mark.parametrize(("rules", "low"), [({"family": "pagat-500"}, 1),
+                                             ({"family": "pagat-500", "values": "5-10-15"}, 5),
+                                             ({"family": "rummy-500"}, 15)])
+def test_score_hand_an_ace_laid_off_scores_by_its_end(post, rules, low):
+    """`values.ace-end`: ``{"card": "AH", "onto": "m1", "end": "high"}`` scores 15, laid
+    low the low-ace value; without an end it lies low, as before."""
+    def score(layoff: dict[str, Any]) -> int:
+        body = {"rules": rules, "went_out": "Ann", "players": [
+            {"name": "Ann", "melds": [{"id": "m1", "cards": TWO_TO_KING}]},
+            {"name": "Ben", "layoffs": [layoff]}]}
+        return post("/score/hand", body)["players"][1]["melded"]
+
+    assert score({"card": "AH", "onto": "m1", "end": "high"}) == 15
+    assert score({"card": "AH", "onto": "m1", "end": "low"}) == low
+    assert score({"card": "AH", "onto": "m1"}) == low
+    body = {"rules": rules, "went_out": "Ann", "players": [
+        {"name": "Ann", "melds": [{"id": "m1", "cards": TWO_TO_KING}]},
+        {"name": "Ben", "layoffs": [{"card": "AH", "onto": "m1", "end": "high"}]}]}
+    melds = post("/score/hand", body)["melds"]
+    assert melds[0]["cards"][-1] == "AH" and "values.ace-end" in post("/score/hand",
+                                                                      body)["rules"]
+
+
+@pytest.mark.parametrize(("layoff", "code"), [
+    ({"card": "AH", "onto": "m1", "end": "top"}, "bad-end"),
+    ({"card": "AH", "onto": "m1", "end": 1}, "bad-end"),
+    ({"card": "AC", "onto": "s1", "end": "high"}, "bad-end"),
+    ({"card": "AC", "onto": "r1", "end": "low"}, "bad-layoff"),
+])
+def test_score_hand_an_impossible_end_is_a_400(post, layoff, code):
+    """`values.ace-end`: an end that is neither low nor high, an end on a set, or an end the
+    card cannot reach (A♣ below J-Q-K♣), is refused with a 400 that says which."""
+    body = {"rules": PAGAT, "went_out": "Ann", "players": [
+        {"name": "Ann", "melds": [{"id": "m1", "cards": TWO_TO_KING},
+                                  {"id": "s1", "cards": ["AS", "AD", "JK"]},
+                                  {"id": "r1", "cards": ["JC", "QC", "KC"]}]},
+        {"name": "Ben", "layoffs": [layoff]}]}
+    out = post("/score/hand", body, 400)
+    assert out["error"]["code"] == code
+
+
+def test_score_hand_a_13_card_run_two_to_ace_scores_its_ace_15(post):
+    """`values.low-ace`: the ace of a 13-card run 2…A is high: 15 (A…K: the low-ace value)."""
+    def melded(cards: list[str]) -> int:
+        body = {"rules": PAGAT, "went_out": "Ann", "players": [
+            {"name": "Ann", "melds": [{"id": "m", "cards": cards}]}, {"name": "Ben"}]}
+        return post("/score/hand", body)["players"][0]["melded"]
+
+    assert melded([*TWO_TO_KING, "AH"]) == 84 + 15
+    assert melded(["AH", *TWO_TO_KING]) == 84 + 1
+
+
+def test_layoff_verdict_says_the_ace_goes_at_the_end_the_player_says(post):
+    """`values.ace-end`: on a run 2…K the lay-off verdict lists both ends and cites the rule."""
+    out = post("/referee/layoff", {"rules": PAGAT, "card": "AH",
+                                   "table": [{"id": "m1", "cards": TWO_TO_KING}]})
+    assert (out["legal"], out["code"]) == (True, "layoff.ace-either-end")
+    assert "values.ace-end" in out["rules"]
+    assert {p["end"] for p in out["placements"]} == {"low", "high"}
+
+
+def test_out_one_meld_per_turn_says_it_is_the_limit_of_new_melds(post):
+    """`meld.once-per-turn`: two new melds would meld every card, but only one a turn is
+    allowed: the verdict names that rule and says so, not "cannot all be melded"."""
+    rules = {"family": "basic", "one_meld_per_turn": True}
+    out = post("/referee/going-out", {"rules": rules, "hand": ["2C", "3C", "4C", "5S", "6S",
+                                                               "7S"]})
+    assert (out["legal"], out["code"]) == (False, "out.one-meld-per-turn")
+    assert out["rules"] == ["out.empty-hand", "meld.once-per-turn"]
+    assert "one new meld" in out["message"]
+    out = post("/referee/going-out", {"rules": rules, "hand": ["2C", "3C", "4C", "QD"]})
+    assert (out["code"], out["rules"]) == ("out.cannot-meld", ["out.empty-hand"])

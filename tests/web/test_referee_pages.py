@@ -166,3 +166,18 @@ def test_cards_are_typed_in_capitals_and_names_as_words(client):
     assert re.search(r'<input[^>]*autocapitalize="characters"[^>]*id="pile"', page)
     assert re.search(r'<input[^>]*autocapitalize="words"[^>]*id="discarder"', page)
     assert re.search(r'<input[^>]*autocapitalize="words"[^>]*id="caller"', page)
+
+
+def test_going_out_page_after_a_deep_draw_reads_took_bottom_to_top(client):
+    """`draw.deep` `discard.not-same`: the going-out tool takes the cards taken bottom to
+    top: with 8♥ deepest the K♦ that was on top may be the last discard, the 8♥ not; a
+    card taken that is not among the player's cards is a 400 that names it."""
+    args = {"table": "A: 5H 6H 7H", "hand": "8H 9H 10H KD", "family": "pagat-500"}
+    page = ask(client, "going-out", discard="KD", took="8H KD", **args)
+    assert "NOT LEGAL" not in page and "LEGAL" in page
+    page = ask(client, "going-out", discard="8H", took="8H KD", **{**args,
+                                                                   "hand": "8H KD KS KC"})
+    assert "NOT LEGAL" in page and "deepest card taken" in page
+    assert "bottom to top" in page
+    page = ask(client, "going-out", 400, discard="KD", took="QS KD", **args)
+    assert "Q♠ is in the cards taken but not in the player&#39;s cards" in page
