@@ -1,7 +1,7 @@
 """Memberships a browser ended by leaving its league
 
 Revision ID: 881091dceb55
-Revises: 8b20bcdb8c55
+Revises: a4d122c6251a
 Create Date: 2026-12-01 09:06:00.951360
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '881091dceb55'
-down_revision = '8b20bcdb8c55'
+down_revision = 'a4d122c6251a'
 branch_labels = None
 depends_on = None
 
