@@ -13,15 +13,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from referee.arrange import SearchTooLarge
 from scorebook.errors import error_response
+from scorebook.extensions import limiter
 from scorebook.openapi import openapi_document
-from scorebook.payloads import PayloadError, require_object
+from scorebook.payloads import PayloadError, parse_json, require_object
 from scorebook.questions import QUESTIONS, Question, too_many_ways_message
 
 bp = Blueprint("api", __name__)
+
+#: One count per client address for every question (REFEREE_RATE_LIMIT).
+referee_limit = limiter.shared_limit(lambda: str(current_app.config["REFEREE_RATE_LIMIT"]),
+                                     scope="referee")
 
 
 def json_endpoint(question: Question) -> Callable[[], Response]:
@@ -29,18 +34,20 @@ def json_endpoint(question: Question) -> Callable[[], Response]:
     JSON; a :class:`PayloadError` becomes a 400 that says what is wrong, a search
     too large to answer in time a 422."""
 
+    @referee_limit
     def view() -> Response:
-        body = request.get_json(silent=True)
         try:
-            if body is None:
+            if not request.is_json:
                 raise PayloadError("invalid-json", "send a JSON object with Content-Type "
                                                    "application/json")
+            body = parse_json(request.get_data(cache=False))  # a 413 past the body limit
             return jsonify(question(dict(require_object(body))))
         except PayloadError as exc:
             return error_response(exc.status, exc.message, exc.code)
         except SearchTooLarge:
             return error_response(422, too_many_ways_message(), "search-too-large")
 
+    view.__name__ = question.__name__
     return view
 
 
