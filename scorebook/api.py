@@ -16,6 +16,7 @@ from collections.abc import Callable
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from referee.arrange import SearchTooLarge
+from scorebook.access import member_leagues
 from scorebook.errors import error_response
 from scorebook.extensions import limiter
 from scorebook.openapi import openapi_document
@@ -24,9 +25,19 @@ from scorebook.questions import QUESTIONS, Question, too_many_ways_message
 
 bp = Blueprint("api", __name__)
 
-#: One count per client address for every question (REFEREE_RATE_LIMIT).
-referee_limit = limiter.shared_limit(lambda: str(current_app.config["REFEREE_RATE_LIMIT"]),
-                                     scope="referee")
+def _referee_rate() -> str:
+    """The limit of this request: ``REFEREE_RATE_LIMIT`` for an anonymous client, the
+    higher ``REFEREE_MEMBER_RATE_LIMIT`` for a browser in a league, whose record-hand
+    and live pages ask the referee at almost every tap (and whose phones often share
+    one address at home)."""
+    config = current_app.config
+    if member_leagues():
+        return str(config["REFEREE_MEMBER_RATE_LIMIT"])
+    return str(config["REFEREE_RATE_LIMIT"])
+
+
+#: One count per client address for every question.
+referee_limit = limiter.shared_limit(_referee_rate, scope="referee")
 
 
 def json_endpoint(question: Question) -> Callable[[], Response]:

@@ -64,6 +64,10 @@ class DefaultConfig:
     # The anonymous JSON API (referee, scoring, arrange, rules), per client address:
     # generous for a table of phones, not for a script hammering the referee's search.
     REFEREE_RATE_LIMIT = "60 per minute"
+    # A browser in a league: its record-hand and live pages check every meld and preview
+    # the scores through the same API as the phones tap, and a family's phones often
+    # share one address (the home router).
+    REFEREE_MEMBER_RATE_LIMIT = "600 per minute"
     # Every answer of a limited endpoint says its limit; every 429 says when to retry.
     RATELIMIT_HEADERS_ENABLED = True
 

@@ -122,6 +122,34 @@ def test_the_referee_api_is_rate_limited_per_client_with_retry_after(
     assert client.get("/api/v1/openapi.json").status_code == 200  # the document is free
 
 
+def test_a_browser_in_a_league_gets_the_higher_limit_its_pages_need(
+        make_app: Callable[..., Flask]) -> None:
+    """The record-hand page checks every meld and previews the scores through the API
+    at almost every tap, and a family's phones often share one address: a browser in a
+    league counts against REFEREE_MEMBER_RATE_LIMIT, an anonymous one against the lower
+    REFEREE_RATE_LIMIT, both per address."""
+    from scorebook.extensions import db
+    from scorebook.models import League
+    from tests.conftest import join_league
+
+    app = make_app(REFEREE_RATE_LIMIT="3 per minute", REFEREE_MEMBER_RATE_LIMIT="8 per minute")
+    with app.app_context():
+        league = League(name="Our table")
+        db.session.add(league)
+        db.session.commit()
+        league_id = league.id
+    member = app.test_client()
+    join_league(app, member, league_id)
+    body = {"rules": RULES, "cards": ["7S", "8S", "9S"]}
+    answers = [member.post("/api/v1/referee/meld", json=body).status_code for _ in range(9)]
+    assert answers == [200] * 8 + [429]
+    stranger = app.test_client()
+    answers = [stranger.post("/api/v1/referee/meld", json=body,
+                             environ_base={"REMOTE_ADDR": "127.0.0.3"}).status_code
+               for _ in range(4)]
+    assert answers == [200] * 3 + [429]
+
+
 def test_every_429_says_when_to_retry(make_app: Callable[..., Flask]) -> None:
     app = make_app(PASSWORD_RATE_LIMIT="2 per minute", INVITE_RATE_LIMIT="2 per minute")
     client = app.test_client()
