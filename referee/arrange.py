@@ -424,6 +424,8 @@ _BEAM = 24
 #: what one state of the going-out search costs, in the steps SEARCH_LIMIT counts (a
 #: state there costs about that many moves of the sweep, in time)
 _DIVE_STATE = 6
+#: more jokers than any hand holds: what a state that cannot be completed needs
+_IMPOSSIBLE = 99
 
 # An arrangement's score, one integer: the melded value first, then the stranded points
 # (as the value the melded cards would have cost in the hand), then fewer melds.
@@ -664,6 +666,8 @@ class _Sweep:
         self.cell_memo: dict[tuple[int, int, int, int, int], list[Any]] = {}
         self.pool_memo: dict[tuple[int, int, int], list[Any]] = {}
         self.sets_memo: dict[tuple[tuple[int, ...], int], list[Any]] = {}
+        self.need_memo: dict[tuple[int, int, int, int], int] = {}
+        self.pool_need_memo: dict[tuple[int, int], int] = {}
 
     # ---- the moves at one cell (position, suit) ------------------------------------------
 
@@ -888,6 +892,55 @@ class _Sweep:
         self.pool_memo[key] = found
         return found
 
+    # ---- what a state still needs -------------------------------------------------------
+
+    def need(self, s: int, p: int, runs_id: int, kept: int) -> int:
+        """The fewest jokers suit ``s`` still needs from position ``p`` on, with the open
+        runs ``runs_id`` and ``kept`` aces kept back for the high end: each short run must
+        still reach three cards, each joker in a gap be followed by a natural, each ace
+        kept back find its place (``_IMPOSSIBLE``: none can).  The suits' needs add up: a
+        state that needs more jokers than are left leads nowhere."""
+        key = (s, p, runs_id, kept)
+        found = self.need_memo.get(key)
+        if found is not None:
+            return found
+        if p > self.top:
+            found = 0
+            for d in self.run_tuples[runs_id]:
+                if d & _PENDING:
+                    found = _IMPOSSIBLE
+                    break
+                length = (d >> 1) & 15
+                if not (d >> 6) & 63 and length < 3:
+                    found += 3 - length
+        elif not runs_id and not kept and not self.strict:
+            found = 0  # every card may be stranded
+        else:
+            n = kept if p == 14 else self.counts[s][p]
+            if not runs_id and not n and (p, s) not in self.table_runs:
+                found = self.need(s, p + 1, 0, kept)
+            else:
+                found = _IMPOSSIBLE
+                for option in self.cell_options(p, s, runs_id, n, self.jokers):
+                    used = option[3]
+                    if used >= found:
+                        continue
+                    later = self.need(s, p + 1, option[0], 0 if p == 14 else kept + option[2])
+                    if used + later < found:
+                        found = used + later
+        self.need_memo[key] = found
+        return found
+
+    def pool_need(self, rank: int, pool: int) -> int:
+        """The fewest jokers the naturals waiting for the sets of ``rank`` need."""
+        key = (rank, pool)
+        found = self.pool_need_memo.get(key)
+        if found is None:
+            found = min((o[0] for o in self.pool_options(rank, pool, self.jokers)),
+                        default=_IMPOSSIBLE)
+            self.pool_need_memo[key] = found
+        return found
+
     # ---- the end of the sweep ------------------------------------------------------------
 
     def finish(self, key: int) -> tuple[int, int, int, int] | None:
@@ -964,6 +1017,8 @@ class _Sweep:
         history: list[tuple[tuple[str, int, int], dict[int, Any]]] = []
         lowest = -(1 << 62) if floor is None else floor
         self.pruned_top = pruned = -(1 << 62)
+        need = self.need
+        pool_need = self.pool_need
         for p in range(1, top + 1):
             set_value = self.set_score[p] if p <= 13 else 0
             # the naturals waiting for the sets of this rank: by suit when the table has a
@@ -979,6 +1034,9 @@ class _Sweep:
                 no_block = (p, s) not in self.table_runs
                 if fixed == 0 and no_block and not any(key >> at & _ID for key in layer):
                     continue
+                # the naturals waiting for the sets of the rank are all known at its last
+                # suit (a natural of a later suit can lower what they need)
+                last_here = p <= 13 and all(counts[t][p] == 0 for t in range(s + 1, 4))
                 self._charge(len(layer))  # a step over every state
                 after: dict[int, tuple[int, Any, Any]] = {}
                 bounds: dict[int, int] = {}
@@ -1007,6 +1065,16 @@ class _Sweep:
                         raise SearchTooLarge(self.work, limit)
                     rest = key & _RUNS & ~(_ID << at)
                     room_before = key >> _ROOM & 15
+                    # the jokers this cell's move may take: what the other suits still
+                    # need is kept for them
+                    spare = joker_total - used
+                    for t in range(4):
+                        if t != s:
+                            spare -= need(t, p + 1 if t < s else p,
+                                          key >> _RUNS_AT[t] & _ID, kept_before >> 4 * t & 15)
+                    if spare < 0:
+                        continue
+                    kept_here = 0 if fixed < 0 else kept_before >> shift & 15
                     for option in options:
                         new_runs, to_sets, keep, jokers, gain, space = option[:6]
                         bound = (base + gain - jokers * joker + keep * high_ace
@@ -1018,20 +1086,21 @@ class _Sweep:
                         total = score + gain
                         if budget is not None and -total // self.meld > budget:
                             continue
-                        now_used = used + jokers
-                        if fixed < 0:
-                            kept = kept_before & ~(15 << shift)
-                        elif keep:
-                            kept = kept_before + (keep << shift)
-                            if self._high_need(kept) > joker_total - now_used:
-                                continue
-                        else:
-                            kept = kept_before
                         if to_sets:
                             pool = (pool_before + (to_sets << shift) if by_suit
                                     else _pool_with(pool_before, to_sets))
                         else:
                             pool = pool_before
+                        if jokers + need(s, p + 1, new_runs, kept_here + keep) + (
+                                pool_need(p, pool) if pool and last_here else 0) > spare:
+                            continue
+                        now_used = used + jokers
+                        if fixed < 0:
+                            kept = kept_before & ~(15 << shift)
+                        elif keep:
+                            kept = kept_before + (keep << shift)
+                        else:
+                            kept = kept_before
                         room = room_before + space
                         if room > joker_total - now_used:
                             room = joker_total - now_used
@@ -1070,8 +1139,13 @@ class _Sweep:
                     if self.work > limit:
                         raise SearchTooLarge(self.work, limit)
                     rest = key & _RUNS
+                    spare = joker_total - used
+                    for t in range(4):
+                        spare -= need(t, p + 1, key >> _RUNS_AT[t] & _ID, kept >> 4 * t & 15)
                     for option in options:
                         jokers, gain, space, _detail = option
+                        if jokers > spare:
+                            continue
                         total = entry[0] + gain
                         if budget is not None and -total // self.meld > budget:
                             continue
