@@ -1741,7 +1741,7 @@ class _Plain:
         self.rules = rules
         self.memo: dict[int, tuple[int, Any]] = {}
         self.high = rules.aces_high
-        self.scores, self.low_ace = _plain_scores(rules)
+        self.scores, self.low_ace, _prefix = _plain_scores(rules)
         self.work = 0
 
     def best(self, mask: int, ceiling: int) -> int:
@@ -1756,23 +1756,17 @@ class _Plain:
             raise SearchTooLarge(self.work, _PLAIN_STATES)
         low = mask & -mask
         bit = low.bit_length() - 1
-        suit, rank = bit >> 4, bit & 15
+        rank = bit & 15
         rest = mask ^ low
         top = -1
         move: Any = None
         scores = self.scores
         each = scores[rank]
-        # sets: the other suits of this rank above it, in suit order (S H D C)
-        present = [m for m in _SET_MASKS[bit] if rest & m]
-        if len(present) >= 2:
-            if len(present) == 2:
-                choices: tuple[int, ...] = (present[0] | present[1],)
-            else:
-                a, b, c = present
-                choices = (a | b, a | c, b | c, a | b | c)
-            for used in choices:
+        # sets: the other suits of this rank still here, in suit order (S H D C)
+        choices = _SET_CHOICES.get(rest & _SET_ALL[bit])
+        if choices is not None:
+            for used, size in choices:
                 after = rest & ~used
-                size = 1 + used.bit_count()
                 if after:
                     got = memo.get(after)
                     later = (got[0] if got is not None
@@ -1783,8 +1777,7 @@ class _Plain:
                 if score > top:
                     top, move = score, ("set", low | used, 0)
         # runs from this card up (an ace: from the bottom, then ending high)
-        base = 16 * suit
-        step = 1 << (base + rank + 1)
+        step = low << 1
         if rest & step and rest & step << 1:
             used = low
             total = self.low_ace if rank == 1 else each
@@ -1809,9 +1802,10 @@ class _Plain:
                     score = total - _MELD + later
                     if score > top:
                         top, move = score, ("run", used, rank)
-        if rank == 1 and self.high and rest >> (base + 12) & 3 == 3:
+        if rank == 1 and self.high and rest >> (bit - 1 + 12) & 3 == 3:
             used = low
             total = each
+            base = bit - 1
             for lower in range(13, 1, -1):
                 step = 1 << (base + lower)
                 if not rest & step:
@@ -1854,6 +1848,7 @@ class _Plain:
     def melds(self, mask: int) -> list[Reading]:
         out = []
         memo = self.memo
+        cards = _PLAIN_CARDS
         while mask:
             move = memo[mask][1]
             low = mask & -mask
@@ -1862,95 +1857,178 @@ class _Plain:
                 continue
             kind, used, extra = move
             bit = low.bit_length() - 1
-            suit, rank = _LISTED_SUITS[bit >> 4], bit & 15
+            base = bit & ~15
             if kind == "set":
-                cards = (natural_card(rank, suit),
-                         *(natural_card(rank, _LISTED_SUITS[i]) for i in _SET_ORDER[bit >> 4]
-                           if used >> (16 * i + rank) & 1))
-                out.append(Reading(SET, cards, rank=rank))
+                rank = bit & 15
+                out.append(Reading(SET, (cards[bit], *(cards[b] for b in _SET_BITS[bit]
+                                                       if used >> b & 1)), rank=rank))
             elif kind == "run":
-                cards = tuple(natural_card(r, suit) for r in range(rank, 14)
-                              if used >> (16 * (bit >> 4) + r) & 1)
-                out.append(Reading(RUN, cards, suit=suit, low=rank))
+                out.append(Reading(RUN, tuple(cards[base + r] for r in range(extra, 14)
+                                              if used >> (base + r) & 1),
+                                   suit=_LISTED_SUITS[bit >> 4], low=extra))
             else:
-                cards = (*(natural_card(r, suit) for r in range(extra, 14)),
-                         natural_card(1, suit))
-                out.append(Reading(RUN, cards, suit=suit, low=extra))
+                out.append(Reading(RUN, (*(cards[base + r] for r in range(extra, 14)),
+                                         cards[bit]), suit=_LISTED_SUITS[bit >> 4], low=extra))
             mask &= ~used
         return out
 
 
 @lru_cache(maxsize=64)
-def _plain_scores(rules: RuleSet) -> tuple[list[int], int]:
-    """The score of each rank melded (value and points kept out of the hand), and of an
-    ace melded low."""
+def _plain_scores(rules: RuleSet) -> tuple[list[int], int, list[int]]:
+    """The score of each rank melded (value and points kept out of the hand), of an ace
+    melded low, and the scores of the run positions 1 to ``p`` added up, by ``p``."""
     scores = [0] * 15
     for rank in range(1, 14):
         value = card_value(natural_card(rank, "S"), rules)
         scores[rank] = value * _VALUE + value * _KEPT
     ace = card_value(natural_card(1, "S"), rules)
     low = card_value(natural_card(1, "S"), rules, low_ace=True) * _VALUE + ace * _KEPT
-    return scores, low
+    prefix = [0] * 15
+    for p in range(1, 15):
+        prefix[p] = prefix[p - 1] + (low if p == 1 else scores[1 if p == 14 else p])
+    return scores, low, prefix
 
 
-# for a card of each suit (listing order), the others of its rank in suit order S H D C
-_SET_ORDER = tuple(tuple(_LISTED_SUITS.index(t) for t in SUITS if t != s)
-                   for s in _LISTED_SUITS)
-# for each bit (suit, rank) of a plain hand, the bits of the other suits of its rank
-_SET_MASKS = [[1 << (16 * i + (bit & 15)) for i in _SET_ORDER[bit >> 4]] if bit < 64 else []
-              for bit in range(64)]
+# A plain hand is one int: 16 bits a suit (listing order C D H S), bit r the card of rank
+# r.  For each bit: the card; the bits of the other suits of its rank, in suit order
+# S H D C (the order the sets are tried in, which picks among equally good arrangements);
+# the same as one mask.  For each mask of two or three of those: the sets it allows with
+# the card, as (the others' bits, the set's size), in the order they are tried.
+_PLAIN_CARDS = [natural_card(b & 15, _LISTED_SUITS[b >> 4]) if 1 <= b & 15 <= 13 else JOKER
+                for b in range(64)]
+_SET_BITS = [tuple(16 * i + (b & 15) for i, t in
+                   ((_LISTED_SUITS.index(t), t) for t in SUITS) if i != b >> 4)
+             for b in range(64)]
+_SET_ALL = [sum(1 << o for o in _SET_BITS[b]) for b in range(64)]
+
+
+def _set_choices() -> dict[int, tuple[tuple[int, int], ...]]:
+    table: dict[int, tuple[tuple[int, int], ...]] = {}
+    for b in range(64):
+        others = [1 << o for o in _SET_BITS[b]]
+        for chosen in range(1, 8):
+            present = [m for j, m in enumerate(others) if chosen >> j & 1]
+            if len(present) == 2:
+                masks = [present[0] | present[1]]
+            elif len(present) == 3:
+                x, y, z = present
+                masks = [x | y, x | z, y | z, x | y | z]
+            else:
+                continue
+            table[sum(present)] = tuple((m, 1 + m.bit_count()) for m in masks)
+    return table
+
+
+_SET_CHOICES = _set_choices()
+# the cards of a suit's ranks 0-6 and 7-13 (as a row's low and high 7 bits), in rank order
+_ROW_CARDS = [[tuple(_PLAIN_CARDS[16 * i + half * 7 + r] for r in range(7) if row >> r & 1)
+               for row in range(128)] for i in range(4) for half in range(2)]
+_PLAIN_SHIFT = {s: 16 * i for i, s in enumerate(_LISTED_SUITS)}
+# per suit, its cards by run position (0 unused, 14 the ace again); every bit of a rank
+_SUIT_POSITIONS = [tuple(_PLAIN_CARDS[16 * i + (1 if p == 14 else p)] if p else JOKER
+                         for p in range(15)) for i in range(4)]
+_RANK_BITS = [sum(1 << (16 * i + r) for i in range(4)) for r in range(16)]
 
 
 
-def _plain_arrangement(naturals: Sequence[Card], jokers: Sequence[Card], rules: RuleSet
+
+def _plain_cards(mask: int) -> tuple[Card, ...]:
+    """The cards of a plain hand, in listing order."""
+    rows = _ROW_CARDS
+    return (rows[0][mask & 127] + rows[1][mask >> 7 & 127]
+            + rows[2][mask >> 16 & 127] + rows[3][mask >> 23 & 127]
+            + rows[4][mask >> 32 & 127] + rows[5][mask >> 39 & 127]
+            + rows[6][mask >> 48 & 127] + rows[7][mask >> 55 & 127])
+
+
+def _plain_unique(mask: int, keep: int, blocks: list[tuple[int, int, int]],
+                  jokers: Sequence[Card], rules: RuleSet) -> Arrangement:
+    """The arrangement of a plain hand whose melds cannot overlap: every set of ``keep``
+    (the ranks held in three suits or more) and every run of ``blocks`` (each a suit's
+    consecutive positions), listed as the search lists them (by their lowest card)."""
+    cards = _PLAIN_CARDS
+    scores, _low, prefix = _plain_scores(rules)
+    found: list[tuple[int, Reading]] = []
+    total = 0
+    melded = 0
+    for i, first, last in blocks:
+        base = 16 * i
+        if last == 14:
+            run = (*_SUIT_POSITIONS[i][first:14], cards[base + 1])
+            melded |= ((1 << last) - (1 << first) | 2) << base
+            lowest = base + 1
+        else:
+            run = _SUIT_POSITIONS[i][first:last + 1]
+            melded |= ((2 << last) - (1 << first)) << base
+            lowest = base + first
+        total += prefix[last] - prefix[first - 1]
+        found.append((lowest, Reading(RUN, run, suit=_LISTED_SUITS[i], low=first)))
+    while keep:
+        low = keep & -keep
+        keep ^= low
+        rank = low.bit_length() - 1
+        here = _RANK_BITS[rank] & mask
+        lowest = (here & -here).bit_length() - 1
+        found.append((lowest, Reading(SET, (cards[lowest], *(
+            cards[b] for b in _SET_BITS[lowest] if mask >> b & 1)), rank=rank)))
+        total += here.bit_count() * scores[rank]
+        melded |= here
+    if len(found) > 1:
+        found.sort()
+    return Arrangement(tuple([r for _, r in found]),
+                       (*_plain_cards(mask & ~melded), *jokers), total // _VALUE)
+
+
+def _plain_arrangement(mask: int, jokers: Sequence[Card], rules: RuleSet
                        ) -> Arrangement | None:
-    """The best arrangement of one deck's cards without jokers (None: not that case)."""
-    rows = [0, 0, 0, 0]  # per suit in listing order, bit r: the card of rank r
-    index = _PLAIN_ROW
-    for card in naturals:
-        i = index[card.suit]
-        bit = 1 << card.rank
-        if rows[i] & bit:
-            return None  # a second copy: the sweep
-        rows[i] |= bit
-    a, b, c, d = rows
+    """The best arrangement of one deck's cards without jokers, as a plain hand (None:
+    too many ways, for the sweep)."""
+    a, b, c, d = mask & 0x7FFF, mask >> 16 & 0x7FFF, mask >> 32 & 0x7FFF, mask >> 48
     # ranks held in three suits or more, and cards three in a row in a suit
     keep = (a & b & (c | d)) | (c & d & (a | b))
     meldable = 0
     high = rules.aces_high
-    for i, row in enumerate(rows):
+    # one way only: no card both of a set's rank and of a run, no ace both low and high
+    # in its suit; then melding every card that can be, in the fewest melds (each
+    # block of a suit as one run, each rank's three or four as one set), is the best
+    # arrangement and the only one, with no search
+    alone = True
+    blocks: list[tuple[int, int, int]] = []  # (suit, first position, last position)
+    for i, row in enumerate((a, b, c, d)):
         wide = row | (row & 2) << 13 if high else row
         starts = wide & wide >> 1 & wide >> 2
-        covered = starts | starts << 1 | starts << 2
-        if covered >> 14 & 1:
-            covered |= 2
-        row &= keep | covered
-        meldable |= row << (16 * i)
-    melds: list[Reading] = []
-    left = rows
-    if meldable:
-        plain = _Plain(rules)
-        try:
-            plain.best(meldable, plain.ceiling(meldable))
-        except SearchTooLarge:
-            return None
-        melds = plain.melds(meldable)
-        left = list(rows)
-        for reading in melds:
-            for card in reading.cards:
-                left[index[card.suit]] &= ~(1 << card.rank)
-    stranded: list[Card] = []
-    for i, row in enumerate(left):
-        suit = _LISTED_SUITS[i]
-        while row:
-            low = row & -row
-            stranded.append(natural_card(low.bit_length() - 1, suit))
-            row ^= low
-    return Arrangement(tuple(melds), (*stranded, *jokers),
-                       sum(reading_value(r, rules) for r in melds) if melds else 0)
-
-
-_PLAIN_ROW = {s: i for i, s in enumerate(_LISTED_SUITS)}
+        if starts or keep & row:
+            covered = starts | starts << 1 | starts << 2
+            if alone and starts:
+                if covered & 0x4002 == 0x4002 or covered & keep or covered >> 13 & keep & 2:
+                    alone = False
+                else:
+                    rest = covered
+                    while rest:
+                        lowest = rest & -rest
+                        block = rest & ~(rest + lowest)
+                        rest ^= block
+                        first = lowest.bit_length() - 1
+                        blocks.append((i, first, first + block.bit_count() - 1))
+            if covered >> 14 & 1:
+                covered |= 2
+            meldable |= (row & (keep | covered)) << (16 * i)
+    if not meldable:
+        return Arrangement((), (*_plain_cards(mask), *jokers), 0)
+    if alone:
+        return _plain_unique(mask, keep, blocks, jokers, rules)
+    plain = _Plain(rules)
+    try:
+        top = plain.best(meldable, plain.ceiling(meldable))
+    except SearchTooLarge:
+        return None
+    melds = plain.melds(meldable)
+    for reading in melds:
+        for card in reading.cards:
+            mask &= ~(1 << (_PLAIN_SHIFT[card.suit] + card.rank))
+    # the score's top bits are the melded value (the points kept and the melds counted
+    # below them never reach a whole unit of value)
+    return Arrangement(tuple(melds), (*_plain_cards(mask), *jokers), top // _VALUE)
 
 
 def best_arrangement(cards: Iterable[Card], rules: RuleSet) -> Arrangement:
@@ -1959,15 +2037,21 @@ def best_arrangement(cards: Iterable[Card], rules: RuleSet) -> Arrangement:
 
     Raises :class:`SearchTooLarge` if the question would take more work than
     ``SEARCH_LIMIT`` (some dense hands of two decks with four jokers do)."""
-    naturals = []
     jokers = []
+    mask = 0
+    twice = False  # a second copy of a card: two decks, for the sweep
+    shift = _PLAIN_SHIFT
     for card in cards:
-        if card.rank:
-            naturals.append(card)
+        rank = card.rank
+        if rank:
+            bit = 1 << (shift[card.suit] + rank)
+            if mask & bit:
+                twice = True
+            mask |= bit
         else:
             jokers.append(JOKER)
-    if not jokers or not rules.jokers:
-        plain = _plain_arrangement(naturals, jokers, rules)
+    if not twice and (not jokers or not rules.jokers):
+        plain = _plain_arrangement(mask, jokers, rules)
         if plain is not None:
             return plain
     start = _sorted(cards)

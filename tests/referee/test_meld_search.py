@@ -32,7 +32,7 @@ from referee import (
     ways_to_meld,
 )
 from referee.arrange import SearchTooLarge, melds_containing, pool_of
-from referee.cards import full_deck
+from referee.cards import SUITS, full_deck
 from referee.melds import card_value
 from referee.table import fits, layoff_targets, place
 from tests.referee import reference_search as old
@@ -104,6 +104,28 @@ def test_one_deck_without_jokers_lists_exactly_what_the_referee_always_listed(se
             low = rng.randint(1, 10)
             deck = [c for c in deck if c.rank == 1 or low <= c.rank <= low + 3]
         cards = rng.sample(deck, min(len(deck), rng.randint(0, 13)))
+        new = best_arrangement(cards, rules)
+        before = old.best_arrangement(cards, rules)
+        assert (new.melds, new.stranded, new.value) == (
+            before.melds, before.stranded, before.value), cards
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_one_deck_bigger_hands_and_aces_at_both_ends_list_the_same(seed: int) -> None:
+    """`meld.run` `values.low-ace`: one deck, no joker, hands of up to 18 cards, many of
+    them with the ace next to both ends of its suit (A 2 3 and Q K A, where the ace can
+    go one way only) or a whole suit: melds, order and stranded cards as the old search
+    listed them, including when the melds cannot overlap and no search is made."""
+    rng = random.Random(700 + seed)
+    for _ in range(150):
+        rules = rng.choice([PAGAT, make_rules("basic"), make_rules("rummy-500")])
+        deck = full_deck(jokers=0)
+        cards = rng.sample(deck, rng.randint(3, 18))
+        if rng.random() < 0.5:
+            suit = rng.choice(SUITS)
+            ends = [1, 2, 3, 12, 13] if rng.random() < 0.7 else list(range(1, 14))
+            cards = list(dict.fromkeys(
+                [*(Card(r, suit) for r in ends if rng.random() < 0.85), *cards[:8]]))
         new = best_arrangement(cards, rules)
         before = old.best_arrangement(cards, rules)
         assert (new.melds, new.stranded, new.value) == (
