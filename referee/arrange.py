@@ -1848,27 +1848,16 @@ class _Plain:
     def melds(self, mask: int) -> list[Reading]:
         out = []
         memo = self.memo
-        cards = _PLAIN_CARDS
         while mask:
             move = memo[mask][1]
             low = mask & -mask
             if move is None:
                 mask ^= low
                 continue
-            kind, used, extra = move
-            bit = low.bit_length() - 1
-            base = bit & ~15
-            if kind == "set":
-                rank = bit & 15
-                out.append(Reading(SET, (cards[bit], *(cards[b] for b in _SET_BITS[bit]
-                                                       if used >> b & 1)), rank=rank))
-            elif kind == "run":
-                out.append(Reading(RUN, tuple(cards[base + r] for r in range(extra, 14)
-                                              if used >> (base + r) & 1),
-                                   suit=_LISTED_SUITS[bit >> 4], low=extra))
-            else:
-                out.append(Reading(RUN, (*(cards[base + r] for r in range(extra, 14)),
-                                         cards[bit]), suit=_LISTED_SUITS[bit >> 4], low=extra))
+            kind, used, _extra = move
+            # a run ending with the ace high: by run position, the ace at 14
+            key = used ^ low | low << 13 if kind == "high" else used
+            out.append(_PLAIN_MELDS.get(key) or _plain_meld(key))
             mask &= ~used
         return out
 
@@ -1941,42 +1930,65 @@ def _plain_cards(mask: int) -> tuple[Card, ...]:
             + rows[6][mask >> 48 & 127] + rows[7][mask >> 55 & 127])
 
 
-def _plain_unique(mask: int, keep: int, blocks: list[tuple[int, int, int]],
-                  jokers: Sequence[Card], rules: RuleSet) -> Arrangement:
-    """The arrangement of a plain hand whose melds cannot overlap: every set of ``keep``
-    (the ranks held in three suits or more) and every run of ``blocks`` (each a suit's
-    consecutive positions), listed as the search lists them (by their lowest card)."""
-    cards = _PLAIN_CARDS
+def _plain_unique(mask: int, left: int, keep: int, covered: int, jokers: Sequence[Card],
+                  rules: RuleSet) -> Arrangement:
+    """The arrangement of a plain hand whose melds cannot overlap: a set of every rank of
+    ``keep`` (the ranks held in three suits or more) and a run of every block of
+    ``covered`` (each suit's 16 bits by run position, 14 the ace again), listed as the
+    search lists them (by their lowest card); ``left``: the cards of no meld."""
     scores, _low, prefix = _plain_scores(rules)
     found: list[tuple[int, Reading]] = []
     total = 0
-    melded = 0
-    for i, first, last in blocks:
-        base = 16 * i
-        if last == 14:
-            run = (*_SUIT_POSITIONS[i][first:14], cards[base + 1])
-            melded |= ((1 << last) - (1 << first) | 2) << base
-            lowest = base + 1
-        else:
-            run = _SUIT_POSITIONS[i][first:last + 1]
-            melded |= ((2 << last) - (1 << first)) << base
-            lowest = base + first
+    while covered:
+        lowest = covered & -covered
+        block = covered & ~(covered + lowest)
+        covered ^= block
+        at = lowest.bit_length() - 1
+        base = at & ~15
+        first = at & 15
+        last = first + block.bit_count() - 1
         total += prefix[last] - prefix[first - 1]
-        found.append((lowest, Reading(RUN, run, suit=_LISTED_SUITS[i], low=first)))
+        reading = _PLAIN_MELDS.get(block) or _plain_meld(block)
+        found.append((base + 1 if last == 14 else at, reading))
     while keep:
         low = keep & -keep
         keep ^= low
         rank = low.bit_length() - 1
         here = _RANK_BITS[rank] & mask
         lowest = (here & -here).bit_length() - 1
-        found.append((lowest, Reading(SET, (cards[lowest], *(
-            cards[b] for b in _SET_BITS[lowest] if mask >> b & 1)), rank=rank)))
+        found.append((lowest, _PLAIN_MELDS.get(here) or _plain_meld(here)))
         total += here.bit_count() * scores[rank]
-        melded |= here
     if len(found) > 1:
         found.sort()
-    return Arrangement(tuple([r for _, r in found]),
-                       (*_plain_cards(mask & ~melded), *jokers), total // _VALUE)
+    return Arrangement(tuple([r for _, r in found]), (*_plain_cards(left), *jokers),
+                       total // _VALUE)
+
+
+# the melds of plain hands, shared like the cards: by their cards' bits, runs by position
+# (bit 14 of a suit: its ace, high; a set has one bit in each of three or four suits)
+_PLAIN_MELDS: dict[int, Reading] = {}
+
+
+def _plain_meld(bits: int) -> Reading:
+    lowest = (bits & -bits).bit_length() - 1
+    base = lowest & ~15
+    if bits >> base > 0xFFFF:  # more than one suit: a set
+        cards = _PLAIN_CARDS
+        reading = Reading(SET, (cards[lowest], *(cards[b] for b in _SET_BITS[lowest]
+                                                 if bits >> b & 1)), rank=lowest & 15)
+    else:
+        i = lowest >> 4
+        first = lowest & 15
+        last = first + bits.bit_count() - 1
+        reading = Reading(RUN, _SUIT_POSITIONS[i][first:last + 1], suit=_LISTED_SUITS[i],
+                          low=first)
+    _PLAIN_MELDS[bits] = reading
+    return reading
+
+
+_LANES = 0x0001_0001_0001_0001  # bit 0 of each suit's 16 bits
+_LOW_ACES = _LANES << 1
+_HIGH_ACES = _LANES << 14
 
 
 def _plain_arrangement(mask: int, jokers: Sequence[Card], rules: RuleSet
@@ -1984,39 +1996,23 @@ def _plain_arrangement(mask: int, jokers: Sequence[Card], rules: RuleSet
     """The best arrangement of one deck's cards without jokers, as a plain hand (None:
     too many ways, for the sweep)."""
     a, b, c, d = mask & 0x7FFF, mask >> 16 & 0x7FFF, mask >> 32 & 0x7FFF, mask >> 48
-    # ranks held in three suits or more, and cards three in a row in a suit
+    # ranks held in three suits or more, in every suit's bits; cards three in a row in a
+    # suit, by run position (every suit at once: no run crosses a suit's bits 0 and 15)
     keep = (a & b & (c | d)) | (c & d & (a | b))
-    meldable = 0
-    high = rules.aces_high
+    sets = keep * _LANES
+    wide = mask | (mask & _LOW_ACES) << 13 if rules.aces_high else mask
+    starts = wide & wide >> 1 & wide >> 2
+    covered = starts | starts << 1 | starts << 2
+    high = covered & _HIGH_ACES
+    meldable = mask & (sets | covered | high >> 13)
+    if not meldable:
+        return Arrangement((), (*_plain_cards(mask), *jokers), 0)
     # one way only: no card both of a set's rank and of a run, no ace both low and high
     # in its suit; then melding every card that can be, in the fewest melds (each
     # block of a suit as one run, each rank's three or four as one set), is the best
     # arrangement and the only one, with no search
-    alone = True
-    blocks: list[tuple[int, int, int]] = []  # (suit, first position, last position)
-    for i, row in enumerate((a, b, c, d)):
-        wide = row | (row & 2) << 13 if high else row
-        starts = wide & wide >> 1 & wide >> 2
-        if starts or keep & row:
-            covered = starts | starts << 1 | starts << 2
-            if alone and starts:
-                if covered & 0x4002 == 0x4002 or covered & keep or covered >> 13 & keep & 2:
-                    alone = False
-                else:
-                    rest = covered
-                    while rest:
-                        lowest = rest & -rest
-                        block = rest & ~(rest + lowest)
-                        rest ^= block
-                        first = lowest.bit_length() - 1
-                        blocks.append((i, first, first + block.bit_count() - 1))
-            if covered >> 14 & 1:
-                covered |= 2
-            meldable |= (row & (keep | covered)) << (16 * i)
-    if not meldable:
-        return Arrangement((), (*_plain_cards(mask), *jokers), 0)
-    if alone:
-        return _plain_unique(mask, keep, blocks, jokers, rules)
+    if not (covered & sets or high >> 13 & (covered | sets)):
+        return _plain_unique(mask, mask & ~meldable, keep, covered, jokers, rules)
     plain = _Plain(rules)
     try:
         top = plain.best(meldable, plain.ceiling(meldable))
