@@ -667,6 +667,8 @@ class _Sweep:
         self.pool_memo: dict[tuple[int, int, int], list[Any]] = {}
         self.sets_memo: dict[tuple[tuple[int, ...], int], list[Any]] = {}
         self.need_memo: dict[tuple[int, int, int, int], int] = {}
+        # the runs that need something (see ``need``), by runs id
+        self.short_runs: dict[int, int] = {}
         self.pool_need_memo: dict[tuple[int, int], int] = {}
 
     # ---- the moves at one cell (position, suit) ------------------------------------------
@@ -900,6 +902,17 @@ class _Sweep:
         still reach three cards, each joker in a gap be followed by a natural, each ace
         kept back find its place (``_IMPOSSIBLE``: none can).  The suits' needs add up: a
         state that needs more jokers than are left leads nowhere."""
+        if not kept and runs_id:
+            # only the runs that need something: a long run closes for free and a table
+            # run needs no card (both could only take cards the others might want; an
+            # ace kept back may still need them)
+            short = self.short_runs.get(runs_id)
+            if short is None:
+                short = self._intern(tuple(d for d in self.run_tuples[runs_id]
+                                           if not (d >> 6) & 63
+                                           and (d & _PENDING or (d >> 1) & 15 < 3)))
+                self.short_runs[runs_id] = short
+            runs_id = short
         key = (s, p, runs_id, kept)
         found = self.need_memo.get(key)
         if found is not None:
@@ -913,8 +926,9 @@ class _Sweep:
                 length = (d >> 1) & 15
                 if not (d >> 6) & 63 and length < 3:
                     found += 3 - length
-        elif not runs_id and not kept and not self.strict:
-            found = 0  # every card may be stranded
+        elif not runs_id and not kept:
+            found = 0  # every card may be stranded, or go to a set (whose jokers are not
+            # counted here)
         else:
             n = kept if p == 14 else self.counts[s][p]
             if not runs_id and not n and (p, s) not in self.table_runs:
@@ -923,7 +937,10 @@ class _Sweep:
                 found = _IMPOSSIBLE
                 for option in self.cell_options(p, s, runs_id, n, self.jokers):
                     used = option[3]
-                    if used >= found:
+                    if used >= found or (option[7] and p < 14 and (not kept or p < 12)):
+                        # a new run needs no fewer jokers than a set (but an ace kept back
+                        # for the high end may need one: from the queen on, no earlier
+                        # card of it could save a joker)
                         continue
                     later = self.need(s, p + 1, option[0], 0 if p == 14 else kept + option[2])
                     if used + later < found:
@@ -979,11 +996,6 @@ class _Sweep:
         return score + room * self.joker_score, room, 0, left - room
 
     # ---- the sweep -----------------------------------------------------------------------
-
-    def _high_need(self, kept: int) -> int:
-        need = self.high_need
-        return (need[0][kept & 15] + need[1][kept >> 4 & 15] + need[2][kept >> 8 & 15]
-                + need[3][kept >> 12 & 15])
 
     def _charge(self, amount: int) -> None:
         self.work += amount
@@ -1210,6 +1222,8 @@ class _Sweep:
                 steps.append(("sets", p, -1))
         failed: dict[tuple[int, int], int] = {}
         path: list[tuple[tuple[str, int, int], Any]] = []
+        need = self.need
+        pool_need = self.pool_need
         ordered: dict[int, list[Any]] = {}
 
         def likeliest(options: list[Any]) -> list[Any]:
@@ -1253,21 +1267,29 @@ class _Sweep:
                     self._charge(len(options))
                     rest = key & _RUNS & ~(_ID << at)
                     pool_before = key >> _POOL_AT
-                    for option in options:
+                    spare = joker_total - used
+                    for t in range(4):
+                        if t != s:
+                            spare -= need(t, p + 1 if t < s else p, key >> _RUNS_AT[t] & _ID,
+                                          kept >> 4 * t & 15)
+                    kept_here = 0 if fixed < 0 else kept >> shift & 15
+                    last_here = p <= 13 and all(counts[t][p] == 0 for t in range(s + 1, 4))
+                    for option in options if spare >= 0 else ():
                         new_runs, to_sets, keep, jokers, gain = option[:5]
+                        pool = pool_before
+                        if to_sets:
+                            pool = (pool + (to_sets << shift) if by_suit
+                                    else _pool_with(pool, to_sets))
+                        if jokers + need(s, p + 1, new_runs, kept_here + keep) + (
+                                pool_need(p, pool) if pool and last_here else 0) > spare:
+                            continue
                         now_used = used + jokers
                         if fixed < 0:
                             now_kept = kept & ~(15 << shift)
                         elif keep:
                             now_kept = kept + (keep << shift)
-                            if self._high_need(now_kept) > joker_total - now_used:
-                                continue
                         else:
                             now_kept = kept
-                        pool = pool_before
-                        if to_sets:
-                            pool = (pool + (to_sets << shift) if by_suit
-                                    else _pool_with(pool, to_sets))
                         room = min((key >> _ROOM & 15) + option[5], joker_total - now_used)
                         moves.append((rest | new_runs << at | now_used << _USED
                                       | room << _ROOM | now_kept << _KEPT_AT
@@ -1279,8 +1301,13 @@ class _Sweep:
                 else:
                     options = self.pool_options(p, pool, joker_total - used)
                     self._charge(len(options))
+                    spare = joker_total - used
+                    for t in range(4):
+                        spare -= need(t, p + 1, key >> _RUNS_AT[t] & _ID, kept >> 4 * t & 15)
                     for option in options:
                         jokers, gain, space, _detail = option
+                        if jokers > spare:
+                            continue
                         now_used = used + jokers
                         room = min((key >> _ROOM & 15) + space, joker_total - now_used)
                         moves.append((key & _RUNS | now_used << _USED | room << _ROOM
