@@ -26,6 +26,8 @@ import brotli
 from flask import Flask, Response, request
 from flask_compress import Compress
 
+from scorebook.assets import STATIC_ENDPOINTS
+
 #: What is worth compressing. Not PNG, ICO or other images that are compressed already.
 MIMETYPES = (
     "text/html",
@@ -43,8 +45,6 @@ MIMETYPES = (
 #: Best first; a browser that accepts both gets brotli.
 ENCODINGS = ("br", "gzip")
 
-#: The endpoints whose answers are files that only change with the app's version.
-STATIC_ENDPOINTS = frozenset({"static", "assets.stylesheet"})
 
 compress = Compress()
 
