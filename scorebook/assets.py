@@ -29,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, request
+from flask import Blueprint, Flask, Response, current_app, g, has_request_context, request
 
 #: The bundled stylesheet's name, as if it were a file of the static folder.
 BUNDLE = "css/site.css"
@@ -129,7 +129,13 @@ def snapshot(app: Flask | None = None) -> Snapshot:
     app = app or current_app
     folder = Path(str(app.static_folder))
     if app.debug:
-        return _snapshot_at(str(folder), _signature(folder))
+        # one look at the files per request (a page builds a dozen static URLs)
+        if has_request_context() and "scorebook_assets" in g:
+            return g.scorebook_assets  # type: ignore[no-any-return]
+        snap = _snapshot_at(str(folder), _signature(folder))
+        if has_request_context():
+            g.scorebook_assets = snap
+        return snap
     snap: Snapshot | None = app.extensions.get("scorebook.assets")
     if snap is None:
         snap = app.extensions["scorebook.assets"] = build_snapshot(folder)
