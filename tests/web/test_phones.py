@@ -23,6 +23,7 @@ from scorebook.extensions import db
 from scorebook.models import Game, League
 from tests.conftest import join_league
 from tests.qr import decode_modules
+from tests.reading import page as page_of
 
 NAMES = ["Ann", "Ben", "Cy"]
 BIG = "as ah ad ac\nks kh kd kc\nqs qh qd qc\njs jh jd jc\n10s 10h 10d 10c"
@@ -158,8 +159,9 @@ def test_a_scanned_code_joins_and_lands_in_the_game(
     for role in ("scorer", "viewer"):
         phone = app.test_client()
         link = path_of(codes[role][1] or "")
-        landing = phone.get(link)
-        assert landing.status_code == 200, role
+        landing = phone.get(link)  # the token kept in the session, and out of the URL
+        assert landing.status_code == 303 and landing.headers["Location"] == "/join", role
+        assert phone.get("/join").status_code == 200, role
         joined = phone.post(link, data={})
         assert joined.status_code == 302
         assert joined.headers["Location"] == f"/games/{game_id}", role
@@ -168,7 +170,7 @@ def test_a_scanned_code_joins_and_lands_in_the_game(
         can_record = "Record hand 1" in board.get_data(as_text=True)
         assert can_record == (role == "scorer")
         # scanning again: already in, one tap to the game
-        again = phone.get(link).get_data(as_text=True)
+        again = phone.get(link, follow_redirects=True).get_data(as_text=True)
         assert "already in the league" in again and f'href="/games/{game_id}"' in again
 
 
@@ -231,7 +233,8 @@ def test_codes_follow_their_links_stop_and_replace_rules(
     assert app.test_client().get(viewer_link).status_code == 404
     fresh = codes_on(other_device.get(f"/games/{game_id}/phones").get_data(as_text=True))
     assert path_of(fresh["viewer"][0]) != viewer_link
-    assert app.test_client().get(path_of(fresh["viewer"][0])).status_code == 200
+    assert app.test_client().get(path_of(fresh["viewer"][0]),
+                                 follow_redirects=True).status_code == 200
 
 
 def test_forged_door_tokens_open_nothing(app: Flask, client: FlaskClient,
@@ -322,7 +325,7 @@ def test_play_again_keeps_players_seats_and_rules_and_passes_the_deal(
         assert new.first_dealer == 1 and new.league_id == league_id
         assert new.status == "in-progress" and new.rematch_of_id == game_id
         assert [c.action for c in history.changes(old)][0] == history.GAME_REMATCH
-    assert "Ben deals" in client.get(f"/games/{new_id}").get_data(as_text=True)
+    assert "Ben deals" in page_of(client.get(f"/games/{new_id}"))
     # the finished game now points at it, and a second tap goes there, starting nothing
     assert f"Next game: Game {new_id}" in client.get(f"/games/{game_id}").get_data(as_text=True)
     again = client.post(f"/games/{game_id}/rematch", data={})
