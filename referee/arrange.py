@@ -1264,7 +1264,9 @@ class _Sweep:
                 else:
                     by_suit = p in self.slots
                     options = likeliest(self.cell_options(p, s, runs, n, joker_total - used))
-                    self._charge(len(options))
+                    # each option, and the jokers every suit still needs, looked up: work
+                    # too (a refusal stays as quick as the limit promises)
+                    self._charge(2 * len(options) + 3)
                     rest = key & _RUNS & ~(_ID << at)
                     pool_before = key >> _POOL_AT
                     spare = joker_total - used
@@ -1300,7 +1302,7 @@ class _Sweep:
                     moves.append((key, 0, None))
                 else:
                     options = self.pool_options(p, pool, joker_total - used)
-                    self._charge(len(options))
+                    self._charge(len(options) + 4)
                     spare = joker_total - used
                     for t in range(4):
                         spare -= need(t, p + 1, key >> _RUNS_AT[t] & _ID, kept >> 4 * t & 15)
@@ -1889,8 +1891,20 @@ class _Plain:
         return out
 
 
-@lru_cache(maxsize=64)
 def _plain_scores(rules: RuleSet) -> tuple[list[int], int, list[int]]:
+    """``_plain_scores_of`` the rules, the last rules asked about answered at once (a
+    rule set hashes all its fields)."""
+    global _LAST_SCORES
+    last = _LAST_SCORES
+    if last[0] is rules:
+        return last[1]
+    found = _plain_scores_of(rules)
+    _LAST_SCORES = (rules, found)
+    return found
+
+
+@lru_cache(maxsize=64)
+def _plain_scores_of(rules: RuleSet) -> tuple[list[int], int, list[int]]:
     """The score of each rank melded (value and points kept out of the hand), of an ace
     melded low, and the scores of the run positions 1 to ``p`` added up, by ``p``."""
     scores = [0] * 15
@@ -1904,6 +1918,8 @@ def _plain_scores(rules: RuleSet) -> tuple[list[int], int, list[int]]:
         prefix[p] = prefix[p - 1] + (low if p == 1 else scores[1 if p == 14 else p])
     return scores, low, prefix
 
+
+_LAST_SCORES: tuple[object, tuple[list[int], int, list[int]]] = (None, ([], 0, []))
 
 # A plain hand is one int: 16 bits a suit (listing order C D H S), bit r the card of rank
 # r.  For each bit: the card; the bits of the other suits of its rank, in suit order
