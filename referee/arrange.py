@@ -997,6 +997,11 @@ class _Sweep:
 
     # ---- the sweep -----------------------------------------------------------------------
 
+    def _high_need(self, kept: int) -> int:
+        need = self.high_need
+        return (need[0][kept & 15] + need[1][kept >> 4 & 15] + need[2][kept >> 8 & 15]
+                + need[3][kept >> 12 & 15])
+
     def _charge(self, amount: int) -> None:
         self.work += amount
         if self.work > self.limit:
@@ -1222,8 +1227,6 @@ class _Sweep:
                 steps.append(("sets", p, -1))
         failed: dict[tuple[int, int], int] = {}
         path: list[tuple[tuple[str, int, int], Any]] = []
-        need = self.need
-        pool_need = self.pool_need
         ordered: dict[int, list[Any]] = {}
 
         def likeliest(options: list[Any]) -> list[Any]:
@@ -1264,34 +1267,24 @@ class _Sweep:
                 else:
                     by_suit = p in self.slots
                     options = likeliest(self.cell_options(p, s, runs, n, joker_total - used))
-                    # each option, and the jokers every suit still needs, looked up: work
-                    # too (a refusal stays as quick as the limit promises)
-                    self._charge(2 * len(options) + 3)
+                    self._charge(len(options))
                     rest = key & _RUNS & ~(_ID << at)
                     pool_before = key >> _POOL_AT
-                    spare = joker_total - used
-                    for t in range(4):
-                        if t != s:
-                            spare -= need(t, p + 1 if t < s else p, key >> _RUNS_AT[t] & _ID,
-                                          kept >> 4 * t & 15)
-                    kept_here = 0 if fixed < 0 else kept >> shift & 15
-                    last_here = p <= 13 and all(counts[t][p] == 0 for t in range(s + 1, 4))
-                    for option in options if spare >= 0 else ():
+                    for option in options:
                         new_runs, to_sets, keep, jokers, gain = option[:5]
-                        pool = pool_before
-                        if to_sets:
-                            pool = (pool + (to_sets << shift) if by_suit
-                                    else _pool_with(pool, to_sets))
-                        if jokers + need(s, p + 1, new_runs, kept_here + keep) + (
-                                pool_need(p, pool) if pool and last_here else 0) > spare:
-                            continue
                         now_used = used + jokers
                         if fixed < 0:
                             now_kept = kept & ~(15 << shift)
                         elif keep:
                             now_kept = kept + (keep << shift)
+                            if self._high_need(now_kept) > joker_total - now_used:
+                                continue
                         else:
                             now_kept = kept
+                        pool = pool_before
+                        if to_sets:
+                            pool = (pool + (to_sets << shift) if by_suit
+                                    else _pool_with(pool, to_sets))
                         room = min((key >> _ROOM & 15) + option[5], joker_total - now_used)
                         moves.append((rest | new_runs << at | now_used << _USED
                                       | room << _ROOM | now_kept << _KEPT_AT
@@ -1302,14 +1295,9 @@ class _Sweep:
                     moves.append((key, 0, None))
                 else:
                     options = self.pool_options(p, pool, joker_total - used)
-                    self._charge(len(options) + 4)
-                    spare = joker_total - used
-                    for t in range(4):
-                        spare -= need(t, p + 1, key >> _RUNS_AT[t] & _ID, kept >> 4 * t & 15)
+                    self._charge(len(options))
                     for option in options:
                         jokers, gain, space, _detail = option
-                        if jokers > spare:
-                            continue
                         now_used = used + jokers
                         room = min((key >> _ROOM & 15) + space, joker_total - now_used)
                         moves.append((key & _RUNS | now_used << _USED | room << _ROOM
