@@ -141,6 +141,8 @@
   // The server's word that these drafts are stored now; and a page that says "what you
   // entered is still kept" (data-kept-draft="<key>") shows it only when it is.
   function clearSaved() {
+    // A page shown from the service worker's copy, offline, is not the server's word now.
+    if (document.documentElement.hasAttribute("data-offline-copy")) { return; }
     var saved = document.querySelectorAll("[data-draft-saved]");
     Array.prototype.forEach.call(saved, function (el) {
       clear(el.getAttribute("data-draft-saved"));
