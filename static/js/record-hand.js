@@ -1075,8 +1075,11 @@
         staleNotice(f(sentThis ? texts.staleSent : texts.staleSaved, { number: number }), [
           { label: f(texts.seeHand, { number: number }), href: handBase + number, primary: true },
           { label: texts.toScoreboard, href: gameUrl }], true);
-        submitting = true; // nothing here to keep: leaving must not ask
-        if (draft) { draft.clear(); }
+        if (sentThis) {
+          submitting = true; // what this page sent is stored: leaving must not ask
+          if (draft) { draft.clear(); }
+        } // else another phone saved it: what was typed here stays a draft, offered on
+          // the form for the next hand ("use its cards here")
       } else if (sent && sent.number === number - 1 && !dirty()) {
         staleNotice(f(texts.staleNext, { number: sent.number, next: number }), [
           { label: f(texts.recordNext, { number: number }), primary: true, act: function () {
