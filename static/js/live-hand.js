@@ -325,6 +325,13 @@
     if (form && form.hasAttribute("data-live-form")) { keep(form); }
   });
 
+  // live.js loads the page again when the hand ended on another phone: no question then
+  // (the drafts stay, and the fresh page says what was not sent).
+  document.addEventListener("live:reloading", function () {
+    leaving = true;
+    forms().forEach(keep);
+  });
+
   window.addEventListener("beforeunload", function (event) {
     if (leaving) { return; }
     var busy = forms().some(function (form) { return holdsWork(form, valuesOf(form)); }) ||

@@ -159,7 +159,10 @@
         var shown = swapRegions(html);
         if (shown === null) {
           known = version;
-          // (not reload(): a page answering a form would post the form again)
+          // (not reload(): a page answering a form would post the form again). A page
+          // script that would ask before leaving lets this one go ("live:reloading"):
+          // what it holds is kept as a draft, and the fresh page says so.
+          document.dispatchEvent(new CustomEvent("live:reloading"));
           window.location.assign(pageUrl.split("#")[0]);
           return;
         }
