@@ -233,6 +233,7 @@ def run(rounds: int, database_url: str, quiet: bool = False) -> dict[str, Any]:
             db.session.remove()
             if database_url.startswith("postgresql"):
                 db.drop_all()
+            db.engine.dispose()  # hand the connections back (a shared server has few)
 
 
 def main() -> int:

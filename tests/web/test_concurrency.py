@@ -312,6 +312,9 @@ def test_eight_phones_each_meld_at_once(make_app: Callable[..., Flask], tmp_path
         client, game_id, hand_id, f"p{i % 4}", runs[i]))
     assert [a.status_code for a in answers] == [200] * 8, [a.get_json() for a in answers]
     assert len(table(app, hand_id)) == 8
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()  # its pool's connections go back now, not when collected
 
 
 def test_the_live_moves_script_bounces_no_move(tmp_path: Path) -> None:
