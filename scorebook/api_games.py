@@ -220,8 +220,8 @@ def update_hand(game_id: int, number: int) -> Response:
     game = game_or_404(game_id)
     try:
         body = _body()
+        entry = _entry(body, game)  # a hand that cannot be read is a 400 whatever else
         hand = _target(game, number, body)
-        entry = _entry(body, game)
         hand = edit_hand(hand, entry, _version(body), _hand_id(body))
     except HandConflict as conflict:
         return _conflict(game, conflict)

@@ -269,11 +269,8 @@ HAND_BODY = _obj(
     players={"type": "array", "items": {"$ref": "#/components/schemas/PlayerHand"},
              "minItems": 2, "maxItems": 8,
              "description": "every player of the game, as in /score/hand"})
-DELETE_BODY = _obj(
-    [], id=_nullable({"type": "integer", "minimum": 0, "maximum": MAX_ID},
-                     description="the id of the hand you read"),
-    version=_nullable({"type": "integer", "minimum": 0, "maximum": MAX_ID},
-                      description="the version of the hand you read (or in the query)"))
+#: An edit's body: the hand, and the version (and id) of the hand read.
+EDIT_BODY = {**HAND_BODY, "required": ["players", "version"]}
 
 
 def _json(description: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -326,15 +323,18 @@ def _games_paths() -> dict[str, Any]:
                     "parameters": [game_id, number],
                     "responses": {"200": hand, "404": error}},
             "put": {"summary": "Replace a hand's cards (send the id and version you read)",
-                    "parameters": [game_id, number, version, hand_id], "requestBody": body,
+                    "parameters": [game_id, number, version, hand_id],
+                    "requestBody": {"required": True, "content": {
+                        "application/json": {"schema": EDIT_BODY}}},
                     "x-content-codes": HAND_CODES,
                     "responses": {"200": hand, "400": bad, "403": forbidden,
                                   "404": error, "409": conflict, "428": no_version}},
             "delete": {"summary": "Delete a hand (send the id and version you read; later "
                                   "hands move up one)",
+                       "description": "version and id as query parameters, or as a JSON "
+                                      "body {\"version\": …, \"id\": …}; without a "
+                                      "version, 428",
                        "parameters": [game_id, number, version, hand_id],
-                       "requestBody": {"required": False, "content": {
-                           "application/json": {"schema": DELETE_BODY}}},
                        "responses": {"200": _json("The game after"),
                                      "400": _json("version or id is not a number",
                                                   {"$ref": "#/components/schemas/Error"}),

@@ -63,7 +63,7 @@ def scores_table(board: Scoreboard, hand_url: str) -> Markup:
             out.append(f'<th scope="col" class="num">{bdi(name)}</th>')
         else:  # tap the cut name: the key under the table has it whole
             out.append(f'<th scope="col" class="num"><a class="name-abbr" '
-                       f'href="#player-name-{i}" title="{escape(isolate(name))}" '
+                       f'href="#player-name-{i}" '
                        f'aria-label="{escape(isolate(name))}">{bdi(short)}</a></th>')
     out.append("</tr></thead><tbody>")
     for row in board.rows:

@@ -1,7 +1,7 @@
 """Games numbered within their league; a hand-version mark per game; history details
 
 Revision ID: 0e9a6693eb11
-Revises: 8b20bcdb8c55
+Revises: 881091dceb55
 Create Date: 2026-12-01 08:50:43.429136
 
 - ``game.number``: a game's number within its league (the first game of a family's
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '0e9a6693eb11'
-down_revision = '8b20bcdb8c55'
+down_revision = '881091dceb55'
 branch_labels = None
 depends_on = None
 

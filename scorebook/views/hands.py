@@ -38,6 +38,7 @@ from scorebook.entry import (
 )
 from scorebook.extensions import db
 from scorebook.forms import (
+    END_CHOICES,
     HandForm,
     LiveCancelForm,
     LiveFinishForm,
@@ -507,8 +508,13 @@ def live_answer(game: Game, hand_id: int, form_name: str, error: HandError | Non
             return render_live(game, error, 409, form_name)
         return render_conflict(game, error, kept=key)
     if wants_json():
-        return jsonify({"ok": False, "code": error.code, "message": error.message,
-                        "problems": _problems_json(error), "form": form_name}), error.status
+        body: dict[str, Any] = {"ok": False, "code": error.code, "message": error.message,
+                                "problems": _problems_json(error), "form": form_name}
+        if error.code == "ace-end":  # the question to ask in the form (values.ace-end)
+            end = LiveLayoffForm(prefix="layoff", formdata=None).end
+            body["ask"] = {"name": end.name, "legend": str(end.label.text),
+                           "choices": [[value, str(label)] for value, label in END_CHOICES]}
+        return jsonify(body), error.status
     return render_live(game, error, error.status, form_name)
 
 

@@ -372,6 +372,40 @@
     }).join(" ");
   }
 
+  // The server asks a question the form does not hold (an ace that fits both ends of a
+  // run: which end?): put the choices in the form, above its button, and send again.
+  function ask(form, question) {
+    if (form.querySelector("[data-asked]")) { return; }
+    var box = document.createElement("fieldset");
+    box.className = "ace-end";
+    box.setAttribute("data-asked", "");
+    box.id = "asked-" + form.id;
+    box.setAttribute("data-live-keep", ""); // kept when live.js refreshes this part
+    var legend = document.createElement("legend");
+    legend.textContent = question.legend;
+    box.appendChild(legend);
+    var chips = document.createElement("div");
+    chips.className = "chips";
+    chips.setAttribute("role", "radiogroup");
+    chips.setAttribute("aria-label", question.legend);
+    question.choices.forEach(function (choice, k) {
+      var label = document.createElement("label");
+      label.className = "chip-radio";
+      var input = document.createElement("input");
+      input.type = "radio";
+      input.name = question.name;
+      input.value = choice[0];
+      input.id = question.name + "-" + k;
+      var span = document.createElement("span");
+      span.textContent = choice[1];
+      label.appendChild(input);
+      label.appendChild(span);
+      chips.appendChild(label);
+    });
+    box.appendChild(chips);
+    form.insertBefore(box, errorBox(form));
+  }
+
   // After a move is stored: clear what it sent (the player chosen stays, the next move
   // is often theirs; and cards tapped while it was on its way stay for the next one),
   // forget its draft, and have the table follow at once.
@@ -388,6 +422,8 @@
         el.value = "";
       }
     });
+    var asked = live.querySelector("[data-asked]");
+    if (asked) { asked.remove(); } // answered: the next lay-off is asked afresh
     if (useDrafts) { keep(live); }
     decorate();
     picker.setUsed(counts());
@@ -428,6 +464,7 @@
         cleared(form, sent);
         return;
       }
+      if (json.ask) { ask(form, json.ask); }
       showError(form, problemText(json), json.link ? {
         href: json.link, label: f(texts.seeHand, { number: number }) } : null);
     }, function () {

@@ -373,3 +373,31 @@ def test_a_new_game_starts_with_four_seats(page: Page, live_server: str) -> None
     page.get_by_role("button", name="Add a seat").click()
     expect(page.locator("input[data-seat]:visible")).to_have_count(5)
     expect(page.get_by_label("Seat 5", exact=True)).to_be_focused()
+
+
+def test_a_question_from_the_server_is_asked_in_the_live_form(page: Page,
+                                                              live_server: str) -> None:
+    """values.ace-end: an ace laid off on 2♥…K♥ fits both ends; sent in the background,
+    the server's question (low or high?) appears in the lay-off form, is answered there,
+    and the lay-off lands."""
+    start_game(page, live_server, ["Ann", "Ben"])
+    page.get_by_role("link", name="Play it live").click()
+    page.get_by_role("button", name="Start hand 1 live").click()
+    page.wait_for_load_state()
+    meld = page.locator("#meld")
+    meld.get_by_text("Ann", exact=True).click()
+    meld.get_by_label("Cards").fill("2h 3h 4h 5h 6h 7h 8h 9h 10h jh qh kh")
+    meld.get_by_role("button", name="Put it down").click()
+    expect(page.locator("#table .meld-list > li")).to_have_count(1)
+    layoff = page.locator("#layoff")
+    layoff.get_by_text("Ben", exact=True).click()
+    layoff.get_by_label("Card", exact=True).fill("ah")
+    layoff.get_by_text("Ann's meld 1").click()
+    layoff.get_by_role("button", name="Lay it off").click()
+    question = layoff.locator("[data-asked]")
+    expect(question).to_contain_text("Which end of the run")
+    expect(page.locator("#move-error-layoff")).to_contain_text("fits at both ends")
+    question.get_by_text("High end (Q-K-A)").click()
+    layoff.get_by_role("button", name="Lay it off").click()
+    expect(page.locator("#table")).to_contain_text("A♥")
+    expect(layoff.locator("[data-asked]")).to_have_count(0)

@@ -180,7 +180,7 @@ def test_the_games_already_stored_get_numbers_within_their_league(empty_app: Fla
     from scorebook.models import Game
 
     with empty_app.app_context():
-        upgrade(directory=str(MIGRATIONS), revision="8b20bcdb8c55")  # the one before
+        upgrade(directory=str(MIGRATIONS), revision="881091dceb55")  # the one before
         run = db.session.execute
         for league_id, name in ((1, "Ours"), (2, "Theirs")):
             run(db.text("INSERT INTO league (id, name, created_at) VALUES (:id, :name, "
