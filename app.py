@@ -16,7 +16,7 @@ from flask import Flask
 from flask_babel import get_locale
 from sqlalchemy import event
 
-from scorebook import i18n, limits, plain_text, results, security
+from scorebook import assets, compression, i18n, limits, plain_text, results, security
 from scorebook.api import bp as api_bp
 from scorebook.api_games import bp as games_api_bp
 from scorebook.cli import register_cli
@@ -128,6 +128,8 @@ def configure_extensions(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals["get_locale"] = get_locale
     i18n.init_app(app)  # the language switch, and number/date filters
+    compression.init_app(app)  # brotli or gzip, as the browser accepts
+    assets.init_app(app)  # versioned static URLs cached for good, and the one stylesheet
     with app.app_context():
         for engine in db.engines.values():
             if engine.dialect.name == "sqlite":

@@ -63,6 +63,7 @@ OWNER = "owner"              # names a league: its owner only
 
 KINDS: dict[str, str] = {
     "static": PUBLIC,
+    "assets.stylesheet": PUBLIC,
     "main.home": PUBLIC,
     "language.choose": PUBLIC,
     "rulebook.index": PUBLIC,

@@ -440,9 +440,10 @@ def test_every_page_links_the_manifest_icons_and_theme(client: FlaskClient) -> N
     page = client.get("/rules/?lang=it").get_data(as_text=True)
     assert '<link rel="manifest" href="/manifest.webmanifest?lang=it">' in page
     assert '<meta name="theme-color"' in page
-    assert 'rel="apple-touch-icon" href="/static/icons/apple-touch-icon.png"' in page
+    # static files by their versioned URLs (scorebook/assets.py)
+    assert 'rel="apple-touch-icon" href="/static/icons/apple-touch-icon.png?v=' in page
     assert 'rel="icon" href="/favicon.ico"' in page
-    assert 'src="/static/js/offline.js"' in page and 'data-sw="/sw.js"' in page
+    assert 'src="/static/js/offline.js?v=' in page and 'data-sw="/sw.js"' in page
     favicon = client.get("/favicon.ico")
     assert favicon.status_code == 200 and favicon.data[:4] == b"\0\0\1\0"
     assert client.get("/apple-touch-icon.png").status_code == 200
@@ -454,9 +455,11 @@ def test_the_service_worker_knows_this_versions_files(client: FlaskClient) -> No
     assert answer.headers["Cache-Control"] == "no-cache"
     first, _, source = answer.get_data(as_text=True).partition("\n")
     config = json.loads(first.removeprefix("self.SCOREBOOK = ").rstrip(";"))
-    assert "/static/css/app.css" in config["static"]
-    assert "/static/js/offline.js" in config["static"]
-    assert "/static/js/service-worker.js" not in config["static"]
+    kept = {url.partition("?")[0] for url in config["static"]}
+    assert "/static/css/site.css" in kept and config["stylesheet"] in config["static"]
+    assert "/static/css/app.css" not in kept  # the bundle holds it (scorebook/assets.py)
+    assert "/static/js/offline.js" in kept
+    assert "/static/js/service-worker.js" not in kept
     assert set(config["pages"]) >= {"/rules/", "/rules/pagat-500", "/rules/basic"}
     assert config["offline"] == "/offline" and len(config["version"]) == 16
     assert "SEAM: writes made while offline" in source and "function sendWrite" in source
