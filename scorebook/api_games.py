@@ -136,7 +136,9 @@ def _body() -> dict[str, Any]:
 
 
 def _whole(body: dict[str, Any], key: str, what: str) -> int | None:
-    value = body.get(key, request.args.get(key))
+    value = body.get(key)
+    if value is None:  # absent or null in the body: the query string may say
+        value = request.args.get(key)
     if value is None:
         return None
     number = db_int(value) if not isinstance(value, float) else None
