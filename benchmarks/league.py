@@ -85,7 +85,7 @@ def build(games: int, players: int, seed: int = 500) -> int:
                 score_rows.append({"hand_id": hand_id, "player_id": p, "melded": melded,
                                    "stranded": stranded, "score": melded - stranded})
         winner = max(table, key=lambda p: totals[p])
-        game_rows.append({"id": g, "league_id": league.id, "family": "rummy-500",
+        game_rows.append({"id": g, "number": g, "league_id": league.id, "family": "rummy-500",
                           "rules_json": rules, "target": 500, "status": FINISHED,
                           "winner_id": winner, "started_at": when - timedelta(hours=2),
                           "finished_at": when, "revision": number})
