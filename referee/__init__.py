@@ -59,6 +59,7 @@ __all__ = [
     "check_layoff", "check_meld", "check_rummy_call", "either_end", "first_player",
     "format_cards", "game_result", "is_meld", "layoff_end", "layoff_parts", "layoff_targets",
     "make_meld", "make_rules", "meld_all",
-    "meld_readings", "most_points", "next_dealer", "parse_card", "parse_cards", "pool_of", "reading_value",
+    "meld_readings", "most_points", "next_dealer", "parse_card", "parse_cards", "pool_of",
+    "reading_value",
     "score_hand", "score_points", "ways_to_meld",
 ]

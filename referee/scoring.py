@@ -24,11 +24,12 @@ from .verdict import Verdict
 class ScoringError(ValueError):
     """A hand that cannot have happened; ``code`` says what kind, ``card`` which card."""
 
-    def __init__(self, message: str, code: str = "impossible-hand", card: str | None = None
-                 ) -> None:
+    def __init__(self, message: str, code: str = "impossible-hand", card: str | None = None,
+                 player: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.card = card
+        self.player = player
 
 
 #: One lay-off: the card and the meld id it went on, and optionally the end of the run it
@@ -372,7 +373,8 @@ def score_points(rules: RuleSet, points: Sequence[tuple[str, int]], went_out: st
     for name, value in points:
         if not -most <= value <= most:
             raise ScoringError(f"{name}'s {value} points are more than one hand can score "
-                               f"(at most {most} either way)", "points-out-of-range")
+                               f"(at most {most} either way)", "points-out-of-range",
+                               player=name)
     rule_ids: tuple[str, ...]
     if not rules.is_basic:
         rule_ids = ("score.500",)
@@ -383,7 +385,7 @@ def score_points(rules: RuleSet, points: Sequence[tuple[str, int]], went_out: st
         for name, value in points:
             if name == went_out and value < 0:
                 raise ScoringError(f"{name} went out, holding nothing, so cannot score "
-                                   f"below zero", "went-out-below-zero")
+                                   f"below zero", "went-out-below-zero", player=name)
         if went_out is None:
             rule_ids += ("out.stock-empty",)
     else:
@@ -391,13 +393,13 @@ def score_points(rules: RuleSet, points: Sequence[tuple[str, int]], went_out: st
         for name, value in points:
             if name != went_out and value != 0:
                 raise ScoringError(f"only the player who went out scores in Basic Rummy: "
-                                   f"{name} scores 0", "only-winner-scores")
+                                   f"{name} scores 0", "only-winner-scores", player=name)
             if name == went_out and value < 0:
                 raise ScoringError(f"{name} went out and cannot score below zero",
-                                   "went-out-below-zero")
+                                   "went-out-below-zero", player=name)
             if name == went_out and going_rummy and value % 2:
                 raise ScoringError("going Rummy doubles the pot, so the points are even",
-                                   "going-rummy-odd")
+                                   "going-rummy-odd", player=name)
         if going_rummy:
             rule_ids += ("score.going-rummy",)
         if went_out is None:
