@@ -497,7 +497,8 @@ def record_hand(game: Game, entry: Entry, number: int | None = None) -> Hand:
                            "hand-recorded") from None
     _store(hand, game, players, result)
     recompute(game)
-    history.log(game, history.RECORDED, summary(players, result), hand.number)
+    history.log(game, history.RECORDED, summary(players, result), hand.number,
+                {"points_only": True} if entry.points is not None else None)
     try:
         db.session.commit()
     except (StaleDataError, IntegrityError):  # the game changed under us: nothing stored

@@ -278,6 +278,13 @@ class Hand(db.Model):
     def score_of(self, player_id: int) -> HandScore | None:
         return next((s for s in self.scores if s.player_id == player_id), None)
 
+    @classmethod
+    def with_cards(cls) -> Any:
+        """The SQL condition "this hand was stored card by card" (not points only): every
+        statistic that needs cards (points melded or stranded, melds, cards) filters or
+        weighs its hands by it; totals, wins and hand scores count every hand."""
+        return cls.points_only.is_(False)
+
 
 class Meld(db.Model):
     """A meld put down in a hand; ``label`` is its id within the hand (what lay-offs
