@@ -160,10 +160,11 @@ def game_csv(game: Game) -> str:
         header += [name, gettext("%(name)s total", name=name)]
     rows: list[list[Any]] = [header]
     running = [0] * len(names)
+    points_only = gettext("points only")  # not inside the f-string, where pybabel cannot see it
     for hand in complete_hands(game):
         ending = str(ENDINGS.get(hand.ending, hand.ending))
         if hand.points_only:  # kept as each player's points, without its cards
-            ending = f"{ending} · {gettext('points only')}"
+            ending = f"{ending} · {points_only}"
         row: list[Any] = [hand.number, by_id.get(hand.dealer_id, ""), ending,
                           by_id.get(hand.went_out_id, "") if hand.went_out_id else ""]
         for i, seat in enumerate(game.seats):
