@@ -296,14 +296,13 @@ def entry_json(players: Sequence[PlayerHand], went_out: str | None, ending: str,
     a hand given as points only, each player's points."""
     if points is not None:
         return {
-            "points_only": True,
             "players": [{"name": p.name, "points": points.get(p.name, 0),
                          "going_rummy": p.going_rummy} for p in players],
             "went_out": went_out,
             "ending": ending,
+            "points_only": True,
         }
     return {
-        "points_only": False,
         "players": [
             {"name": p.name,
              "melds": [{"id": mid, "cards": [str(c) for c in cards]} for mid, cards in p.melds],
@@ -313,6 +312,7 @@ def entry_json(players: Sequence[PlayerHand], went_out: str | None, ending: str,
             for p in players],
         "went_out": went_out,
         "ending": ending,
+        "points_only": False,
     }
 
 
