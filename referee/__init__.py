@@ -30,7 +30,9 @@ from .scoring import (
     build_table,
     game_result,
     layoff_parts,
+    most_points,
     score_hand,
+    score_points,
 )
 from .table import (
     LayoffTarget,
@@ -57,6 +59,7 @@ __all__ = [
     "check_layoff", "check_meld", "check_rummy_call", "either_end", "first_player",
     "format_cards", "game_result", "is_meld", "layoff_end", "layoff_parts", "layoff_targets",
     "make_meld", "make_rules", "meld_all",
-    "meld_readings", "next_dealer", "parse_card", "parse_cards", "pool_of", "reading_value",
-    "score_hand", "ways_to_meld",
+    "meld_readings", "most_points", "next_dealer", "parse_card", "parse_cards", "pool_of",
+    "reading_value",
+    "score_hand", "score_points", "ways_to_meld",
 ]

@@ -24,11 +24,12 @@ from .verdict import Verdict
 class ScoringError(ValueError):
     """A hand that cannot have happened; ``code`` says what kind, ``card`` which card."""
 
-    def __init__(self, message: str, code: str = "impossible-hand", card: str | None = None
-                 ) -> None:
+    def __init__(self, message: str, code: str = "impossible-hand", card: str | None = None,
+                 player: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.card = card
+        self.player = player
 
 
 #: One lay-off: the card and the meld id it went on, and optionally the end of the run it
@@ -327,3 +328,80 @@ def game_result(rules: RuleSet, totals: Sequence[int], went_out: int | None = No
                        {"players": ", ".join(names[i] for i in leaders), "total": top},
                        {"finished": False, "winner": None, "tied": tuple(leaders)})
     return won(leaders[0], (rule,))
+
+
+def most_points(rules: RuleSet, players: int) -> int:
+    """The most points one player can score in one hand: every card of the decks in play
+    at its highest value (``values.face``, ``values.joker``), doubled in Basic Rummy for
+    going Rummy (``score.going-rummy``).  No real hand comes near it; it bounds a hand
+    given as points only (:func:`score_points`)."""
+    value, _low_ace = _values(rules)
+    deck = sum(value[rank] for rank in range(1, 14)) * 4 * rules.decks(players)
+    deck += value[0] * rules.jokers_in_play(players)
+    return deck * 2 if rules.is_basic else deck
+
+
+def score_points(rules: RuleSet, points: Sequence[tuple[str, int]], went_out: str | None,
+                 going_rummy: bool = False) -> HandScore:
+    """A hand given as each player's points instead of its cards ("points only"): the
+    points as given, once they are points the rules let a hand score.  No card is
+    checked (there are none); what is checked is what the rules say of any hand:
+
+    - ``score.500``: a player's points are what they melded minus what they were left
+      holding, so together the players' points (each taken without its sign) are worth
+      no more than the decks in play (``points-too-many``); whoever went out holds
+      nothing, so cannot score below zero (``went-out-below-zero``).
+    - ``score.basic``: only the player who went out scores, nobody in a draw
+      (``only-winner-scores``); never below zero; going Rummy doubles the pot
+      (``score.going-rummy``), so it is even (``going-rummy-odd``).
+
+    Raises :class:`ScoringError` with those codes (and ``points-out-of-range`` for more
+    than :func:`most_points`).  The hand's melded and stranded points are 0: unknown."""
+    names = [n for n, _p in points]
+    if len(set(names)) != len(names):
+        raise ScoringError("two players have the same name", "duplicate-player")
+    try:
+        rules.check_players(len(points))
+    except ValueError as exc:
+        raise ScoringError(str(exc), "bad-players") from exc
+    if went_out is not None and went_out not in names:
+        raise ScoringError(f"{went_out!r} went out but is not a player", "unknown-player")
+    if going_rummy and (not rules.is_basic or went_out is None):
+        raise ScoringError("only the player who went out in Basic Rummy can go Rummy",
+                           "bad-going-rummy")
+    most = most_points(rules, len(points))
+    for name, value in points:
+        if not -most <= value <= most:
+            raise ScoringError(f"{name}'s {value} points are more than one hand can score "
+                               f"(at most {most} either way)", "points-out-of-range",
+                               player=name)
+    rule_ids: tuple[str, ...]
+    if not rules.is_basic:
+        rule_ids = ("score.500",)
+        deck = most_points(rules, len(points))
+        if sum(abs(v) for _n, v in points) > deck:
+            raise ScoringError(f"the points add up, without their signs, to more than the "
+                               f"{deck} the cards in play are worth", "points-too-many")
+        for name, value in points:
+            if name == went_out and value < 0:
+                raise ScoringError(f"{name} went out, holding nothing, so cannot score "
+                                   f"below zero", "went-out-below-zero", player=name)
+        if went_out is None:
+            rule_ids += ("out.stock-empty",)
+    else:
+        rule_ids = ("score.basic",)
+        for name, value in points:
+            if name != went_out and value != 0:
+                raise ScoringError(f"only the player who went out scores in Basic Rummy: "
+                                   f"{name} scores 0", "only-winner-scores", player=name)
+            if name == went_out and value < 0:
+                raise ScoringError(f"{name} went out and cannot score below zero",
+                                   "went-out-below-zero", player=name)
+            if name == went_out and going_rummy and value % 2:
+                raise ScoringError("going Rummy doubles the pot, so the points are even",
+                                   "going-rummy-odd", player=name)
+        if going_rummy:
+            rule_ids += ("score.going-rummy",)
+        if went_out is None:
+            rule_ids += ("basic.stock-reshuffle",)
+    return HandScore(tuple(PlayerScore(n, 0, 0, v) for n, v in points), Table(), rule_ids)

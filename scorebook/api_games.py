@@ -16,7 +16,13 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from scorebook.entry import HandError, entry_from_json, entry_json, stored_players
+from scorebook.entry import (
+    HandError,
+    entry_from_json,
+    entry_json,
+    stored_players,
+    stored_points,
+)
 from scorebook.errors import error_response
 from scorebook.extensions import db
 from scorebook.games import load_game, totals, verdict_of
@@ -70,7 +76,7 @@ def hand_json(game: Game, hand: Hand) -> dict[str, Any]:
         "number": hand.number,
         "version": hand.version,
         "dealer": name_of.get(hand.dealer_id),
-        **entry_json(players, went_out, hand.ending),
+        **entry_json(players, went_out, hand.ending, stored_points(hand, ids)),
         "scores": {name_of[s.player_id]: s.score for s in hand.scores},
     }
 
@@ -89,6 +95,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "winner": game.winner.name if game.winner else None,
         "verdict": {"code": verdict.code, "rules": list(verdict.rules)},
         "hands": [{"id": h.id, "number": h.number, "version": h.version, "ending": h.ending,
+                   "points_only": h.points_only,
                    "scores": {s.player.name: s.score for s in h.scores}}
                   for h in game.hands if h.complete],
     }

@@ -24,7 +24,8 @@ scorebook_cli = AppGroup("scorebook", help="Scorebook maintenance.")
 
 @scorebook_cli.command("verify")
 def verify_command() -> None:
-    """Recompute every stored hand score from the stored cards and report any difference."""
+    """Recompute every stored hand score from the stored cards and report any difference
+    (a hand kept as points only: its points checked against what a hand can score)."""
     from scorebook.hands import verify
     from scorebook.models import Game, Hand, Meld
 
@@ -41,7 +42,10 @@ def verify_command() -> None:
     if problems:
         raise click.ClickException(
             f"{len(problems)} difference(s) between the stored scores and the stored cards")
-    click.echo(f"All {hands} stored hand(s) in {len(games)} game(s) match their cards.")
+    points = sum(1 for g in games for h in g.hands if h.complete and h.points_only)
+    click.echo(f"All {hands} stored hand(s) in {len(games)} game(s) match their cards"
+               + (f" ({points} kept as points only: their points are ones a hand can score)."
+                  if points else "."))
 
 
 def register_cli(app: Flask) -> None:

@@ -21,8 +21,18 @@ from typing import Any
 from flask_babel import gettext
 
 from referee import Card, CardError, Layoff, PlayerHand, layoff_parts, parse_card, parse_cards
+from scorebook.bidi import isolate
+from scorebook.i18n import signed_number
 from scorebook.models import DRAW, HAND_ENDINGS, STOCK_OUT, WENT_OUT, Hand, MeldCard
-from scorebook.payloads import PayloadError, players_from, went_out_from
+from scorebook.payloads import (
+    PayloadError,
+    bool_from,
+    no_points,
+    players_from,
+    point_players_from,
+    went_out_from,
+)
+from scorebook.plain_text import MAX_POINTS, points_int
 
 
 @dataclass(frozen=True)
@@ -73,6 +83,9 @@ class Entry:
     #: The melds' cards were tapped in any order (the record page's card picker), not
     #: given as they lie: an undeclared joker is not read from its place (``meld.joker``).
     loose: bool = False
+    #: A hand given as each player's points, not its cards ("points only"): the points by
+    #: name (the players then hold no cards); None for a hand given card by card.
+    points: dict[str, int] | None = None
 
 
 def default_ending(went_out: str | None, basic: bool) -> str | None:
@@ -87,8 +100,15 @@ def entry_from_json(obj: Any, basic: bool, loose: bool = False) -> Entry:
     ending left out is "out" when someone went out, else not given (refused)."""
     if not isinstance(obj, Mapping):
         raise HandError(gettext("The hand could not be read; please try again."), "bad-json")
+    points: dict[str, int] | None = None
     try:
-        players = players_from(obj.get("players"))
+        if bool_from(obj.get("points_only"), "points_only"):
+            pairs = point_players_from(obj.get("players"))
+            players = [p for p, _points in pairs]
+            points = {p.name: value for p, value in pairs}
+        else:
+            no_points(obj.get("players"))
+            players = players_from(obj.get("players"))
         went_out = went_out_from(obj.get("went_out"), players)
     except PayloadError as exc:
         raise HandError(exc.message, exc.code) from exc
@@ -97,7 +117,33 @@ def entry_from_json(obj: Any, basic: bool, loose: bool = False) -> Entry:
         ending = default_ending(went_out, basic)
     if ending is not None and ending not in HAND_ENDINGS:
         raise HandError([Problem(gettext("Say how the hand ended."), field="ending")])
-    return Entry(players, ending, went_out, dict(obj), loose)
+    return Entry(players, ending, went_out, dict(obj), loose, points)
+
+
+def entry_from_points(names: Sequence[str], texts: Mapping[str, str], went_out: str | None,
+                      ending: str | None, going_rummy: bool, basic: bool) -> Entry:
+    """A hand given as points only, from the typed points of each player (``40``,
+    ``-12``, ``−12``): every player's points must be given, as a whole number."""
+    problems: list[Problem] = []
+    players: list[dict[str, Any]] = []
+    for name in names:
+        text = (texts.get(name) or "").strip()
+        value = points_int(text)
+        if not text:
+            problems.append(Problem(gettext(
+                "Enter the points %(name)s scored in this hand (0 if none).",
+                name=isolate(name)), name, "points"))
+        elif value is None:
+            problems.append(Problem(gettext(
+                "“%(text)s” is not a whole number of points from %(low)s to %(high)s.",
+                text=text[:20], low=signed_number(-MAX_POINTS), high=MAX_POINTS),
+                name, "points"))
+        players.append({"name": name, "points": value,
+                        "going_rummy": bool(going_rummy and went_out == name)})
+    if problems:
+        raise HandError(problems)
+    return entry_from_json({"points_only": True, "players": players,
+                            "went_out": went_out or None, "ending": ending or None}, basic)
 
 
 # --- typed text (no JavaScript) --------------------------------------------------------
@@ -244,9 +290,18 @@ def _layoff_json(lay: Layoff) -> dict[str, Any]:
     return out
 
 
-def entry_json(players: Sequence[PlayerHand], went_out: str | None, ending: str
-               ) -> dict[str, Any]:
-    """The JSON form of a hand (what the page's script and the API take)."""
+def entry_json(players: Sequence[PlayerHand], went_out: str | None, ending: str,
+               points: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """The JSON form of a hand (what the page's script and the API take); ``points``:
+    a hand given as points only, each player's points."""
+    if points is not None:
+        return {
+            "players": [{"name": p.name, "points": points.get(p.name, 0),
+                         "going_rummy": p.going_rummy} for p in players],
+            "went_out": went_out,
+            "ending": ending,
+            "points_only": True,
+        }
     return {
         "players": [
             {"name": p.name,
@@ -257,7 +312,17 @@ def entry_json(players: Sequence[PlayerHand], went_out: str | None, ending: str
             for p in players],
         "went_out": went_out,
         "ending": ending,
+        "points_only": False,
     }
+
+
+def stored_points(hand: Hand, id_of: Mapping[str, int]) -> dict[str, int] | None:
+    """A hand stored as points only: each player's points by name; None for a hand
+    stored card by card."""
+    if not hand.points_only:
+        return None
+    scores = {s.player_id: s.score for s in hand.scores}
+    return {name: scores.get(pid, 0) for name, pid in id_of.items()}
 
 
 def card_text(card: Card) -> str:
@@ -292,5 +357,6 @@ def entry_texts(players: Sequence[PlayerHand]) -> dict[str, dict[str, str]]:
 
 __all__ = [
     "DRAW", "STOCK_OUT", "WENT_OUT", "Entry", "HandError", "Problem", "default_ending",
-    "entry_from_json", "entry_from_text", "entry_json", "entry_texts", "stored_players",
+    "entry_from_json", "entry_from_points", "entry_from_text", "entry_json", "entry_texts",
+    "stored_players", "stored_points",
 ]

@@ -160,9 +160,12 @@ def game_csv(game: Game) -> str:
         header += [name, gettext("%(name)s total", name=name)]
     rows: list[list[Any]] = [header]
     running = [0] * len(names)
+    points_only = gettext("points only")  # not inside the f-string, where pybabel cannot see it
     for hand in complete_hands(game):
-        row: list[Any] = [hand.number, by_id.get(hand.dealer_id, ""),
-                          str(ENDINGS.get(hand.ending, hand.ending)),
+        ending = str(ENDINGS.get(hand.ending, hand.ending))
+        if hand.points_only:  # kept as each player's points, without its cards
+            ending = f"{ending} · {points_only}"
+        row: list[Any] = [hand.number, by_id.get(hand.dealer_id, ""), ending,
                           by_id.get(hand.went_out_id, "") if hand.went_out_id else ""]
         for i, seat in enumerate(game.seats):
             score = hand.score_of(seat.player_id)
@@ -263,6 +266,7 @@ def _export_game(game: Game, name: Mapping[int, str], changes: Sequence[Change]
             "went_out": name[h.went_out_id] if h.went_out_id else None,
             "going_rummy": h.going_rummy,
             "complete": h.complete,
+            "points_only": h.points_only,
             "created_at": _time(h.created_at),
             "updated_at": _time(h.updated_at),
             "melds": [{
@@ -680,9 +684,11 @@ def _import_hand(game: Game, rules: RuleSet, h: Any, who: Callable[[Any], Player
     went_out = seated(out) if out is not None else None
     going_rummy = _field(h, "going_rummy", bool)
     complete = _field(h, "complete", bool)
+    # a file from before points-only hands has no such field: every hand held its cards
+    points_only = _field(h, "points_only", bool) if h.get("points_only") is not None else False
     hand = Hand(number=h["number"], dealer_id=ids[seated(_field(h, "dealer", str))], version=1,
                 ending=ending, went_out_id=ids[went_out] if went_out else None,
-                going_rummy=going_rummy, complete=complete,
+                going_rummy=going_rummy, complete=complete, points_only=points_only,
                 created_at=_parse_time(_field(h, "created_at", str), "created_at"),
                 updated_at=_parse_time(_field(h, "updated_at", str), "updated_at"))
 
@@ -723,6 +729,9 @@ def _import_hand(game: Game, rules: RuleSet, h: Any, who: Callable[[Any], Player
         raise LeagueImportError(gettext(
             "Only the player who went out in Basic Rummy can go Rummy."))
 
+    if points_only and (not complete or rows or any(stranded.values())):
+        raise LeagueImportError(gettext(
+            "a hand kept as points only holds no cards, and is never still being played."))
     if not complete and (not last or game.status != IN_PROGRESS or went_out or going_rummy
                          or scores or any(stranded.values())):
         raise LeagueImportError(gettext(
@@ -734,8 +743,15 @@ def _import_hand(game: Game, rules: RuleSet, h: Any, who: Callable[[Any], Player
         _check_live(rules, players)
         hand.melds = rows
         return hand
+    points = None
+    if points_only:
+        points = {n: scores[n][2] for n in ids if n in scores}
+        missing = [n for n in ids if n not in scores]
+        if missing:
+            raise LeagueImportError(gettext("the file has no score for %(name)s.",
+                                            name=missing[0]))
     try:
-        players, result = check_entry(game, Entry(players, ending, went_out))
+        players, result = check_entry(game, Entry(players, ending, went_out, points=points))
     except HandError as exc:
         raise LeagueImportError(" ".join(_placed(p) for p in exc.problems)) from exc
     for score in result.players:

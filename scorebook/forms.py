@@ -190,6 +190,8 @@ class PlayerCardsForm(Form):
     melds = TextAreaField(_l("Melds put down, one per line"))
     layoffs = TextAreaField(_l("Cards laid off, one per line, with the meld"))
     hand = StringField(_l("Cards left in hand"))
+    #: A hand given as points only: the player's points for it.
+    points = StringField(_l("Points"))
 
 
 class HandForm(FlaskForm):
@@ -198,6 +200,8 @@ class HandForm(FlaskForm):
     #: The id of the hand being edited: it never moves, unlike its number.
     hand_id = HiddenField()
     hand_json = HiddenField()
+    #: "1": the hand is given as each player's points, not its cards ("points only").
+    points_only = HiddenField()
     #: An edited hand as the picker's script loads it (never submitted).
     initial_json: str = ""
     outcome = RadioField(_l("How the hand ended"), choices=choices(), validate_choice=False)

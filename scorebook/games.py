@@ -264,6 +264,7 @@ class Row:
     went_out: str | None
     going_rummy: bool
     cells: list[tuple[int, int]]  # (hand score, running total) per seat
+    points_only: bool = False  # given as each player's points, without cards
 
 
 @dataclass
@@ -295,7 +296,7 @@ def scoreboard(game: Game) -> Scoreboard:
     by_id = {s.player_id: s.player.name for s in game.seats}
     hand_rows = db.session.execute(
         db.select(Hand.id, Hand.number, Hand.dealer_id, Hand.ending, Hand.went_out_id,
-                  Hand.going_rummy, Hand.complete)
+                  Hand.going_rummy, Hand.complete, Hand.points_only)
         .where(Hand.game_id == game.id).order_by(Hand.number)).all()
     scores: dict[tuple[int, int], int] = {
         (hand_id, player_id): score for hand_id, player_id, score in db.session.execute(
@@ -305,7 +306,8 @@ def scoreboard(game: Game) -> Scoreboard:
     rows = []
     live_number = None
     last_out = None
-    for hand_id, number, dealer_id, ending, went_out_id, going_rummy, complete in hand_rows:
+    for (hand_id, number, dealer_id, ending, went_out_id, going_rummy, complete,
+         points_only) in hand_rows:
         if not complete:
             live_number = number
             continue
@@ -315,7 +317,8 @@ def scoreboard(game: Game) -> Scoreboard:
             running[i] += value
             cells.append((value, running[i]))
         rows.append(Row(number, by_id.get(dealer_id, "?"), str(ENDINGS.get(ending, ending)),
-                        by_id.get(went_out_id) if went_out_id else None, going_rummy, cells))
+                        by_id.get(went_out_id) if went_out_id else None, going_rummy, cells,
+                        bool(points_only)))
         last_out = went_out_id
     verdict = verdict_of(game, running, last_out)
     top = max(running) if running else 0

@@ -53,7 +53,9 @@ from referee import (
     check_meld,
     layoff_end,
     make_meld,
+    most_points,
     score_hand,
+    score_points,
 )
 from referee.melds import Reading
 from scorebook import history
@@ -134,27 +136,15 @@ def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
                                 "%(names)s.", names=", ".join(isolate(n) for n in names)),
                         "bad-players")
     players = [given[n] for n in names]
-    problems: list[Problem] = []
+    if entry.points is not None:
+        return players, check_points(game, players, entry)
+    problems: list[Problem] = _outcome_problems(rules, entry)
 
     if not any(p.melds or p.layoffs or p.hand for p in players):
         raise HandError([Problem(gettext(
             "No cards were entered, so there is no hand to save. Enter every player's "
             "cards: what they put down, laid off and were left holding."), field="cards")],
             "empty-hand")
-    endings = (WENT_OUT, DRAW) if rules.is_basic else (WENT_OUT, STOCK_OUT)
-    if entry.ending is None:
-        problems.append(Problem(
-            gettext("Say how the hand ended. Choose who went out, or that it was a draw.")
-            if rules.is_basic else
-            gettext("Say how the hand ended. Choose who went out, or that the stock ran out."),
-            field="ending"))
-    elif entry.ending not in endings:
-        problems.append(Problem(gettext("Say how the hand ended."), field="ending"))
-    elif entry.ending == WENT_OUT and entry.went_out is None:
-        problems.append(Problem(gettext("Say who went out."), field="went_out"))
-    elif entry.ending != WENT_OUT and entry.went_out is not None:
-        problems.append(Problem(gettext("Nobody went out if the hand ended that way."),
-                                field="went_out"))
 
     meld_problems, owners = check_melds(players, rules, loose=entry.loose)
     problems += meld_problems
@@ -196,6 +186,75 @@ def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
     except ScoringError as exc:
         raise HandError([_scoring_problem(exc, players, owners)], exc.code) from exc
     return players, result
+
+
+def check_points(game: Game, players: Sequence[PlayerHand], entry: Entry) -> HandScore:
+    """A hand given as points only (``entry.points``): its outcome checked as any hand's
+    is, its points by the referee as points the rules let a hand score
+    (:func:`referee.score_points`), never its cards (it has none)."""
+    rules = game.rules
+    assert entry.points is not None
+    problems = _outcome_problems(rules, entry)
+    for p in players:
+        if p.going_rummy and (not rules.is_basic or p.name != entry.went_out):
+            problems.append(Problem(gettext(
+                "Only the player who went out in Basic Rummy can go Rummy."),
+                field="going_rummy"))
+            break
+    if problems:
+        raise HandError(problems)
+    try:
+        return score_points(rules, [(p.name, entry.points[p.name]) for p in players],
+                            entry.went_out, any(p.going_rummy for p in players))
+    except ScoringError as exc:
+        raise HandError([_points_problem(exc, rules, len(players), entry)], exc.code) from exc
+
+
+def _points_problem(exc: ScoringError, rules: RuleSet, count: int, entry: Entry) -> Problem:
+    """What is wrong with a hand's points, in the page's language, at the player's points."""
+    name = exc.player
+    who = isolate(name) if name else ""
+    if exc.code == "points-out-of-range":
+        text = gettext("%(name)s's points are more than one hand can score: at most "
+                       "%(most)s either way.", name=who, most=most_points(rules, count))
+    elif exc.code == "points-too-many":
+        text = gettext("Together these points are worth more than every card in play "
+                       "(%(most)s): check them.", most=most_points(rules, count))
+    elif exc.code == "went-out-below-zero":
+        text = gettext("%(name)s went out, holding no cards, so their points cannot be below "
+                       "zero.", name=who)
+    elif exc.code == "only-winner-scores" and entry.went_out is None:
+        text = gettext("Nobody scores in a draw: every player's points must be 0.")
+    elif exc.code == "only-winner-scores":
+        text = gettext("In Basic Rummy only the player who went out scores: %(name)s's "
+                       "points must be 0.", name=who)
+    elif exc.code == "going-rummy-odd":
+        text = gettext("Going Rummy doubles the points, so %(name)s's points must be an even "
+                       "number.", name=who)
+    else:
+        text = str(exc)
+    return Problem(text, name, "points" if name else None)
+
+
+def _outcome_problems(rules: RuleSet, entry: Entry) -> list[Problem]:
+    """How the hand ended, as the family allows: who went out, or the stock ran out (500),
+    or a draw (Basic Rummy).  The same for every hand, cards or points."""
+    problems: list[Problem] = []
+    endings = (WENT_OUT, DRAW) if rules.is_basic else (WENT_OUT, STOCK_OUT)
+    if entry.ending is None:
+        problems.append(Problem(
+            gettext("Say how the hand ended. Choose who went out, or that it was a draw.")
+            if rules.is_basic else
+            gettext("Say how the hand ended. Choose who went out, or that the stock ran out."),
+            field="ending"))
+    elif entry.ending not in endings:
+        problems.append(Problem(gettext("Say how the hand ended."), field="ending"))
+    elif entry.ending == WENT_OUT and entry.went_out is None:
+        problems.append(Problem(gettext("Say who went out."), field="went_out"))
+    elif entry.ending != WENT_OUT and entry.went_out is not None:
+        problems.append(Problem(gettext("Nobody went out if the hand ended that way."),
+                                field="went_out"))
+    return problems
 
 
 def check_melds(players: Sequence[PlayerHand], rules: RuleSet, loose: bool = False
@@ -341,6 +400,7 @@ def _set_outcome(hand: Hand, game: Game, entry: Entry) -> None:
     hand.ending = entry.ending
     hand.went_out_id = ids[entry.went_out] if entry.went_out else None
     hand.going_rummy = any(p.going_rummy for p in entry.players)
+    hand.points_only = entry.points is not None
     hand.updated_at = utcnow()  # always an UPDATE, so the version is checked and bumped
 
 
@@ -385,7 +445,7 @@ def snapshot(hand: Hand) -> dict[str, Any]:
     return {"number": hand.number, "ending": hand.ending,
             "went_out": names.get(hand.went_out_id) if hand.went_out_id else None,
             "going_rummy": hand.going_rummy, "complete": hand.complete,
-            "players": players}
+            "points_only": bool(hand.points_only), "players": players}
 
 
 def _fresh_version(game: Game) -> int:
@@ -437,7 +497,8 @@ def record_hand(game: Game, entry: Entry, number: int | None = None) -> Hand:
                            "hand-recorded") from None
     _store(hand, game, players, result)
     recompute(game)
-    history.log(game, history.RECORDED, summary(players, result), hand.number)
+    history.log(game, history.RECORDED, summary(players, result), hand.number,
+                {"points_only": True} if entry.points is not None else None)
     try:
         db.session.commit()
     except (StaleDataError, IntegrityError):  # the game changed under us: nothing stored
@@ -846,6 +907,9 @@ def verify(games: Sequence[Game]) -> list[str]:
                 continue
             went_out = next((n for n, i in ids.items() if i == hand.went_out_id), None)
             where = f"game {game.id} hand {hand.number}"
+            if hand.points_only:
+                problems += _verify_points(game, hand, names, ids, went_out, where)
+                continue
             try:
                 result = score_hand(game.rules, stored_players(hand, names, ids), went_out)
             except (ScoringError, ValueError) as exc:
@@ -863,4 +927,30 @@ def verify(games: Sequence[Game]) -> list[str]:
                         f"{where}: {score.name} stored {row.score} "
                         f"(melded {row.melded}, stranded {row.stranded}); the cards give "
                         f"{score.score} (melded {score.melded}, stranded {score.stranded})")
+    return problems
+
+
+def _verify_points(game: Game, hand: Hand, names: Sequence[str], ids: Mapping[str, int],
+                   went_out: str | None, where: str) -> list[str]:
+    """A hand stored as points only: no cards, a score for every player (melded and
+    stranded 0: unknown), and points the rules let a hand score with the stored outcome."""
+    problems = []
+    if hand.melds or hand.stranded:
+        problems.append(f"{where}: stored as points only, but it holds cards")
+    stored = {s.player_id: s for s in hand.scores}
+    points = []
+    for name in names:
+        row = stored.get(ids[name])
+        if row is None:
+            problems.append(f"{where}: {name} has no stored points")
+            continue
+        if row.melded or row.stranded:
+            problems.append(f"{where}: {name}'s points-only score says melded {row.melded}, "
+                            f"stranded {row.stranded}; a hand without cards has neither")
+        points.append((name, row.score))
+    if len(points) == len(names):
+        try:
+            score_points(game.rules, points, went_out, hand.going_rummy)
+        except ScoringError as exc:
+            problems.append(f"{where}: the stored points cannot be: {exc}")
     return problems

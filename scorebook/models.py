@@ -247,6 +247,12 @@ class Hand(db.Model):
     went_out_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
     going_rummy: Mapped[bool] = mapped_column(Boolean, default=False)
     complete: Mapped[bool] = mapped_column(Boolean, default=True)
+    #: Stored as each player's points, not card by card ("points only": nobody wanted
+    #: to itemise it).  Such a hand has no melds or stranded cards; its scores hold the
+    #: points (melded and stranded 0, unknown), are not checked by the referee, and every
+    #: statistic that needs cards skips the hand.  Editing it can give it cards again.
+    points_only: Mapped[bool] = mapped_column(Boolean, default=False,
+                                              server_default=text("false"))
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=_first_hand_version)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
@@ -271,6 +277,13 @@ class Hand(db.Model):
 
     def score_of(self, player_id: int) -> HandScore | None:
         return next((s for s in self.scores if s.player_id == player_id), None)
+
+    @classmethod
+    def with_cards(cls) -> Any:
+        """The SQL condition "this hand was stored card by card" (not points only): every
+        statistic that needs cards (points melded or stranded, melds, cards) filters or
+        weighs its hands by it; totals, wins and hand scores count every hand."""
+        return cls.points_only.is_(False)
 
 
 class Meld(db.Model):

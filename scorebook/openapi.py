@@ -13,7 +13,7 @@ from scorebook.payloads import (
     TEXT_PATTERN,
     cards_text_pattern,
 )
-from scorebook.plain_text import MAX_ID
+from scorebook.plain_text import MAX_ID, MAX_POINTS
 from scorebook.questions import ARRANGE_MOST
 
 # --- what a request may hold: the same grammar scorebook.payloads checks -----------------
@@ -145,6 +145,19 @@ PLAYER_HAND = {
         "going_rummy": _BOOL,
     },
 }
+#: One player of a hand given as points only: the points, and no cards.
+_NO_CARDS = {"anyOf": [{"type": "null"}, {"const": ""}, {"type": "array", "maxItems": 0}]}
+POINTS = {"type": "integer", "minimum": -MAX_POINTS, "maximum": MAX_POINTS,
+          "description": "the player's points for the hand (a points-only hand); the game's "
+                         "rules bound them further: nobody below zero who went out, only "
+                         "the winner scores in Basic Rummy (the x-content-codes of "
+                         "referee.score_points)"}
+POINTS_PLAYER = {
+    "type": "object",
+    "required": ["name", "points"],
+    "properties": {"name": _NAME, "points": POINTS, "going_rummy": _BOOL,
+                   "melds": _NO_CARDS, "layoffs": _NO_CARDS, "hand": _NO_CARDS},
+}
 PLAYERS = _nullable({"type": "integer", "minimum": 2, "maximum": 8},
                     description="The number of players (two decks from 5; 2 when left out); "
                                 f"Basic Rummy is played by 2 to {BASIC_MOST}")
@@ -155,6 +168,9 @@ DECKS = ["too-many-cards", "too-many-melds", "too-many-copies", "no-jokers"]
 TABLE_CODES = ["illegal-meld", "ambiguous-meld", "duplicate-meld"]
 SCORING_CODES = ["illegal-meld", "duplicate-meld", "unknown-meld", "bad-layoff",
                  "bad-going-rummy", "duplicate-player", "unknown-player"]
+#: What a hand given as points only may be refused for (referee.score_points).
+POINTS_CODES = ["points-out-of-range", "points-too-many", "went-out-below-zero",
+                "only-winner-scores", "going-rummy-odd"]
 #: Refused whatever the operation: past the limits of every request (scorebook.limits).
 LIMIT_CODES = ["too-deep", "too-many-values", "payload_too_large"]
 CONTENT_HELP = (
@@ -250,8 +266,8 @@ def _seated(key: str, items: dict[str, Any], **props: Any) -> dict[str, Any]:
 RULES_REF = {"$ref": "#/components/schemas/Rules"}
 TABLE_REF = {"$ref": "#/components/schemas/Table"}
 #: What the games API refuses in a hand that fits the document.
-HAND_CODES = ["invalid-hand", "bad-players", *DECKS, *SCORING_CODES]
-HAND_BODY = _obj(
+HAND_CODES = ["invalid-hand", "bad-players", *DECKS, *SCORING_CODES, *POINTS_CODES]
+_HAND_BODY = _obj(
     ["players"],
     number=_nullable({"type": "integer", "minimum": 1, "maximum": MAX_ID},
                      description="the number of the hand being recorded (the next one)"),
@@ -266,9 +282,23 @@ HAND_BODY = _obj(
                      description="how the hand ended; may be left out only when went_out "
                                  "names who went out (a stock-out or a draw is never "
                                  "assumed)"),
-    players={"type": "array", "items": {"$ref": "#/components/schemas/PlayerHand"},
-             "minItems": 2, "maxItems": 8,
-             "description": "every player of the game, as in /score/hand"})
+    points_only=_nullable({"type": "boolean"}, description=(
+        "true: the hand is given as each player's points, not its cards (nobody wanted to "
+        "itemise it): each player has points and no cards, and the referee checks only "
+        "the outcome and that the points can be (it is marked points only wherever it "
+        "is shown). false or left out: the cards, as in /score/hand; no points")),
+    players={"type": "array", "minItems": 2, "maxItems": 8,
+             "description": "every player of the game: their cards, as in /score/hand, or "
+                            "for a points-only hand their points"})
+#: A hand's body: the players' cards, or (points_only) their points.
+HAND_BODY = {
+    **_HAND_BODY,
+    "if": {"required": ["points_only"], "properties": {"points_only": {"const": True}}},
+    "then": {"properties": {"players": {"items": {"$ref": "#/components/schemas/PointsPlayer"}}}},
+    "else": {"properties": {"players": {"items": {
+        "allOf": [{"$ref": "#/components/schemas/PlayerHand"},
+                  {"properties": {"points": {"type": "null"}}}]}}}},
+}
 #: An edit's body: the hand, and the version (and id) of the hand read.
 EDIT_BODY = {**HAND_BODY, "required": ["players", "version"]}
 
@@ -319,10 +349,13 @@ def _games_paths() -> dict[str, Any]:
             "responses": {"201": hand, "400": bad, "403": forbidden, "404": error,
                           "409": conflict}}},
         "/games/{game_id}/hands/{number}": {
-            "get": {"summary": "One recorded hand, card by card",
+            "get": {"summary": "One recorded hand, card by card (or, points_only, each "
+                               "player's points)",
                     "parameters": [game_id, number],
                     "responses": {"200": hand, "404": error}},
-            "put": {"summary": "Replace a hand's cards (send the id and version you read)",
+            "put": {"summary": "Replace a hand's cards or points (send the id and version you "
+                               "read); a points-only hand given cards becomes a card "
+                               "hand, and a card hand given points points only",
                     "parameters": [game_id, number, version, hand_id],
                     "requestBody": {"required": True, "content": {
                         "application/json": {"schema": EDIT_BODY}}},
@@ -449,6 +482,7 @@ def openapi_document() -> dict[str, Any]:
         "components": {"schemas": {
             "Card": CARD, "Cards": CARDS, "Name": NAME, "Rules": RULES, "Table": TABLE,
             "TableMeld": TABLE_MELD, "Layoff": LAYOFF, "PlayerHand": PLAYER_HAND,
+            "PointsPlayer": POINTS_PLAYER,
             "Verdict": VERDICT, "Way": WAY, "Reading": READING,
             "Error": _obj(["error"], error=_obj(["code", "message"], code={"type": "string"},
                                                message={"type": "string"})),

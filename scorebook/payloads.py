@@ -29,7 +29,7 @@ from referee import (
     parse_card,
     parse_cards,
 )
-from scorebook.plain_text import unwanted_problem
+from scorebook.plain_text import MAX_POINTS, points_int, unwanted_problem
 
 #: The longest name or meld id a question may use (a stored meld id has as many).
 MAX_TEXT = 80
@@ -366,6 +366,48 @@ def players_from(obj: Any) -> list[PlayerHand]:
         going_rummy = bool_from(item.get("going_rummy"), "going_rummy")
         players.append(PlayerHand(name, tuple(melds), tuple(layoffs), tuple(hand), going_rummy))
     return players
+
+
+def points_from(obj: Any, what: str) -> int:
+    """A player's points for a hand given as points only: a whole number from
+    -:data:`MAX_POINTS` to :data:`MAX_POINTS` (JSON's ``40.0`` is 40)."""
+    value = points_int(obj) if isinstance(obj, int) else None
+    if value is None:
+        raise PayloadError("bad-points", f"{what} must be a whole number from {-MAX_POINTS} "
+                                         f"to {MAX_POINTS}")
+    return value
+
+
+def point_players_from(obj: Any) -> list[tuple[PlayerHand, int]]:
+    """The players of a hand given as points only: ``[{"name", "points", "going_rummy"?}]``,
+    each with no cards (no melds, lay-offs or hand: the hand was not itemised)."""
+    if not isinstance(obj, list) or not obj:
+        raise PayloadError("bad-request", "players must be a list of the players of the hand")
+    out = []
+    for i, item in enumerate(obj):
+        item = require_object(item, f"player {i + 1}")
+        name = text_from(item.get("name"), f"player {i + 1}'s name")
+        assert name is not None
+        if any(item.get(key) not in (None, [], "") for key in ("melds", "layoffs", "hand")):
+            raise PayloadError("bad-points", f"{name}: a points-only hand has no cards; leave "
+                                             "melds, layoffs and hand out (or send the cards "
+                                             "without points_only)")
+        if item.get("points") is None:
+            raise PayloadError("bad-points", f"{name}'s points are required in a points-only "
+                                             "hand")
+        points = points_from(item["points"], f"{name}'s points")
+        going_rummy = bool_from(item.get("going_rummy"), "going_rummy")
+        out.append((PlayerHand(name, (), (), (), going_rummy), points))
+    return out
+
+
+def no_points(obj: Any) -> None:
+    """A hand given card by card says no player's points (the cards give them)."""
+    for item in obj if isinstance(obj, list) else ():
+        if isinstance(item, Mapping) and item.get("points") is not None:
+            raise PayloadError("bad-points", "points are only for a hand given as points "
+                                             "(points_only: true); a hand with cards is "
+                                             "scored from its cards")
 
 
 def went_out_from(obj: Any, players: Sequence[PlayerHand]) -> str | None:

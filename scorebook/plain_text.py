@@ -69,6 +69,29 @@ def db_int(value: Any) -> int | None:
     return None
 
 
+#: The most points, either way, one player's score of one hand may be given as (a hand
+#: given as points only): above what any hand of any family can score
+#: (:func:`referee.most_points`: 852 at most), far inside what a column holds.
+MAX_POINTS = 1000
+
+_POINTS = re.compile(r"[+\-\u2212]?[0-9]{1,4}")
+
+
+def points_int(value: Any) -> int | None:
+    """``value`` as a whole number of points (-MAX_POINTS..MAX_POINTS), else None: an int
+    (not a bool), or text such as ``40``, ``+40``, ``-12`` or ``−12`` (a real minus)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        if not _POINTS.fullmatch(text):
+            return None
+        value = int(text.replace("\u2212", "-"))
+    if isinstance(value, int) and -MAX_POINTS <= value <= MAX_POINTS:
+        return value
+    return None
+
+
 class IdConverter(IntegerConverter):
     """``<int:…>`` in a URL: at most :data:`MAX_ID`, so a bigger id is a 404, not a
     database error."""

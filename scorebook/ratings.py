@@ -79,8 +79,10 @@ def _player_totals(league_id: int, since: _Game | None) -> dict[int, list[tuple[
         select(Hand.game_id, HandScore.player_id,
                func.sum(HandScore.score).label("total"),
                func.count(HandScore.id).label("hands"),
-               func.sum(HandScore.melded).label("melded"),
-               func.sum(HandScore.stranded).label("stranded"),
+               # points melded and stranded need cards: a points-only hand has none
+               func.sum(case((Hand.with_cards(), HandScore.melded), else_=0)).label("melded"),
+               func.sum(case((Hand.with_cards(), HandScore.stranded), else_=0))
+               .label("stranded"),
                func.max(HandScore.score).label("best"))
         .join(HandScore, HandScore.hand_id == Hand.id)
         .join(Game, Game.id == Hand.game_id)

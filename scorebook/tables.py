@@ -52,6 +52,7 @@ def scores_table(board: Scoreboard, hand_url: str) -> Markup:
     hand_label = gettext("Hand %(number)s")
     went_out = gettext("%(name)s out")
     went_rummy = gettext("%(name)s went Rummy")
+    points_only = gettext("points only")
     shorts = short_names(board.names)
     short_of = dict(zip(board.names, shorts))
     many = " scores-many" if len(board.names) >= MANY_PLAYERS else ""
@@ -78,7 +79,9 @@ def scores_table(board: Scoreboard, hand_url: str) -> Markup:
         url = hand_url.replace("{number}", str(row.number))
         out.append(f'<tr id="hand-{row.number}"{rummy}><th scope="row"><a href="{escape(url)}" '
                    f'aria-label="{escape(hand_label % {"number": row.number})}">{row.number}'
-                   f'</a><span class="row-note">{escape(note)}</span></th>')
+                   f'</a><span class="row-note">{escape(note)}</span>'
+                   + (f'<span class="row-note points-only">{escape(points_only)}</span>'
+                      if row.points_only else "") + '</th>')
         for score, total in row.cells:
             negative = " negative" if score < 0 else ""
             out.append(f'<td class="num"><span class="hand-score{negative}">{_signed(score)}'

@@ -67,6 +67,8 @@ def change_summary(change: Change) -> Markup:
     if action in (history.RECORDED, history.EDITED, history.LIVE_FINISHED):
         if action == history.EDITED and (change.details or {}).get("before"):
             return Markup("")  # the details say it, before → after
+        if isinstance(change.details, dict) and change.details.get("points_only"):
+            return _scores(text) + Markup(" · ") + escape(gettext("points only"))
         return _scores(text)
     return escape(text)
 
@@ -130,6 +132,11 @@ def edit_lines(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Mark
     if _ending(before) != _ending(after):
         lines.append(escape(gettext("How it ended")) + Markup(": ")
                      + escape(_ending(before)) + Markup(ARROW) + escape(_ending(after)))
+    if bool(before.get("points_only")) != bool(after.get("points_only")):
+        lines.append(escape(gettext("Cards → points only") if after.get("points_only")
+                            else gettext("Points only → cards")))
+    elif after.get("points_only") and lines:
+        lines.append(escape(gettext("points only")))
     if not lines:
         lines.append(escape(gettext("Saved again with no change.")))
     return lines
@@ -146,7 +153,10 @@ def held_lines(snap: Mapping[str, Any]) -> list[Markup]:
         head = bdi(p["name"])
         if p.get("score") is not None:
             head += Markup(" ") + escape(_score(p["score"]))
-        body = Markup(" · ").join(parts) if parts else escape(gettext("no cards"))
+        if snap.get("points_only"):
+            body = escape(gettext("points only"))
+        else:
+            body = Markup(" · ").join(parts) if parts else escape(gettext("no cards"))
         lines.append(head + Markup(": ") + body)
     ending = _ending(snap) if snap.get("complete", True) else ""
     if ending:

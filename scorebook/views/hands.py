@@ -31,6 +31,7 @@ from scorebook.entry import (
     Problem,
     end_word,
     entry_from_json,
+    entry_from_points,
     entry_from_text,
     entry_json,
     entry_texts,
@@ -69,7 +70,7 @@ from scorebook.hands import (
     start_live,
 )
 from scorebook.models import DRAW, RUN_ENDS, STOCK_OUT, WENT_OUT, Game, Hand
-from scorebook.plain_text import db_int
+from scorebook.plain_text import MAX_POINTS, db_int
 from scorebook.views.cards import card_label, picker_texts
 from scorebook.views.games import get_game
 from scorebook.wording import meld_name
@@ -148,6 +149,12 @@ def read_entry(form: HandForm, game: Game) -> Entry:
     basic = game.rules.is_basic
     outcome = parse_outcome(form.outcome.data, names)
     raw = (form.hand_json.data or "").strip()
+    if form.points_only.data == "1":  # each player's points, typed: no cards at all
+        ending, went_out = outcome if outcome else (None, None)
+        points = {name: sub.points.data or ""
+                  for name, sub in zip(names, player_forms(form, game))}
+        return entry_from_points(names, points, went_out, ending, bool(form.going_rummy.data),
+                                 basic)
     if raw:
         try:
             obj = json.loads(raw)
@@ -182,17 +189,35 @@ def player_forms(form: FlaskForm, game: Game, cls: type[Form] = PlayerCardsForm,
     return made
 
 
+def points_mode(hand: Hand | None = None) -> bool:
+    """Whether the record page asks for points instead of cards: a form sent in points
+    mode; else ``?points=1``, or an edit of a points-only hand (``?points=0``: its cards)."""
+    if request.method == "POST":
+        return request.form.get("points_only") == "1"
+    wanted = request.args.get("points")
+    if wanted in ("0", "1"):
+        return wanted == "1"
+    return bool(hand is not None and hand.points_only)
+
+
 def hand_form(game: Game, hand: Hand | None = None) -> HandForm:
     form = HandForm()
     names = names_of(game)
     form.outcome.choices = outcome_choices(names, game.rules.is_basic)
     seats = player_forms(form, game)
+    if not form.is_submitted():
+        form.points_only.data = "1" if points_mode(hand) else ""
     if hand is not None and not form.is_submitted():
+        scores = {s.player_id: s.score for s in hand.scores}
+        for name, sub in zip(names, seats):  # a card hand turned into points starts at its
+            sub.points.data = str(scores.get(ids_of(game)[name], 0))  # scores
         players = stored_players(hand, names, ids_of(game))
         went_out = next((n for n, i in ids_of(game).items() if i == hand.went_out_id), None)
         # for the picker's script only: a page without JavaScript submits its typed
-        # fields, which the server reads when hand_json comes back empty
-        form.initial_json = json.dumps(entry_json(players, went_out, hand.ending))
+        # fields, which the server reads when hand_json comes back empty (a points-only
+        # hand has no cards to load: the picker starts empty)
+        if not hand.points_only:
+            form.initial_json = json.dumps(entry_json(players, went_out, hand.ending))
         texts = entry_texts(players)
         for name, sub in zip(names, seats):
             sub.melds.data = texts[name]["melds"]
@@ -216,8 +241,15 @@ def render_record(game: Game, form: HandForm, number: int, hand: Hand | None = N
         # a form sent back with its problems: the script loads what it sent
         form.initial_json = form.hand_json.data
         form.hand_json.data = ""
+    points = form.points_only.data == "1"
+    if hand is not None:
+        switch = url_for("hands.edit", game_id=game.id, number=number,
+                         points="0" if points else "1")
+    else:
+        switch = url_for("hands.new", game_id=game.id, **({} if points else {"points": "1"}))
     page = render_template(
         "hands/record.html", game=game, form=form, number=number, hand=hand, names=names,
+        points_mode=points, switch_url=switch, max_points=MAX_POINTS,
         seat_forms=player_forms(form, game),
         draft=draft_key(game, "edit", hand.id) if hand else draft_key(game, "record", number),
         resent=form.is_submitted(),
