@@ -285,9 +285,9 @@ def _note_flushed(session: Session, _context: Any) -> None:
 
 
 def _before_commit(session: Session) -> None:
+    session.flush()  # (what is still to flush is noted as it flushes)
     if not session.info.get(_CHANGED) and not session.info.get(_DELETED):
         return
-    session.flush()
     changed = session.info.pop(_CHANGED, set())
     deleted = session.info.pop(_DELETED, {})
     for league_id in session.info.pop(_REBUILT, set()):

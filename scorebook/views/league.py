@@ -67,6 +67,13 @@ def _league() -> League:
     return league
 
 
+@bp.app_template_global()
+def league_ratings_pending() -> int:
+    """Games whose ratings a background replay is still bringing up to date (0: none)."""
+    league = g.get("league")
+    return service.ratings_pending(league) if league is not None else 0
+
+
 def _player(league: League, player_id: int) -> Player:
     player = db.session.get(Player, player_id)
     if player is None or player.league_id != league.id:
