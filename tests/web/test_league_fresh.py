@@ -146,3 +146,20 @@ def test_games_of_one_league_never_reach_another(made: dict[str, Game]) -> None:
     assert games.default_league().id == the_league().id
     assert {r.league_id for r in db.session.scalars(select(GameResult))} == {the_league().id}
     _ = build_league
+
+
+def test_results_csv_is_streamed_and_the_same_as_built_in_memory(
+        made: dict[str, Game], client, monkeypatch) -> None:
+    monkeypatch.setattr(exports, "CSV_BATCH", 2)  # many pieces, even for a small league
+    chunks = list(exports.league_csv_chunks(the_league()))
+    assert len(chunks) > 3
+    whole = "".join(chunks)
+    assert whole == exports.league_csv(the_league())
+    response = client.get("/league/results.csv", buffered=False)
+    assert response.is_streamed
+    body = b"".join(response.response).decode()
+    response.close()
+    assert body == "\ufeff" + whole
+    lines = whole.splitlines()
+    assert len(lines) == 1 + len(result_rows())
+    assert lines[0].startswith("Game,Finished,Season")
