@@ -14,14 +14,11 @@ from sqlalchemy import select
 from scorebook import exports, games, hands, league, ratings
 from scorebook.extensions import db
 from scorebook.models import FINISHED, Game, GameResult, League, Player
-from tests.web.test_league import (  # noqa: F401  (ctx, made: fixtures)
-    build_league,
-    ctx,
-    made,
-    play,
-    result_rows,
-    the_league,
-)
+from tests.web import test_league as base
+from tests.web.test_league import build_league, play, result_rows, the_league
+
+ctx = base.ctx  # the fixtures: an owned league, and its five games
+made = base.made
 
 TEMPLATES = [
     [({"A": {"melds": "as ah ad"}, "B": {"hand": "kh"}, "C": {"hand": "2c"}}, "A"),
