@@ -373,11 +373,19 @@ def sync(session: Session, game_ids: set[int], deleted: dict[int, int]) -> set[i
             session.execute(update(GameResult), [
                 {"id": b.id, **{k: r[k] for k in _FIGURES}} for b, r in zip(before, rows)])
             continue
+        same_place = bool(before) and before[0].league_id == g.league_id \
+            and _same_time(before[0].finished_at, g.finished_at)
         if before:
             session.execute(delete(GameResult).where(GameResult.game_id == g.id))
             league_id = before[0].league_id
             stale[league_id] = min(before[0].seq, stale.get(league_id, before[0].seq))
-        if rows:
+        if rows and same_place:  # a new finishing order at the same place
+            current = _ratings_before(g.league_id, before[0].seq)
+            after = rate(current, [r["player_id"] for r in rows], [r["position"] for r in rows])
+            for row, (mu, sigma) in zip(rows, after):
+                row.update(seq=before[0].seq, mu=mu, sigma=sigma)
+            session.execute(insert(GameResult), rows)
+        elif rows:
             _place(session, g, rows, stale)
             days[g.league_id].add(_utc(g.finished_at).date())
     deferred: set[int] = set()
