@@ -182,28 +182,49 @@ def game_csv(game: Game) -> str:
 
 def league_csv(league: League) -> str:
     """One row per player per finished game, oldest game first."""
+    return "".join(league_csv_chunks(league))
+
+
+#: Result rows read from the database (and written out) at a time.
+CSV_BATCH = 2000
+
+
+def league_csv_chunks(league: League) -> Iterator[str]:
+    """:func:`league_csv` piece by piece, the header first: the rows are read in
+    batches as they are sent, so the download starts at once and its memory stays
+    flat whatever the league's size."""
     seasons = prepare(league)
-    rows: list[list[Any]] = [[
+    yield _csv([[
         gettext("Game"), gettext("Finished"), gettext("Season"), gettext("Game type"),
         gettext("Player"), gettext("Seat"), gettext("Total"), gettext("Place"),
         gettext("Won"), gettext("Hands"), gettext("Melded"), gettext("Stranded"),
         gettext("Rating after"),
-    ]]
-    query = (select(GameResult, Game.family, Seat.position, Player.name, Game.number)
+    ]])
+    query = (select(GameResult.finished_at, GameResult.total, GameResult.position,
+                    GameResult.won, GameResult.hands, GameResult.melded, GameResult.stranded,
+                    GameResult.mu, Game.family, Seat.position.label("seat"), Player.name,
+                    Game.number)
              .join(Game, Game.id == GameResult.game_id)
              .join(Player, Player.id == GameResult.player_id)
              .join(Seat, (Seat.game_id == GameResult.game_id)
                    & (Seat.player_id == GameResult.player_id))
              .where(GameResult.league_id == league.id)
-             .order_by(GameResult.seq, Seat.position))
-    for result, family, position, name, number in db.session.execute(query).tuples():
+             .order_by(GameResult.seq, Seat.position)
+             .execution_options(yield_per=CSV_BATCH))
+    rows: list[list[Any]] = []
+    for result in db.session.execute(query):  # plain rows: nothing kept in the session
         finished = as_utc(result.finished_at)
         season = season_of_day(seasons, finished.date())
-        rows.append([number, finished.strftime("%Y-%m-%d %H:%M"),
-                     season.name if season else "", family, name, position + 1,
+        rows.append([result.number, finished.strftime("%Y-%m-%d %H:%M"),
+                     season.name if season else "", result.family, result.name,
+                     result.seat + 1,
                      result.total, result.position, 1 if result.won else 0, result.hands,
                      result.melded, result.stranded, ratings.display_rating(result.mu)])
-    return _csv(rows)
+        if len(rows) >= CSV_BATCH:
+            yield _csv(rows)
+            rows = []
+    if rows:
+        yield _csv(rows)
 
 
 # --- JSON: export ---------------------------------------------------------------------------

@@ -101,9 +101,11 @@ def set_retired(player: Player, retired: bool) -> None:
 
 def _touch_games_of(player_id: int) -> None:
     """Bump the revision of every game the player sat at (their pages show names)."""
-    db.session.execute(update(Game).where(Game.id.in_(
-        select(Seat.game_id).where(Seat.player_id == player_id)))
-        .values(revision=Game.revision + 1))
+    games = select(Seat.game_id).where(Seat.player_id == player_id)
+    db.session.execute(update(Game).where(Game.id.in_(games))
+                       .values(revision=Game.revision + 1))
+    db.session.execute(update(GameResult).where(GameResult.game_id.in_(games))
+                       .values(revision=GameResult.revision + 1))
 
 
 def merge_players(keep: Player, gone: Player) -> None:
@@ -162,15 +164,18 @@ def season_of_day(seasons: Sequence[Season], day: date) -> Season | None:
     return next((s for s in seasons if s.starts_on <= day <= s.ends_on), None)
 
 
-def ensure_seasons(league: League, commit: bool = True) -> list[Season]:
-    """Give every finished game a season: a day no season holds gets the season of
-    its calendar year (as much of the year as the other seasons leave free).
-    Commits if it added any (unless ``commit`` is false)."""
+def ensure_seasons(league: League, commit: bool = True,
+                   days: set[date] | None = None) -> list[Season]:
+    """Give every finished game a season (or the games finished on ``days``, when a
+    write names them): a day no season holds gets the season of its calendar year
+    (as much of the year as the other seasons leave free).  Commits if it added any
+    (unless ``commit`` is false)."""
     seasons = seasons_of(league)
-    days = {as_utc(at).date() for at in db.session.scalars(
-        select(Game.finished_at).where(Game.league_id == league.id,
-                                       Game.status == FINISHED,
-                                       Game.finished_at.is_not(None)))}
+    if days is None:
+        days = {as_utc(at).date() for at in db.session.scalars(
+            select(Game.finished_at).where(Game.league_id == league.id,
+                                           Game.status == FINISHED,
+                                           Game.finished_at.is_not(None)))}
     added = False
     for day in sorted(days):
         if season_of_day(seasons, day) is not None:
@@ -248,11 +253,16 @@ def delete_season(season: Season) -> None:
 
 
 def prepare(league: League) -> list[Season]:
-    """Bring results, ratings and seasons up to date before a league page reads them
-    (the seasons are looked at again only when a game's result changed)."""
-    if ratings.refresh(league.id):
-        return ensure_seasons(league)
+    """The league's seasons, latest first.  Nothing is checked or rebuilt here: the
+    results, ratings and seasons are kept up to date by every write
+    (:func:`scorebook.ratings.sync`)."""
     return seasons_of(league)
+
+
+def ratings_pending(league: League) -> int:
+    """How many games' ratings are still being brought up to date after an edit of an
+    early game (0: none); the pages say so while it lasts."""
+    return ratings.pending(league.id)
 
 
 # --- standings --------------------------------------------------------------------------

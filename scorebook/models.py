@@ -84,6 +84,13 @@ class League(db.Model):
     #: The secrets themselves are never stored (:mod:`scorebook.access`).
     scorer_token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     viewer_token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    #: The ratings (``game_result.mu``/``sigma``) from this ``seq`` on are still to be
+    #: replayed (None: all up to date).  Set by a write that changed an early game's
+    #: finishing order and cleared by :func:`scorebook.ratings.catch_up`.
+    ratings_from_seq: Mapped[int | None] = mapped_column(Integer)
+    #: Moved on by every write that sets ``ratings_from_seq``, so a catch-up that read
+    #: an older marker does not clear a newer one.
+    ratings_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     players: Mapped[list[Player]] = relationship(
         back_populates="league", order_by="Player.name"
@@ -434,8 +441,9 @@ class GameResult(db.Model):
     the position from the totals and the game's winner, the rating (``mu``,
     ``sigma``) from replaying the league's finished games in (finished_at, id)
     order; ``seq`` is the game's place in that order and ``revision`` the game's
-    revision when the row was made.  :func:`scorebook.ratings.refresh` rebuilds
-    whatever no longer matches.
+    revision when the row was made.  The rows are kept right on write
+    (:func:`scorebook.ratings.sync`, run as each transaction commits); ``seq`` orders
+    the rows (it may have gaps where games were deleted).
     """
 
     __tablename__ = "game_result"

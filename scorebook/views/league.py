@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import unicodedata
@@ -18,6 +19,7 @@ from flask import (
     render_template,
     request,
     session,
+    stream_with_context,
     url_for,
 )
 from flask_babel import format_decimal, gettext
@@ -33,7 +35,7 @@ from scorebook.exports import (
     export_league,
     game_csv,
     import_league,
-    league_csv,
+    league_csv_chunks,
     not_json_message,
     read_league_file,
 )
@@ -65,6 +67,13 @@ def _league() -> League:
     league = access.current_league()
     g.league = league  # the page's language may follow the league's
     return league
+
+
+@bp.app_template_global()
+def league_ratings_pending() -> int:
+    """Games whose ratings a background replay is still bringing up to date (0: none)."""
+    league = g.get("league")
+    return service.ratings_pending(league) if league is not None else 0
 
 
 def _player(league: League, player_id: int) -> Player:
@@ -395,8 +404,11 @@ def _import_figures() -> dict[str, Any]:
 @bp.get("/results.csv")
 def results_csv() -> Response:
     league = _league()
-    service.prepare(league)
-    return _csv_response(league_csv(league), f"{file_stem(league)}-results.csv")
+    chunks = league_csv_chunks(league)
+    first = next(chunks)  # (the header: anything wrong shows as an error page, not a cut file)
+    body = stream_with_context(itertools.chain(["\ufeff" + first], chunks))
+    return Response(body, mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="{file_stem(league)}-results.csv"'})
 
 
 @bp.get("/export.json")

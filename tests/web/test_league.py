@@ -256,8 +256,7 @@ def test_a_finished_game_only_adds_its_own_rows(made: dict[str, Game]) -> None:
     before = {r.id: (r.mu, r.sigma) for r in db.session.scalars(select(GameResult))}
     hands.record_hand(made["g5"], entry_from_text(
         ["Ann", "Ben"], {"Ann": {"melds": "ks kh kd"}}, "Ann", None, False, False))
-    assert made["g5"].status == FINISHED
-    assert ratings.refresh(the_league().id)
+    assert made["g5"].status == FINISHED  # its rows came with the hand that finished it
     after = {r.id: (r.mu, r.sigma) for r in db.session.scalars(select(GameResult))}
     assert {k: after[k] for k in before} == before
     assert len(after) == len(before) + 2
@@ -272,7 +271,7 @@ def from_scratch() -> list[tuple[str, int, int, float, float]]:
 
 def test_editing_a_past_game_gives_the_ratings_of_a_fresh_recomputation(
         made: dict[str, Game]) -> None:
-    league.prepare(the_league())
+    before = result_rows()
     g1 = made["g1"]
     first = g1.hands[0]
     # Hand 1 again, but Cy melds the aces and Ann holds the king: totals Ann 17,
@@ -282,10 +281,9 @@ def test_editing_a_past_game_gives_the_ratings_of_a_fresh_recomputation(
                                "Ben": {"hand": "2c"}}, "Cy", None, False, False),
         first.version)
     assert games.totals(g1) == [17, 28, 52] and g1.winner.name == "Cy"
-    before = result_rows()
-    ratings.refresh(the_league().id)
-    incremental = result_rows()
+    incremental = result_rows()  # kept up to date by the edit itself
     assert incremental != before
+    assert not ratings.refresh(the_league().id)
     assert incremental == from_scratch()
     assert (table()["Cy"].wins, table()["Ann"].wins) == (2, 1)
 
@@ -295,7 +293,7 @@ def test_deleting_a_hand_that_unfinishes_a_past_game(made: dict[str, Game]) -> N
     g2 = made["g2"]
     hands.delete_hand(g2.hands[0], g2.hands[0].version)
     assert g2.status != FINISHED
-    ratings.refresh(the_league().id)
+    assert not ratings.refresh(the_league().id)  # already up to date
     rows = result_rows()
     assert g2.id not in {r[1] for r in rows}
     assert rows == from_scratch()
@@ -307,7 +305,7 @@ def test_deleting_a_past_game_and_moving_one(made: dict[str, Game]) -> None:
     db.session.delete(made["g1"])
     made["g4"].finished_at = datetime(2024, 12, 31, 12, 0, tzinfo=UTC)  # now the first game
     db.session.commit()
-    ratings.refresh(the_league().id)
+    assert not ratings.refresh(the_league().id)  # already up to date
     rows = result_rows()
     assert rows[0][1] == made["g4"].id
     assert rows == from_scratch()
