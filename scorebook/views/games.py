@@ -48,6 +48,7 @@ from scorebook.games import (
 from scorebook.live import game_version, page_version
 from scorebook.models import FINISHED, Game
 from scorebook.tables import scores_table
+from scorebook.views.stats import game_sections
 
 bp = Blueprint("games", __name__)
 
@@ -139,7 +140,7 @@ def board_html(game: Game) -> Markup:
         "games/_board.html", game=game, board=board,
         scores_table=scores_table(board, hand_url),
         chart=score_chart(board.names, board.running, board.target),
-        changes=history.changes(game, limit=5)))
+        changes=history.changes(game, limit=5), **game_sections(game)))
     with _board_lock:
         cache[key] = html
         while len(cache) > BOARD_CACHE_SIZE:
