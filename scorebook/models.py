@@ -425,6 +425,9 @@ class GameStat(db.Model):
                                          primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("league.id"), index=True)
     revision: Mapped[int] = mapped_column(Integer)
+    #: The game's finish as the rows were made (a season counts by it): a game moved to
+    #: another day is counted again too.
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     #: Whether the game's rules had jokers (the joker figures count only such games).
     with_jokers: Mapped[bool] = mapped_column(Boolean)
     hands: Mapped[int] = mapped_column(Integer)
@@ -492,9 +495,10 @@ class StatTally(db.Model):
     hand) or ``meld`` (a meld they put down, by its shape: ``S:K``, ``R:H:7-9``)."""
 
     __tablename__ = "stat_tally"
-    #: A player's tallies of one kind, by item, straight from the index.
-    __table_args__ = (Index("ix_stat_tally_player_kind", "player_id", "kind", "item",
-                            "count"),)
+    #: A player's tallies of one kind (in a season: by the day the game finished),
+    #: straight from the index.
+    __table_args__ = (Index("ix_stat_tally_player_kind", "player_id", "kind", "finished_at",
+                            "item", "count"),)
 
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"),
                                          primary_key=True)
@@ -502,6 +506,7 @@ class StatTally(db.Model):
     kind: Mapped[str] = mapped_column(String(10), primary_key=True)
     item: Mapped[str] = mapped_column(String(16), primary_key=True)
     count: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class LayoffTally(db.Model):

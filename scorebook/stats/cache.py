@@ -102,7 +102,8 @@ def stale(league_id: int) -> tuple[list[int], list[int]]:
         .where(Game.league_id == league_id, Game.status == FINISHED,
                Game.finished_at.is_not(None),
                or_(GameStat.game_id.is_(None),
-                   GameStat.revision != func.coalesce(Game.revision, 0)))
+                   GameStat.revision != func.coalesce(Game.revision, 0),
+                   GameStat.finished_at != Game.finished_at))
         .order_by(Game.id))
     gone = db.session.scalars(
         select(GameStat.game_id).join(Game, Game.id == GameStat.game_id)
@@ -177,7 +178,7 @@ def build(league_id: int, game_ids: Sequence[int]) -> None:
                 db.session.execute(insert(LayoffTally), figures.layoffs)
             for query in _tallies(chunk):
                 db.session.execute(insert(StatTally).from_select(
-                    ["game_id", "player_id", "kind", "item", "count"], query))
+                    ["game_id", "player_id", "kind", "item", "count", "finished_at"], query))
 
 
 def _by_values(game_ids: Sequence[int]) -> dict[Values, list[int]]:
@@ -202,6 +203,7 @@ class GameFigures:
     game_id: int
     revision: int
     winner_id: int | None
+    finished_at: Any = None
     with_jokers: bool = False
     hands: int = 0
     comeback: int = 0
@@ -213,7 +215,8 @@ class GameFigures:
 
     def row(self) -> dict[str, Any]:
         return {"game_id": self.game_id, "revision": self.revision,
-                "with_jokers": self.with_jokers, "hands": self.hands,
+                "finished_at": self.finished_at, "with_jokers": self.with_jokers,
+                "hands": self.hands,
                 "comeback": self.comeback, "comeback_hand": self.comeback_hand,
                 "swing": self.swing, "swing_hand": self.swing_hand,
                 "swing_before": self.swing_before, "swing_after": self.swing_after}
@@ -260,10 +263,11 @@ def aggregate(game_ids: Sequence[int], values: Values | None = None) -> Figures:
             return Figures({}, {}, [])
     ids = list(game_ids)
     # the revisions first: a game changed while this runs is stale again afterwards
-    games = {r.id: GameFigures(r.id, r.revision or 0, r.winner_id,
+    games = {r.id: GameFigures(r.id, r.revision or 0, r.winner_id, r.finished_at,
                                bool((r.rules_json or {}).get("jokers")))
              for r in db.session.execute(select(Game.id, Game.revision, Game.winner_id,
-                                                Game.rules_json).where(Game.id.in_(ids)))}
+                                                Game.finished_at, Game.rules_json)
+                                         .where(Game.id.in_(ids)))}
     players = {(g, p): PlayerFigures(g, p) for g, p in db.session.execute(
         select(Seat.game_id, Seat.player_id).where(Seat.game_id.in_(ids))).tuples()}
 
@@ -497,14 +501,16 @@ def _tallies(ids: Sequence[int]) -> list[Any]:
     def kind(name: str) -> Any:
         return literal(name, String(10)).label("kind")
 
+    finished = func.max(Game.finished_at)  # (one game: its finish)
     melded = _card_joins(
         select(Hand.game_id, MeldCard.laid_by_id, kind(MELDED), MeldCard.card,
-               func.count()).select_from(MeldCard)
-    ).where(*_complete(ids), cards.counts_cards()).group_by(
+               func.count(), finished).select_from(MeldCard)
+    ).join(Game, Game.id == Hand.game_id).where(*_complete(ids), cards.counts_cards()).group_by(
         Hand.game_id, MeldCard.laid_by_id, MeldCard.card)
     stranded = (select(Hand.game_id, StrandedCard.player_id, kind(STRANDED), StrandedCard.card,
-                       func.count())
+                       func.count(), finished)
                 .join(Hand, Hand.id == StrandedCard.hand_id)
+                .join(Game, Game.id == Hand.game_id)
                 .where(*_complete(ids), cards.counts_cards())
                 .group_by(Hand.game_id, StrandedCard.player_id, StrandedCard.card))
     # a meld's shape, from the cards its owner put down: a set by its rank, a run by its
@@ -527,6 +533,8 @@ def _tallies(ids: Sequence[int]) -> list[Any]:
         (m.kind == SET, literal("S:", String) + func.coalesce(m.rank, m.declared_rank, "?")),
         else_=(literal("R:", String) + func.coalesce(m.suit, "?") + literal(":", String)
                + text(m.low) + literal("-", String) + text(m.high))), String)
-    shapes = (select(m.game_id, m.owner_id, kind(MELD), shape.label("item"), func.count())
+    shapes = (select(m.game_id, m.owner_id, kind(MELD), shape.label("item"), func.count(),
+                     func.max(Game.finished_at))
+              .join(Game, Game.id == m.game_id)
               .group_by(m.game_id, m.owner_id, shape))
     return [melded, stranded, shapes]

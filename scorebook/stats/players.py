@@ -189,17 +189,17 @@ def _link(where: list[Any], value: Any, number: Any, descending: bool = True,
 def top_items(scope: Scope, kind: str, player_id: int, limit: int = 3,
               jokers: bool = False) -> list[Counted]:
     """The items of ``kind`` the player tallied most often (every one tied for first,
-    up to ``limit``); jokers are left out of the cards unless ``jokers``.  All time,
-    the player's rows alone (from their index: a player is in one league, and the
-    cache holds finished games only); a season joins the games for their dates."""
+    up to ``limit``); jokers are left out of the cards unless ``jokers``.  The player's
+    rows alone, from their index (a player is in one league, the cache holds finished
+    games only, and each row keeps its game's finish for the seasons)."""
     conditions = [StatTally.player_id == player_id, StatTally.kind == kind]
     if not jokers:
         conditions.append(StatTally.item != JOKER_TEXT)
     total = func.sum(StatTally.count)
     query = select(StatTally.item, total)
     if scope.season is not None:
-        query = query.join(Game, Game.id == StatTally.game_id)
-        conditions += scope.where()
+        start, end = season_bounds(scope.season)
+        conditions += [StatTally.finished_at >= start, StatTally.finished_at < end]
     rows = db.session.execute(
         query.where(*conditions).group_by(StatTally.item)
         .order_by(total.desc(), StatTally.item).limit(limit + 1)).all()

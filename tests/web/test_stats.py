@@ -594,3 +594,39 @@ def test_a_first_count_in_progress_says_so(client, app: Flask, made: dict[str, G
     done = page_in(client, "/league/records")
     assert "Counting the cards" not in done and "Highest hand" in done
     assert cache.stale(the.id) == ([], [])
+
+
+def test_a_deleted_game_takes_its_figures_with_it(made: dict[str, Game]) -> None:
+    the = games.default_league()
+    gone = made["g2"].id
+    db.session.delete(made["g2"])
+    db.session.commit()
+    for model in (GameStat, PlayerGameStat, StatTally):
+        assert db.session.scalar(select(func.count()).select_from(model).where(
+            model.game_id == gone)) == 0
+    league.prepare(the)
+    cache.refresh(the.id)
+    assert stats("Ben").sums.games == 1 and records(scope())[0].value == 66  # Ann, G1
+
+
+def test_flask_scorebook_stats_counts_every_league(app: Flask, made: dict[str, Game]) -> None:
+    cache.drop([made["g1"].id])
+    db.session.commit()
+    result = app.test_cli_runner().invoke(args=["scorebook", "stats"])
+    assert result.exit_code == 0, result.output
+    assert "up to date, 3 finished game(s)" in result.output
+    again = app.test_cli_runner().invoke(args=["scorebook", "stats"])
+    assert "already up to date" in again.output
+    assert stats("Ann").sums.melded_points == 209
+
+
+def test_a_game_moved_to_another_day_counts_in_its_new_season(made: dict[str, Game]) -> None:
+    the = games.default_league()
+    made["g3"].finished_at = datetime(2025, 12, 1, 20, 0, tzinfo=UTC)  # into 2025
+    db.session.commit()
+    assert cache.stale(the.id) == ([made["g3"].id], [])
+    cache.refresh(the.id)
+    ann = stats("Ann", "2025")
+    assert (ann.sums.games, ann.sums.hands) == (3, 9)
+    assert [(c.item, c.count) for c in ann.luckiest] == [("2D", 2), ("3D", 2), ("AD", 2)]
+    assert stats("Ann", "2026").sums.games == 0

@@ -4,9 +4,9 @@ The tables start empty and fill themselves: the statistics pages count each
 finished game's cards into them the first time they are needed (a few seconds a
 page view for a big league), or ``flask scorebook stats`` counts them all at once.
 
-Revision ID: fe5e3505bff2
+Revision ID: 1eda11c2c772
 Revises: 25357d6d2bf4
-Create Date: 2026-12-01 09:43:06.378426
+Create Date: 2026-12-01 10:08:50.680135
 
 """
 from alembic import op
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.
-revision = 'fe5e3505bff2'
+revision = '1eda11c2c772'
 down_revision = '25357d6d2bf4'
 branch_labels = None
 depends_on = None
@@ -25,6 +25,7 @@ def upgrade():
     sa.Column('game_id', sa.Integer(), nullable=False),
     sa.Column('league_id', sa.Integer(), nullable=False),
     sa.Column('revision', sa.Integer(), nullable=False),
+    sa.Column('finished_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('with_jokers', sa.Boolean(), nullable=False),
     sa.Column('hands', sa.Integer(), nullable=False),
     sa.Column('comeback', sa.Integer(), nullable=False),
@@ -108,12 +109,13 @@ def upgrade():
     sa.Column('kind', sa.String(length=10), nullable=False),
     sa.Column('item', sa.String(length=16), nullable=False),
     sa.Column('count', sa.Integer(), nullable=False),
+    sa.Column('finished_at', sa.DateTime(timezone=True), nullable=False),
     sa.ForeignKeyConstraint(['game_id'], ['game.id'], name=op.f('fk_stat_tally_game_id_game'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['player_id'], ['player.id'], name=op.f('fk_stat_tally_player_id_player')),
     sa.PrimaryKeyConstraint('game_id', 'player_id', 'kind', 'item', name=op.f('pk_stat_tally'))
     )
     with op.batch_alter_table('stat_tally', schema=None) as batch_op:
-        batch_op.create_index('ix_stat_tally_player_kind', ['player_id', 'kind', 'item', 'count'], unique=False)
+        batch_op.create_index('ix_stat_tally_player_kind', ['player_id', 'kind', 'finished_at', 'item', 'count'], unique=False)
 
 
 
