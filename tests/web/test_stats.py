@@ -54,6 +54,8 @@ G4 — 500 Rum, Ann Ben, one hand, still being played: never counted.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from typing import Any
@@ -630,3 +632,22 @@ def test_a_game_moved_to_another_day_counts_in_its_new_season(made: dict[str, Ga
     assert (ann.sums.games, ann.sums.hands) == (3, 9)
     assert [(c.item, c.count) for c in ann.luckiest] == [("2D", 2), ("3D", 2), ("AD", 2)]
     assert stats("Ann", "2026").sums.games == 0
+
+
+def test_every_statistics_page_has_unique_ids_and_labelled_fields(
+        client, made: dict[str, Game]) -> None:
+    from tests.web.test_markup import _wrapped
+
+    ann, ben = who("Ann").id, who("Ben").id
+    for path in (f"/league/players/{ann}?season=all", "/league/records",
+                 f"/league/head-to-head?a={ann}&b={ben}",
+                 f"/league/seasons/{season('2025').id}/recap", f"/games/{made['g1'].id}"):
+        html = page_in(client, path)
+        ids = Counter(re.findall(r'\sid="([^"]+)"', html))
+        assert [i for i, n in ids.items() if n > 1] == [], path
+        labelled = set(re.findall(r'<label[^>]*\sfor="([^"]+)"', html))
+        for tag, attrs in re.findall(r"<(input|select|textarea)\b([^>]*)>", html):
+            if re.search(r'type="(hidden|submit|button)"', attrs):
+                continue
+            field = re.search(r'\sid="([^"]+)"', attrs)
+            assert (field and field.group(1) in labelled) or _wrapped(html, attrs), (path, tag)
