@@ -5,7 +5,7 @@ finished game's cards into them the first time they are needed (a few seconds a
 page view for a big league), or ``flask scorebook stats`` counts them all at once.
 
 Revision ID: 1eda11c2c772
-Revises: 25357d6d2bf4
+Revises: a4d122c6251a
 Create Date: 2026-12-01 10:08:50.680135
 
 """
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '1eda11c2c772'
-down_revision = '25357d6d2bf4'
+down_revision = 'a4d122c6251a'
 branch_labels = None
 depends_on = None
 

@@ -651,3 +651,23 @@ def test_every_statistics_page_has_unique_ids_and_labelled_fields(
                 continue
             field = re.search(r'\sid="([^"]+)"', attrs)
             assert (field and field.group(1) in labelled) or _wrapped(html, attrs), (path, tag)
+
+
+def test_an_ace_laid_off_on_two_to_king_counts_at_the_end_it_went(ctx: None) -> None:
+    """``values.ace-end``: the ace at the top of 2…K is high (15), at the bottom low (1);
+    the stored reading says which, and the cache reads it from there."""
+    run = "2h 3h 4h 5h 6h 7h 8h 9h 10h jh qh kh"  # 2+3+…+9 = 44, 10 J Q K 40: 84
+    game = play(["Ann", "Ben"], "pagat-500", 100, [
+        ({"Ann": {"melds": run}, "Ben": {"layoffs": "ah Ann 1 high", "hand": "2c"}},
+         "Ann", False),
+        ({"Ann": {"melds": run}, "Ben": {"layoffs": "ah Ann 1 low", "hand": "2c"}},
+         "Ann", False),
+    ], date(2025, 9, 1))
+    the = games.default_league()
+    league.prepare(the)
+    cache.refresh(the.id)
+    ben = stats("Ben")
+    assert (ben.sums.aces_high, ben.sums.aces_low) == (1, 1)
+    assert ben.sums.laid_off_points == 15 + 1  # and the scores the referee stored agree
+    assert games.totals(game) == [168, 16 - 4]
+    assert stats("Ann").sums.fed_by_others == 2
