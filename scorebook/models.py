@@ -428,6 +428,7 @@ class GameStat(db.Model):
     #: The game's finish as the rows were made (a season counts by it): a game moved to
     #: another day is counted again too.
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    winner_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
     #: Whether the game's rules had jokers (the joker figures count only such games).
     with_jokers: Mapped[bool] = mapped_column(Boolean)
     hands: Mapped[int] = mapped_column(Integer)
@@ -445,11 +446,16 @@ class PlayerGameStat(db.Model):
     referee scores them; ``card_hands`` are the hands whose cards are counted."""
 
     __tablename__ = "player_game_stat"
+    #: A league's rows, or a season's (by the day the game finished), from one index.
+    __table_args__ = (Index("ix_player_game_stat_league_finished", "league_id",
+                            "finished_at"),)
 
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"),
                                          primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True,
                                            index=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id"))
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     hands: Mapped[int] = mapped_column(Integer)
     card_hands: Mapped[int] = mapped_column(Integer)
     points: Mapped[int] = mapped_column(Integer)
@@ -495,10 +501,10 @@ class StatTally(db.Model):
     hand) or ``meld`` (a meld they put down, by its shape: ``S:K``, ``R:H:7-9``)."""
 
     __tablename__ = "stat_tally"
-    #: A player's tallies of one kind (in a season: by the day the game finished),
-    #: straight from the index.
-    __table_args__ = (Index("ix_stat_tally_player_kind", "player_id", "kind", "finished_at",
-                            "item", "count"),)
+    #: A player's tallies of one kind, item by item (a season's by the day each game
+    #: finished), straight from the index.
+    __table_args__ = (Index("ix_stat_tally_player_kind", "player_id", "kind", "item",
+                            "count", "finished_at"),)
 
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"),
                                          primary_key=True)

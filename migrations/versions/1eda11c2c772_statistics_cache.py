@@ -6,7 +6,7 @@ page view for a big league), or ``flask scorebook stats`` counts them all at onc
 
 Revision ID: 1eda11c2c772
 Revises: a4d122c6251a
-Create Date: 2026-12-01 10:08:50.680135
+Create Date: 2026-12-01 11:34:45.148902
 
 """
 from alembic import op
@@ -26,6 +26,7 @@ def upgrade():
     sa.Column('league_id', sa.Integer(), nullable=False),
     sa.Column('revision', sa.Integer(), nullable=False),
     sa.Column('finished_at', sa.DateTime(timezone=True), nullable=False),
+    sa.Column('winner_id', sa.Integer(), nullable=True),
     sa.Column('with_jokers', sa.Boolean(), nullable=False),
     sa.Column('hands', sa.Integer(), nullable=False),
     sa.Column('comeback', sa.Integer(), nullable=False),
@@ -36,6 +37,7 @@ def upgrade():
     sa.Column('swing_after', sa.Integer(), nullable=False),
     sa.ForeignKeyConstraint(['game_id'], ['game.id'], name=op.f('fk_game_stat_game_id_game'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['league_id'], ['league.id'], name=op.f('fk_game_stat_league_id_league')),
+    sa.ForeignKeyConstraint(['winner_id'], ['player.id'], name=op.f('fk_game_stat_winner_id_player')),
     sa.PrimaryKeyConstraint('game_id', name=op.f('pk_game_stat'))
     )
     with op.batch_alter_table('game_stat', schema=None) as batch_op:
@@ -59,6 +61,8 @@ def upgrade():
     op.create_table('player_game_stat',
     sa.Column('game_id', sa.Integer(), nullable=False),
     sa.Column('player_id', sa.Integer(), nullable=False),
+    sa.Column('league_id', sa.Integer(), nullable=False),
+    sa.Column('finished_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('hands', sa.Integer(), nullable=False),
     sa.Column('card_hands', sa.Integer(), nullable=False),
     sa.Column('points', sa.Integer(), nullable=False),
@@ -97,10 +101,12 @@ def upgrade():
     sa.Column('layoffs_on_own', sa.Integer(), nullable=False),
     sa.Column('fed_by_others', sa.Integer(), nullable=False),
     sa.ForeignKeyConstraint(['game_id'], ['game.id'], name=op.f('fk_player_game_stat_game_id_game'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['league_id'], ['league.id'], name=op.f('fk_player_game_stat_league_id_league')),
     sa.ForeignKeyConstraint(['player_id'], ['player.id'], name=op.f('fk_player_game_stat_player_id_player')),
     sa.PrimaryKeyConstraint('game_id', 'player_id', name=op.f('pk_player_game_stat'))
     )
     with op.batch_alter_table('player_game_stat', schema=None) as batch_op:
+        batch_op.create_index('ix_player_game_stat_league_finished', ['league_id', 'finished_at'], unique=False)
         batch_op.create_index(batch_op.f('ix_player_game_stat_player_id'), ['player_id'], unique=False)
 
     op.create_table('stat_tally',
@@ -115,7 +121,7 @@ def upgrade():
     sa.PrimaryKeyConstraint('game_id', 'player_id', 'kind', 'item', name=op.f('pk_stat_tally'))
     )
     with op.batch_alter_table('stat_tally', schema=None) as batch_op:
-        batch_op.create_index('ix_stat_tally_player_kind', ['player_id', 'kind', 'finished_at', 'item', 'count'], unique=False)
+        batch_op.create_index('ix_stat_tally_player_kind', ['player_id', 'kind', 'item', 'count', 'finished_at'], unique=False)
 
 
 
@@ -126,6 +132,7 @@ def downgrade():
     op.drop_table('stat_tally')
     with op.batch_alter_table('player_game_stat', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_player_game_stat_player_id'))
+        batch_op.drop_index('ix_player_game_stat_league_finished')
 
     op.drop_table('player_game_stat')
     with op.batch_alter_table('layoff_tally', schema=None) as batch_op:

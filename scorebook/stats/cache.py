@@ -171,7 +171,9 @@ def build(league_id: int, game_ids: Sequence[int]) -> None:
             rows = [{"league_id": league_id, **g.row()} for g in figures.games.values()]
             if rows:
                 db.session.execute(insert(GameStat), rows)
-            seats = [p.row() for p in figures.players.values()]
+            seats = [{"league_id": league_id,
+                      "finished_at": figures.games[p.game_id].finished_at, **p.row()}
+                     for p in figures.players.values()]
             if seats:
                 db.session.execute(insert(PlayerGameStat), seats)
             if figures.layoffs:
@@ -215,16 +217,17 @@ class GameFigures:
 
     def row(self) -> dict[str, Any]:
         return {"game_id": self.game_id, "revision": self.revision,
-                "finished_at": self.finished_at, "with_jokers": self.with_jokers,
-                "hands": self.hands,
+                "finished_at": self.finished_at, "winner_id": self.winner_id,
+                "with_jokers": self.with_jokers, "hands": self.hands,
                 "comeback": self.comeback, "comeback_hand": self.comeback_hand,
                 "swing": self.swing, "swing_hand": self.swing_hand,
                 "swing_before": self.swing_before, "swing_after": self.swing_after}
 
 
-#: Every column of a player's row but the keys, starting at 0.
+#: Every figure of a player's row (not the keys, nor the league and the finish, which
+#: come with the game), starting at 0.
 PLAYER_FIELDS = tuple(c.name for c in PlayerGameStat.__table__.columns
-                      if c.name not in ("game_id", "player_id"))
+                      if c.name not in ("game_id", "player_id", "league_id", "finished_at"))
 _NULLABLE = {c.name for c in PlayerGameStat.__table__.columns if c.nullable}
 
 

@@ -170,7 +170,7 @@ class PlayerStats:
 def _sums(where: list[Any]) -> Sums:
     row = db.session.execute(
         select(func.count(), *[func.coalesce(func.sum(getattr(P, n)), 0) for n in SUMMED])
-        .select_from(P).join(Game, Game.id == P.game_id).where(*where)).one()
+        .select_from(P).where(*where)).one()
     return Sums(int(row[0]), {n: int(v) for n, v in zip(SUMMED, row[1:])})
 
 
@@ -180,33 +180,33 @@ def _link(where: list[Any], value: Any, number: Any, descending: bool = True,
     if at_least is not None:
         conditions.append(value >= at_least)
     row = db.session.execute(
-        select(value, P.game_id, number).join(Game, Game.id == P.game_id).where(*conditions)
-        .order_by(value.desc() if descending else value, Game.finished_at, Game.id)
+        select(value, P.game_id, number).where(*conditions)
+        .order_by(value.desc() if descending else value, P.finished_at, P.game_id)
         .limit(1)).first()
     return HandLink(int(row[0]), row[1], row[2]) if row else None
 
 
-def top_items(scope: Scope, kind: str, player_id: int, limit: int = 3,
-              jokers: bool = False) -> list[Counted]:
-    """The items of ``kind`` the player tallied most often (every one tied for first,
-    up to ``limit``); jokers are left out of the cards unless ``jokers``.  The player's
-    rows alone, from their index (a player is in one league, the cache holds finished
+def top_items(scope: Scope, player_id: int, limit: int = 3) -> dict[str, list[Counted]]:
+    """For each tally kind, the items the player tallied most often (every one tied
+    for first, up to ``limit``; jokers left out of the cards: they have figures of
+    their own).  A ``GROUP BY`` a kind over the player's rows alone, read in order
+    from their covering index (a player is in one league, the cache holds finished
     games only, and each row keeps its game's finish for the seasons)."""
-    conditions = [StatTally.player_id == player_id, StatTally.kind == kind]
-    if not jokers:
-        conditions.append(StatTally.item != JOKER_TEXT)
-    total = func.sum(StatTally.count)
-    query = select(StatTally.item, total)
-    if scope.season is not None:
-        start, end = season_bounds(scope.season)
-        conditions += [StatTally.finished_at >= start, StatTally.finished_at < end]
-    rows = db.session.execute(
-        query.where(*conditions).group_by(StatTally.item)
-        .order_by(total.desc(), StatTally.item).limit(limit + 1)).all()
-    if not rows:
-        return []
-    best = int(rows[0][1])
-    return [Counted(item, int(n)) for item, n in rows[:limit] if int(n) == best]
+    out = {}
+    for kind in (MELDED, STRANDED, MELD):
+        conditions = [StatTally.player_id == player_id, StatTally.kind == kind]
+        if kind != MELD:
+            conditions.append(StatTally.item != JOKER_TEXT)
+        if scope.season is not None:
+            start, end = season_bounds(scope.season)
+            conditions += [StatTally.finished_at >= start, StatTally.finished_at < end]
+        total = func.sum(StatTally.count)
+        rows = db.session.execute(
+            select(StatTally.item, total).where(*conditions).group_by(StatTally.item)
+            .order_by(total.desc(), StatTally.item).limit(limit + 1)).all()
+        best = int(rows[0][1]) if rows else 0
+        out[kind] = [Counted(item, int(n)) for item, n in rows[:limit] if int(n) == best]
+    return out
 
 
 def feeds(where: list[Any], player_id: int) -> list[Feed]:
@@ -255,7 +255,7 @@ def trend(player_id: int, scope: Scope) -> Trend | None:
 
 def everyone(scope: Scope) -> Sums:
     """Every player's figures over the scope, summed (what a player is compared with)."""
-    return _sums(scope.where())
+    return _sums(scope.on(P))
 
 
 def player_stats(player: Player, scope: Scope, compared: Sums | None = None) -> PlayerStats:
@@ -263,7 +263,7 @@ def player_stats(player: Player, scope: Scope, compared: Sums | None = None) -> 
     :func:`scorebook.stats.cache.refresh`); ``compared``: :func:`everyone`'s sums, if
     already known."""
     where = scope.where()
-    mine = [P.player_id == player.id, *where]
+    mine = [P.player_id == player.id, *scope.on(P)]
     sums = _sums(mine)
     stats = PlayerStats(player.id, sums)
     if not sums.games:
@@ -279,9 +279,10 @@ def player_stats(player: Player, scope: Scope, compared: Sums | None = None) -> 
     stats.longest_out = _link(mine, P.out_streak, P.out_streak_hand, at_least=1)
     stats.longest_run = _link(mine, P.longest_run, P.longest_run_hand, at_least=1)
     stats.most_stranded_hand = _link(mine, P.max_stranded, P.max_stranded_hand, at_least=1)
-    stats.most_stranded = top_items(scope, STRANDED, player.id)
-    stats.luckiest = top_items(scope, MELDED, player.id)
-    stats.favourite_melds = top_items(scope, MELD, player.id)
+    tallies = top_items(scope, player.id)
+    stats.most_stranded = tallies[STRANDED]
+    stats.luckiest = tallies[MELDED]
+    stats.favourite_melds = tallies[MELD]
     stats.feeds = feeds(where, player.id)
     stats.trend = trend(player.id, scope)
     stats.everyone = compared if compared is not None else everyone(scope)
@@ -296,7 +297,7 @@ def everyone_sums(scope: Scope) -> dict[int, Sums]:
         select(P.player_id, func.count(), *[func.coalesce(func.sum(getattr(P, n)), 0)
                                             for n in SUMMED],
                *[func.max(getattr(P, n)) for n in extra])
-        .join(Game, Game.id == P.game_id).where(*scope.where()).group_by(P.player_id))
+        .where(*scope.on(P)).group_by(P.player_id))
     out = {}
     for r in rows:
         sums = Sums(int(r[1]), {n: int(v) for n, v in zip(SUMMED, r[2:2 + len(SUMMED)])})

@@ -20,7 +20,7 @@ from sqlalchemy import func, select
 
 from scorebook import league as league_service
 from scorebook.extensions import db
-from scorebook.models import Game, GameStat, League, Season
+from scorebook.models import GameStat, League, Season
 from scorebook.stats.players import Sums, everyone_sums
 from scorebook.stats.records import Record, records
 from scorebook.stats.scope import Scope
@@ -176,8 +176,7 @@ def recap(league: League, season: Season) -> Recap:
     names = {r.player_id: r.name for r in rows}
     totals: Any = db.session.execute(
         select(func.count(), func.coalesce(func.sum(GameStat.hands), 0))
-        .select_from(GameStat).join(Game, Game.id == GameStat.game_id)
-        .where(*scope.where())).one()
+        .select_from(GameStat).where(*scope.on(GameStat))).one()
     return Recap(table, records(scope),
                  signatures({pid: s for pid, s in sums.items() if pid in names}, names),
                  int(totals[0]), int(totals[1]), sums)

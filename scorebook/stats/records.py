@@ -45,35 +45,35 @@ class Record:
 
 
 def _first(query: Any, kind: str) -> Record | None:
+    """The query's first row as a record (the holder's name looked up for it alone)."""
     row = db.session.execute(query.limit(1)).first()
     if row is None:
         return None
-    return Record(kind, int(row.value), row.player_id, row.name, row.game_id, row.number,
+    name = db.session.get(Player, row.player_id).name if row.player_id else None
+    return Record(kind, int(row.value), row.player_id, name, row.game_id, row.number,
                   row.finished_at)
 
 
 def _player_record(scope: Scope, value: Any, number: Any, at_least: int | None) -> Any:
-    conditions = [*scope.where(), value.is_not(None)]
+    conditions = [*scope.on(P), value.is_not(None)]
     if at_least is not None:
         conditions.append(value >= at_least)
-    return (select(value.label("value"), P.player_id, Player.name, P.game_id,
-                   number.label("number"), Game.finished_at)
-            .join(Game, Game.id == P.game_id).join(Player, Player.id == P.player_id)
+    return (select(value.label("value"), P.player_id, P.game_id, number.label("number"),
+                   P.finished_at)
             .where(*conditions)
-            .order_by(value.desc(), Game.finished_at, Game.id, Player.name))
+            .order_by(value.desc(), P.finished_at, P.game_id, P.player_id))
 
 
 def _game_record(scope: Scope, value: Any, number: Any, descending: bool = True,
                  at_least: int | None = None) -> Any:
-    conditions = scope.where()
+    conditions = scope.on(GameStat)
     if at_least is not None:
         conditions.append(value >= at_least)
-    return (select(value.label("value"), Game.winner_id.label("player_id"), Player.name,
-                   GameStat.game_id, number.label("number"), Game.finished_at)
-            .join(Game, Game.id == GameStat.game_id)
-            .outerjoin(Player, Player.id == Game.winner_id)
+    return (select(value.label("value"), GameStat.winner_id.label("player_id"),
+                   GameStat.game_id, number.label("number"), GameStat.finished_at)
             .where(*conditions)
-            .order_by(value.desc() if descending else value, Game.finished_at, Game.id))
+            .order_by(value.desc() if descending else value, GameStat.finished_at,
+                      GameStat.game_id))
 
 
 def records(scope: Scope) -> list[Record]:

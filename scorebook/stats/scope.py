@@ -27,6 +27,15 @@ class Scope:
             conditions += [game.finished_at >= start, game.finished_at < end]
         return conditions
 
+    def on(self, table: Any) -> list[Any]:
+        """The conditions on a statistics cache table's own ``league_id`` and
+        ``finished_at`` (the cache holds finished games only: no look-up of the games)."""
+        conditions = [table.league_id == self.league_id]
+        if self.season is not None:
+            start, end = season_bounds(self.season)
+            conditions += [table.finished_at >= start, table.finished_at < end]
+        return conditions
+
     @property
     def key(self) -> tuple[Any, ...]:
         """What the figures depend on besides the games (for a cache key)."""
