@@ -10,7 +10,7 @@ FLASK := $(BIN)/flask --app app
 LANGUAGES := es it
 BABEL_KEYWORDS := -k _ -k _l -k N_ -k gettext -k ngettext:1,2 -k lazy_gettext
 
-.PHONY: help venv run dev serve db-upgrade lint test test-db test-pg screenshots clean babel-extract babel-update babel-compile
+.PHONY: help venv run dev serve db-upgrade lint test test-db test-pg fuzz screenshots clean babel-extract babel-update babel-compile
 
 help:
 	@echo "make run      serve the table: every phone on this Wi-Fi, port 5000, with a QR code of"
@@ -20,6 +20,7 @@ help:
 	@echo "make test     lint, then run the test suite"
 	@echo "make test-pg  the test suite on PostgreSQL (installs and starts it: needs root)"
 	@echo "make lint     ruff on everything, mypy --strict on referee/"
+	@echo "make fuzz     the JSON API fuzzed long (FUZZ_EXAMPLES=1000) on SQLite and PostgreSQL"
 	@echo "make screenshots  the browser tests, saving phone-size pages to docs/screenshots/"
 	@echo "make babel-extract | babel-update | babel-compile"
 	@echo "make clean    remove .venv and caches (never the instance/ data)"
@@ -82,6 +83,20 @@ test-pg: venv
 	port=$$(bash .ci/postgres $$db) || exit 1; \
 	TEST_DATABASE_URL="postgresql+psycopg://scorebook:scorebook@127.0.0.1:$$port/$$db" \
 		$(MAKE) --no-print-directory test-db; status=$$?; \
+	bash .ci/postgres --drop $$db; exit $$status
+
+# The JSON API fuzzed long (tests/web/test_api_fuzz.py: no 500; tests/web/test_api_document.py:
+# the OpenAPI document agrees with the API both ways), FUZZ_EXAMPLES cases per operation and
+# mode (CI runs 25): on SQLite, then on the machine's PostgreSQL like test-pg.
+FUZZ_EXAMPLES ?= 1000
+FUZZ_TESTS := tests/web/test_api_fuzz.py tests/web/test_api_document.py
+fuzz: venv babel-compile
+	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) API_DOC_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q $(FUZZ_TESTS)
+	@db=scorebook_fuzz_$$$$; \
+	port=$$(bash .ci/postgres $$db) || exit 1; \
+	TEST_DATABASE_URL="postgresql+psycopg://scorebook:scorebook@127.0.0.1:$$port/$$db" \
+		FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) API_DOC_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q $(FUZZ_TESTS); \
+		status=$$?; \
 	bash .ci/postgres --drop $$db; exit $$status
 
 # The browser tests again, saving a 390x844 screenshot of every page they visit.

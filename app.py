@@ -16,7 +16,7 @@ from flask import Flask
 from flask_babel import get_locale
 from sqlalchemy import event
 
-from scorebook import i18n, results, security
+from scorebook import assets, compression, i18n, limits, plain_text, results, security
 from scorebook.api import bp as api_bp
 from scorebook.api_games import bp as games_api_bp
 from scorebook.cli import register_cli
@@ -120,14 +120,17 @@ def load_or_create_secret_key(path: Path) -> str:
 
 
 def configure_extensions(app: Flask) -> None:
+    limits.init_app(app)  # first: each blueprint's body limit, before the CSRF check reads
     db.init_app(app)
     migrate.init_app(app, db)
     csrf.init_app(app)
-    limiter.init_app(app)  # only the password and invite endpoints have limits
+    limiter.init_app(app)  # the password and invite endpoints, and the referee API
     security.init_app(app)  # headers, cookies, proxies, and who may see what
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals["get_locale"] = get_locale
     i18n.init_app(app)  # the language switch, and number/date filters
+    compression.init_app(app)  # brotli or gzip, as the browser accepts
+    assets.init_app(app)  # versioned static URLs cached for good, and the one stylesheet
     with app.app_context():
         for engine in db.engines.values():
             if engine.dialect.name == "sqlite":
@@ -152,6 +155,7 @@ def select_locale() -> str | None:
 
 
 def configure_blueprints(app: Flask) -> None:
+    plain_text.init_app(app)  # <int:id> up to the database's integers: bigger ones 404
     csrf.exempt(api_bp)  # JSON clients send no form token
     csrf.exempt(games_api_bp)  # JSON only: a cross-site form cannot send application/json
     app.register_blueprint(games_api_bp, url_prefix="/api/v1/games")

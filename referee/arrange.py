@@ -9,17 +9,22 @@
 * :func:`best_arrangement` — the split of a bunch of cards into legal melds with
   the highest melded value.
 
-All three rest on :func:`melds_containing`, every new meld a card can be part
-of with cards from a pool.
+:func:`ways_to_meld` rests on :func:`melds_containing`, every new meld a card can be
+part of with cards from a pool.  The other two are one exact search, a sweep over the
+run positions (see "every card (going out) and the best arrangement" below), whose
+work is bounded: past ``SEARCH_LIMIT`` steps it raises :class:`SearchTooLarge`.
 """
 
 from __future__ import annotations
 
+import heapq
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
-from itertools import combinations
+from functools import lru_cache
+from itertools import combinations, product
+from typing import Any
 
 from .cards import JOKER, SUITS, Card, joker_as, natural_card
 from .melds import RUN, SET, Reading, card_at, card_value, max_position, reading_value
@@ -248,21 +253,103 @@ def ways_to_meld(card: Card, pool: Pool, table: Table, rules: RuleSet, *,
     ``new_meld_only`` keeps new melds of three or more (``draw.deep-new-meld``);
     ``direct_only`` keeps lay-offs of the card alone (``rummy.mode`` = top).
     """
-    if limit == 1:
-        best = _first_way(card, pool, table, rules, new_meld_only, direct_only)
-        return [] if best is None else [best]
-    ways: list[Way] = []
+    layoffs = [] if new_meld_only else _layoff_ways(card, pool, table, rules, direct_only)
+    melds: list[Way] = []
     if not direct_only:
+        # the new melds by how many jokers they hold, fewest first (each group in the
+        # order melds_containing lists them): once ``limit`` ways with that many jokers
+        # or fewer are known, none with more can come first, so they are never made
+        # (a big pool and four jokers make thousands of them)
+        most = (pool[JOKER] if rules.jokers else 0) + (1 if card.is_joker else 0)
         seen: set[tuple[Card, ...]] = set()
-        for reading, _used in melds_containing(card, pool, rules):
-            if reading.cards in seen:
-                continue
-            seen.add(reading.cards)
-            ways.append(Way("meld", reading.cards))
-    if not new_meld_only:
-        ways += _layoff_ways(card, pool, table, rules, direct_only)
+        keys = sorted((w.jokers, len(w.cards)) for w in layoffs)
+        done = False
+        for jokers in range(1 if card.is_joker else 0, most + 1):
+            for size in range(3, 14):
+                ahead = bisect_left(keys, (jokers, size))  # lay-offs sorting before these
+                if len(melds) + ahead >= limit:
+                    done = True
+                    break
+                for reading in _readings_with_jokers(card, pool, rules, jokers, size):
+                    if reading.cards in seen:
+                        continue
+                    seen.add(reading.cards)
+                    melds.append(Way("meld", reading.cards))
+            if done:
+                break
+    ways = melds + layoffs
     ways.sort(key=_way_key)
     return ways[:limit]
+
+
+def _readings_with_jokers(card: Card, pool: Pool, rules: RuleSet, count: int, size: int
+                          ) -> Iterator[Reading]:
+    """The readings of ``melds_containing(card, pool, rules)`` of ``size`` cards that
+    hold exactly ``count`` jokers, in the order it lists them (without making the
+    others)."""
+    jokers = pool[JOKER] if rules.jokers else 0
+    if card.is_joker:
+        seen: set[Reading] = set()
+        if count >= 1:
+            for natural in sorted(c for c in pool if not c.is_joker and pool[c] > 0):
+                rest = pool.copy()
+                rest[natural] -= 1
+                rest[JOKER] = jokers + 1
+                for reading in _readings_with_jokers(natural, rest, rules, count, size):
+                    if reading not in seen:
+                        seen.add(reading)
+                        yield reading
+        if (rules.min_natural_cards == 0 and jokers >= 2 and count == size
+                and 3 <= count <= min(jokers + 1, 4)):
+            for rank in range(1, 14):
+                yield Reading(SET, (JOKER.declared(Card(rank, "")),) * count, rank=rank)
+        return
+    if count > jokers:
+        return
+    # sets, as _sets_with lists them
+    others = [natural_card(card.rank, t) for t in SUITS
+              if t != card.suit and pool.get(natural_card(card.rank, t), 0)]
+    for mask in range(1 << len(others)):
+        chosen = [others[i] for i in range(len(others)) if mask >> i & 1]
+        if count >= max(0, 2 - len(chosen)) and 1 + len(chosen) + count == size <= 4:
+            yield Reading(SET, (card, *chosen) + (joker_as(card.rank, ""),) * count,
+                          rank=card.rank)
+    # runs, as _runs_with and _fill list them
+    top = max_position(rules)
+    suit = card.suit
+    present = {c.rank for c, n in pool.items() if n > 0 and c.suit == suit and c.rank}
+    has = [False] * 16
+    for p in range(1, top + 1):
+        has[p] = (1 if p == 14 else p) in present
+    for pos in _positions(card, rules):
+        left_gaps = 0
+        for low in range(pos, max(1, pos - 12) - 1, -1):
+            if low < pos and not has[low]:
+                left_gaps += 1
+                if left_gaps > jokers:
+                    break
+            gaps = left_gaps
+            for high in range(pos, min(top, low + 12) + 1):
+                if high > pos and not has[high]:
+                    gaps += 1
+                    if gaps > jokers:
+                        break
+                if high - low + 1 != size or gaps > count:
+                    continue
+                optional = [q for q in range(low, high + 1) if q != pos and has[q]]
+                swaps = count - gaps
+                if swaps > min(jokers - gaps, len(optional)):
+                    continue
+                for swapped in combinations(optional, swaps):
+                    cards = []
+                    for q in range(low, high + 1):
+                        if q == pos:
+                            cards.append(card)
+                        elif has[q] and q not in swapped:
+                            cards.append(card_at(q, suit))
+                        else:
+                            cards.append(JOKER.declared(card_at(q, suit)))
+                    yield Reading(RUN, tuple(cards), suit=suit, low=low)
 
 
 def _way_key(way: Way) -> tuple[int, int, bool]:
@@ -283,43 +370,82 @@ def _layoff_ways(card: Card, pool: Pool, table: Table, rules: RuleSet, direct_on
     return ways
 
 
-def _first_way(card: Card, pool: Pool, table: Table, rules: RuleSet, new_meld_only: bool,
-               direct_only: bool) -> Way | None:
-    """``ways_to_meld(..., limit=1)[0]`` without making the ways that cannot come first
-    (the Rummy! call and going-out searches ask only whether, and one way how)."""
-    layoffs = [] if new_meld_only else _layoff_ways(card, pool, table, rules, direct_only)
-    best = min(layoffs, key=_way_key, default=None)  # min(): the first of the best
-    if direct_only:
-        return best
-    # a new meld has three cards or more, and a joker card concerned is one of its jokers:
-    # when a lay-off already sorts before that, no new meld can come first
-    if best is not None and (1 if card.is_joker else 0, 3, False) > _way_key(best):
-        return best
-    first: Way | None = None
-    first_key = (0, 0, False)
-    seen: set[tuple[Card, ...]] = set()
-    # a meld with a joker where the pool has the natural sorts after the same meld
-    # with the natural, so those are not made (except for a joker card concerned,
-    # which must itself be one of the meld's jokers)
-    for reading, _used in melds_containing(card, pool, rules, fewest_jokers=True):
-        if reading.cards in seen:
-            continue
-        seen.add(reading.cards)
-        way = Way("meld", reading.cards)
-        key = _way_key(way)
-        if first is None or key < first_key:
-            first, first_key = way, key
-    if first is None or (best is not None and _way_key(best) < first_key):
-        return best
-    return first
-
-
 def can_meld(card: Card, pool: Pool, table: Table, rules: RuleSet, **options: bool) -> bool:
     return bool(ways_to_meld(card, pool, table, rules, limit=1, **options))
 
 
 # ---------------------------------------------------------------------------------------
-# every card (going out) and the best arrangement
+# every card (going out) and the best arrangement: one exact search with a bound
+#
+# Both questions are answered by one sweep over the run positions, 1 (the ace low) to
+# 14 (the ace high), each position suit by suit, the way a player reads a hand sorted
+# by rank.  What the sweep remembers between positions is small and canonical:
+#
+# * per suit, the runs still open, each as its length so far (for a run that can
+#   never grow long enough for its room to run short, only 1, 2 or "3 or more") and
+#   whether its last card was a joker standing in a gap; identical runs are one
+#   multiset, so two copies of a card and the order of the runs never count twice;
+# * the jokers used so far (a count: jokers are interchangeable) and how many of the
+#   rest the melds made so far could still take at an end (a joker at the end of a run
+#   or the fourth card of a set is placed last, wherever there is room);
+# * the aces kept back to lie high (after the king) and the naturals of the current
+#   rank waiting to be grouped into sets.
+#
+# Every arrangement of the cards is one path through these states, and two paths that
+# reach the same state have the same futures, so only the better one is kept (the
+# memo of a dynamic programme).  The search is exact: it only drops a state that
+# cannot lead to the best arrangement (branch and bound against an arrangement already
+# found, and moves that another move always beats).  Its size grows with the number of
+# positions and the open runs, not with the number of ways to split the cards, but a
+# dense hand of two decks with four jokers can still have hundreds of thousands of
+# states: ``SEARCH_LIMIT`` bounds the work, and ``benchmarks/meld_search.py`` hunts for
+# the hands that come closest to it.
+
+
+class SearchTooLarge(ValueError):
+    """The cards would take the meld search more work than one question may have."""
+
+    def __init__(self, work: int, limit: int) -> None:
+        super().__init__(f"too many ways to arrange these cards: the search stopped after "
+                         f"{work} steps (the limit is {limit})")
+        self.work = work
+        self.limit = limit
+
+
+#: Search steps (states and their moves) one question may take: on the 2-core
+#: development machine about 0.3-0.5 µs each, so a question stops within about 0.1 s of
+#: one core even when the machine is busy.  Most hands need far fewer; some dense hands
+#: of two decks with four jokers reach it (benchmarks/README.md, "Meld search").
+SEARCH_LIMIT = 120_000
+
+#: layers bigger than this are cleared of dominated states
+#: the width of the quick narrow pass whose arrangement gives the exact search a floor
+_BEAM = 24
+#: what one state of the going-out search costs, in the steps SEARCH_LIMIT counts (a
+#: state there costs about that many moves of the sweep, in time)
+_DIVE_STATE = 6
+
+# An arrangement's score, one integer: the melded value first, then the stranded points
+# (as the value the melded cards would have cost in the hand), then fewer melds.
+_VALUE = 1 << 24
+_KEPT = 1 << 12
+_MELD = 1
+
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+# A state of the sweep packed in one int: the open runs of each suit (an interned
+# multiset, 14 bits each), the jokers used, the room for jokers at the ends of melds, the
+# aces kept back for the high end and the naturals waiting for the rank's sets.
+_ID = (1 << 14) - 1
+_RUNS_AT = (0, 14, 28, 42)
+_RUNS = (1 << 56) - 1
+_USED = 56
+_ROOM = 60
+_KEPT_AT = 64
+_POOL_AT = 80
+#: the sum of the four 4-bit counts packed in an int (aces kept back, naturals for sets)
+_NIBBLES = [(x & 15) + (x >> 4 & 15) + (x >> 8 & 15) + (x >> 12) for x in range(1 << 16)]
+# the order cards are listed in (clubs, diamonds, hearts, spades, then jokers)
+_LISTING = {s: i for i, s in enumerate(sorted(SUITS))}
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,78 +458,6 @@ class Step:
     def __str__(self) -> str:
         cards = " ".join(str(c) for c in self.cards)
         return f"{cards} on {self.meld_id}" if self.meld_id else cards
-
-
-def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(sorted((c.natural for c in cards),
-                        key=lambda c: (c.is_joker, c.suit, c.rank)))
-
-
-def _without(remaining: tuple[Card, ...], used: Pool) -> tuple[Card, ...]:
-    left = used.copy()
-    out = []
-    for c in remaining:
-        if left[c]:
-            left[c] -= 1
-        else:
-            out.append(c)
-    return tuple(out)
-
-
-def _moves(remaining: tuple[Card, ...], table: Table, rules: RuleSet
-           ) -> Iterator[tuple[Step, tuple[Card, ...], Table, bool]]:
-    """Each way the first remaining card can be melded: (step, what remains, the
-    table after, whether the step is a new meld)."""
-    card, rest = remaining[0], remaining[1:]
-    pool = Counter(rest)
-    for meld in table:
-        for steps, used in layoff_chains(card, pool, meld, rules):
-            after = lay_off_chain(table, steps, None)
-            yield Step(tuple(s.card for s in steps), meld.id), _without(rest, used), after, False
-    for reading, used in melds_containing(card, pool, rules):
-        yield Step(reading.cards), _without(rest, used), table, True
-
-
-def meld_all(cards: Iterable[Card], table: Table, rules: RuleSet,
-             max_new_melds: int | None = None, *, new_meld: Card | None = None
-             ) -> list[Step] | None:
-    """A plan that melds every card (new melds and lay-offs on ``table``), or None.
-
-    ``max_new_melds`` limits the new melds (``meld.once-per-turn``).  ``new_meld`` is a
-    card that must go into a new meld of the plan, not be laid off (``draw.deep-new-meld``:
-    the deepest card taken from the pile); with two decks either copy of it will do."""
-    want = new_meld.natural if new_meld is not None else None
-    failed: set[tuple[tuple[Card, ...], Table, int | None, bool]] = set()
-
-    def search(remaining: tuple[Card, ...], table: Table, budget: int | None, need: bool
-               ) -> list[Step] | None:
-        if not remaining:
-            return None if need else []
-        if need and want not in remaining:
-            return None
-        key = (remaining, table, budget, need)
-        if key in failed:
-            return None
-        for step, rest, after, is_new in _moves(remaining, table, rules):
-            left = budget
-            if is_new and budget is not None:
-                if budget == 0:
-                    continue
-                left = budget - 1
-            still = need and not (is_new and any(c.natural == want for c in step.cards))
-            plan = search(rest, after, left, still)
-            if plan is not None:
-                return [step, *plan]
-        failed.add(key)
-        return None
-
-    start = _sorted(cards)
-    if want is not None and want in start:
-        # place that card first: its new meld is settled at the first step, and the
-        # rest is searched as without the constraint
-        i = start.index(want)
-        start = (want, *start[:i], *start[i + 1:])
-    return search(start, table, max_new_melds, want is not None)
 
 
 @dataclass(frozen=True)
@@ -419,50 +473,1437 @@ class Arrangement:
         return not self.stranded
 
 
-def best_arrangement(cards: Iterable[Card], rules: RuleSet) -> Arrangement:
-    """The split of ``cards`` into legal melds with the highest melded value
-    (ties: fewer stranded points, then fewer melds)."""
-    start = _sorted(cards)
-    # The cards still to place are a subsequence of ``start``, kept as a bit mask of
-    # their indices (bit i: start[i]) so that remembering a state hashes one int, not a
-    # tuple of cards.
+def _listing_key(card: Card) -> tuple[bool, str, int]:
+    return card.is_joker, card.suit, card.rank
 
-    def without(rest: int, used: Pool) -> int:
-        """``rest`` less the cards ``used``, earliest first (``_without``)."""
-        left = used.copy()
-        index = 0
-        bits = rest
-        while bits:
-            if bits & 1 and left[start[index]]:
-                left[start[index]] -= 1
-                rest &= ~(1 << index)
-            bits >>= 1
-            index += 1
-        return rest
 
-    @cache
-    def best(remaining: int) -> tuple[int, int, int, tuple[Reading, ...]]:
-        # (melded value, -stranded points, -melds, melds)
-        if not remaining:
-            return 0, 0, 0, ()
-        first = (remaining & -remaining).bit_length() - 1
-        card, rest = start[first], remaining & ~(1 << first)
-        value, stranded, count, melds = best(rest)
-        top = (value, stranded - card_value(card, rules), count, melds)
-        pool = Counter(start[i] for i in range(first + 1, len(start)) if rest >> i & 1)
-        for reading, used in melds_containing(card, pool, rules):
-            v, s, n, m = best(without(rest, used))
-            option = (v + reading_value(reading, rules), s, n - 1, (reading, *m))
-            if option[:3] > top[:3]:
-                top = option
+def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted((c.natural for c in cards), key=_listing_key))
+
+
+# A run descriptor is one int: bit 0 "its last card is a joker in a gap", bits 1-4 its
+# length so far, bit 5 "untracked" (its length is only kept up to 3), bits 6-11 the
+# table meld it extends (index + 1; 0 for a new meld), bits 12-15 the first position it
+# may take a card at (a table run's cards lie in between).
+_PENDING = 1
+_UNTRACKED = 1 << 5
+
+
+def _run_desc(length: int, pending: int, untracked: int) -> int:
+    return pending | length << 1 | untracked * _UNTRACKED
+
+
+def _block_desc(table_index: int, length: int, ready: int) -> int:
+    return length << 1 | (table_index + 1) << 6 | ready << 12
+
+
+class _TableRun:
+    __slots__ = ("index", "meld", "suit", "low", "high", "length")
+
+    def __init__(self, index: int, meld: TableMeld) -> None:
+        self.index = index
+        self.meld = meld
+        self.suit = _SUIT_INDEX[meld.reading.suit]
+        self.low = meld.reading.low
+        self.length = len(meld.reading.cards)
+        self.high = self.low + self.length - 1
+
+
+class _Built:
+    """What the replay of the best path made: new melds (with the room each has left
+    for a joker at an end), lay-offs by table meld, stranded cards."""
+
+    def __init__(self) -> None:
+        self.melds: list[list[Any]] = []  # [reading, room]
+        self.layoffs: list[list[Any]] = []  # [meld index, cards nearest first, end]
+        self.stranded: list[Card] = []
+
+
+class _OpenRun:
+    """A run being built while the best path is replayed."""
+
+    __slots__ = ("desc", "seq", "low", "cards", "table", "chain")
+
+    def __init__(self, desc: int, seq: int, low: int, cards: list[Card],
+                 table: _TableRun | None = None) -> None:
+        self.desc = desc
+        self.seq = seq
+        self.low = low
+        self.cards = cards  # hand cards from ``low`` on (after the table run, for one)
+        self.table = table
+        self.chain: list[Card] = []  # a table run's cards laid off below it, lowest first
+
+
+class _Sweep:
+    """One search: the cards as counts, the table (for going out), the rules' values."""
+
+    def __init__(self, rules: RuleSet, counts: list[list[int]], jokers: int, *,
+                 strict: bool, table: Table | None = None, budget: int | None = None,
+                 limit: int | None = None) -> None:
+        self.rules = rules
+        self.top = top = max_position(rules)
+        self.counts = counts  # counts[suit index][rank], rank 1 the aces
+        self.jokers = jokers
+        self.strict = strict
+        self.budget = budget
+        self.limit = SEARCH_LIMIT if limit is None else limit
+        self.work = 0
+        # scores: when every card must be melded (going out), only the new melds count,
+        # then the cards laid off (the plan with the fewest new melds, then the fewest
+        # lay-offs); else the value, the points kept out of the hand, the melds
+        self.meld = 256 if strict else _MELD
+        self.laid = 1 if strict else 0
+        # a new run's meld is counted when it starts (so that the bound counts it), but
+        # when going out only once it closes: a run may still be laid off on a table run
+        # it reaches, and a limit on new melds counts the melds made for good
+        self.meld_at_start = 0 if strict else self.meld
+        self.meld_at_close = self.meld if strict else 0
+        if strict:
+            self.run_score = [0] * 16
+            self.set_score = [0] * 16
+            self.joker_score = 0
+        else:
+            self.run_score = [0] * 16
+            self.set_score = [0] * 16
+            for position in range(1, top + 1):
+                card = natural_card(1 if position == 14 else position, "S")
+                kept = card_value(card, rules)
+                melded = card_value(card, rules, low_ace=position == 1)
+                self.run_score[position] = _VALUE * melded + _KEPT * kept
+            for rank in range(1, 14):
+                value = card_value(natural_card(rank, "S"), rules)
+                self.set_score[rank] = (_VALUE + _KEPT) * value
+            self.joker_score = (_VALUE + _KEPT) * 15
+        # the most a natural at each position could still add (an ace: low, high or set)
+        self.best_at = [max(self.run_score[p], self.set_score[p]) for p in range(16)]
+        if top == 14:
+            self.best_at[1] = max(self.best_at[1], self.run_score[14])
+        self.potential = sum(counts[s][p] * self.best_at[p] for s in range(4)
+                             for p in range(1, 14))
+        # the table: runs as blocks that hand cards can extend, 3-sets as one free place
+        self.table_melds: list[TableMeld] = list(table) if table is not None else []
+        self.table_runs: dict[tuple[int, int], list[_TableRun]] = {}
+        self.run_by_index: dict[int, _TableRun] = {}
+        self.slots: dict[int, list[tuple[int, int]]] = {}  # rank -> [(index, suit mask)]
+        suits_with_table_runs = set()
+        for index, meld in enumerate(self.table_melds):
+            reading = meld.reading
+            if reading.kind == RUN:
+                run = _TableRun(index, meld)
+                self.table_runs.setdefault((run.low, run.suit), []).append(run)
+                self.run_by_index[index] = run
+                suits_with_table_runs.add(run.suit)
+            elif len(reading.cards) < 4:
+                taken = {c.suit if not c.is_joker else (c.stands_for.suit if c.stands_for
+                                                          else "") for c in reading.cards}
+                mask = sum(1 << i for i, s in enumerate(SUITS) if s not in taken)
+                self.slots.setdefault(reading.rank, []).append((index, mask))
+        self.table_suit = [s in suits_with_table_runs for s in range(4)]
+        # runs whose exact length matters: those that could reach 14 - jokers cards
+        # (their room for jokers, and the 13-card limit), and every run of a suit that
+        # has a table run (a lay-off may not make a run longer than 13 cards)
+        longest = max(3, 14 - jokers)
+        self.tracked = [[False] * 16 for _ in SUITS]
+        for s in range(4):
+            present = [False] * 16
+            for position in range(1, top + 1):
+                present[position] = counts[s][1 if position == 14 else position] > 0
+            for start in range(1, top + 1):
+                if s in suits_with_table_runs:
+                    self.tracked[s][start] = True
+                    continue
+                end = start + longest - 1
+                if end > top:
+                    continue
+                missing = sum(1 for w in range(start, end + 1) if not present[w])
+                self.tracked[s][start] = missing <= jokers
+        # how many of the next one and next two positions hold a natural (or a table
+        # run begins there), per cell: a short run needs them, or jokers
+        self.ahead = [[(0, 0, 0)] * 16 for _ in SUITS]
+        for s in range(4):
+            for position in range(1, top + 1):
+                here = [0, 0]
+                for i, q in enumerate((position + 1, position + 2)):
+                    if q <= top and (counts[s][1 if q == 14 else q]
+                                     or (q, s) in self.table_runs):
+                        here[i] = 1
+                if (position + 1, s) in self.table_runs or (position + 2, s) in self.table_runs:
+                    here = [3, 3]  # a run reaching a table run is laid off on it
+                self.ahead[s][position] = (0, here[0], here[0] + here[1])
+        # a joker in a gap must be followed by a natural of its suit (or a table run)
+        self.next_card = [[99] * 16 for _ in SUITS]
+        # jokers an ace kept for the high end will need at least (at the queen and king)
+        self.high_need = [[0] * 16 for _ in SUITS]
+        for s in range(4):
+            starts = {run.low for (_low, suit), runs in self.table_runs.items() if suit == s
+                      for run in runs}
+            covered = [0] * 16
+            for (_low, suit), runs in self.table_runs.items():
+                if suit == s:
+                    for run in runs:
+                        for position in range(run.low, run.high + 1):
+                            covered[position] += 1
+            following = 99
+            for position in range(top, 0, -1):
+                self.next_card[s][position] = following
+                if counts[s][1 if position == 14 else position] or position in starts:
+                    following = position
+            for keep in range(16):
+                self.high_need[s][keep] = sum(max(0, keep - counts[s][q] - covered[q])
+                                              for q in (12, 13))
+        # suits where a run could reach the king, for an ace kept back to join it
+        self.reach_top = [top == 14 and any(
+            counts[s][q] or any(run.low <= q <= run.high for runs in self.table_runs.values()
+                                for run in runs if run.suit == s)
+            for q in range(max(2, 13 - jokers), 14)) for s in range(4)]
+        self.high_alone = (self.run_score[14] + 2 * self.joker_score - self.meld
+                           if top == 14 else 0)
+        self.pruned_top = -(1 << 62)
+        self.run_ids: dict[tuple[int, ...], int] = {(): 0}
+        self.run_tuples: list[tuple[int, ...]] = [()]
+        self.cell_memo: dict[tuple[int, int, int, int, int], list[Any]] = {}
+        self.pool_memo: dict[tuple[int, int, int], list[Any]] = {}
+        self.sets_memo: dict[tuple[tuple[int, ...], int], list[Any]] = {}
+
+    # ---- the moves at one cell (position, suit) ------------------------------------------
+
+    def _intern(self, runs: tuple[int, ...]) -> int:
+        found = self.run_ids.get(runs)
+        if found is None:
+            found = len(self.run_tuples)
+            if found > _ID:
+                raise SearchTooLarge(self.work, self.limit)
+            self.run_ids[runs] = found
+            self.run_tuples.append(runs)
+        return found
+
+    def cell_options(self, p: int, s: int, runs_id: int, n: int, left: int
+                     ) -> list[Any]:
+        """Every way the open runs of suit ``s`` and the ``n`` naturals at position ``p``
+        can go on: (runs after, naturals to the rank's sets, aces kept for the high end,
+        jokers used, score, room, what each run did, runs started)."""
+        key = (p, s, runs_id, n, left)
+        found = self.cell_memo.get(key)
+        if found is not None:
+            return found
+        runs = self.run_tuples[runs_id]
+        top = self.top
+        joker = self.joker_score
+        blocks = self.table_runs.get((p, s), ())
+        choices: list[tuple[tuple[Any, ...], ...]] = []
+        for d in runs:
+            block = (d >> 6) & 63
+            if block and d >> 12 > p:  # inside its table run
+                choices.append((("W", 0, 0, d, 0, 0, -1, 0),))
+                continue
+            pending = d & _PENDING
+            length = (d >> 1) & 15
+            untracked = d & _UNTRACKED
+            acts: list[tuple[Any, ...]] = []
+            grown = length + 1
+            if untracked and grown > 3:
+                grown = 3
+            can_grow = p <= top and grown <= 13
+            if not pending:  # it ended at p - 1
+                if block:
+                    acts.append(("C", 0, 0, -1, 0, 13 - length, -1, 0))
+                else:
+                    deficit = 3 - length if length < 3 else 0
+                    room = 13 if untracked else 13 - max(length, 3)
+                    # closing it here is never better than extending it with a natural
+                    # of this cell (2: while another run of the suit starts here: one run
+                    # does as well with a meld less, when its length is not counted and
+                    # so its room always takes every joker; 1: while a natural is
+                    # stranded here: the run could take it and close one card later,
+                    # its room still enough for every joker)
+                    merge = 0
+                    if can_grow and untracked:
+                        merge = 2
+                    elif can_grow and not self.table_suit[s] and (
+                            13 - max(grown, 3) >= self.jokers):
+                        merge = 1
+                    acts.append(("C", 0, deficit, -1, deficit * joker - self.meld_at_close,
+                                 room, -1, merge))
+            if can_grow:
+                base = d & ~(_PENDING | 15 << 1)
+                laid = self.laid if block else 0
+                acts.append(("N", 1, 0, base | grown << 1, self.run_score[p] - laid, 0, -1,
+                             0))
+                if self.next_card[s][p] - p <= left:
+                    acts.append(("J", 0, 1, base | grown << 1 | _PENDING, joker - laid, 0,
+                                 -1, 0))
+            if p <= top and not block:
+                for run in blocks:
+                    if not untracked and length + run.length <= 13:
+                        # the run is laid off below the table run: no new meld after all
+                        acts.append(("B", 0, 0, _block_desc(run.index, length + run.length,
+                                                            run.high + 1),
+                                     self.meld_at_start - length * self.laid, 0, run.index,
+                                     0))
+            choices.append(tuple(acts))
+        best: dict[tuple[Any, ...], Any] = {}
+        ace_row = p == 1 and top == 14
+        ahead = self.ahead[s][p]
+        new_desc = _run_desc(1, 0, 0 if self.tracked[s][p] else 1)
+        strict = self.strict
+        for combo in product(*choices):
+            naturals = jokers = score = room = 0
+            absorbed = []
+            kept = []
+            mergeable = 0
+            for _code, nat, jok, after, gain, space, t, merge in combo:
+                naturals += nat
+                jokers += jok
+                score += gain
+                room += space
+                if t >= 0:
+                    absorbed.append(t)
+                if after >= 0:
+                    kept.append(after)
+                if merge > mergeable:
+                    mergeable = merge
+            if naturals > n or jokers > left or len(set(absorbed)) != len(absorbed):
+                continue
+            # a run shorter than three must still get there: from naturals in the next
+            # positions or jokers
+            spare_jokers = left - jokers
+            if any(not d >> 6 and (d >> 1) & 15 < 3
+                   and 3 - ((d >> 1) & 15) > ahead[3 - ((d >> 1) & 15)] + spare_jokers
+                   for d in kept):
+                continue
+            fresh = tuple(run.index for run in blocks if run.index not in absorbed)
+            for run in blocks:
+                if run.index not in absorbed:
+                    kept.append(_block_desc(run.index, run.length, run.high + 1))
+            rest = n - naturals
+            moves = tuple((c[0], c[3], c[6]) for c in combo)
+            for started in range(0 if mergeable == 2 else rest, -1, -1):
+                if started and ahead[2] + spare_jokers < 2:
+                    continue
+                after_runs = self._intern(tuple(sorted(kept + [new_desc] * started)))
+                gained = score + started * (self.run_score[p] - self.meld_at_start)
+                spare = rest - started
+                for keep in range(spare + 1) if ace_row else (0,):
+                    # an ace kept back lies high: it joins a run that reaches the king
+                    # (kept in the state), or, in a suit where no run can, it makes
+                    # JK JK A at once
+                    high = 0 if self.reach_top[s] else keep
+                    used = jokers + 2 * high
+                    if used > left or (keep and not high
+                                       and self.high_need[s][keep] > left - jokers):
+                        break
+                    value = gained + high * self.high_alone
+                    space = room + 10 * high
+                    held = keep - high
+                    for to_sets in range(spare - keep, -1, -1):
+                        stranded = spare - keep - to_sets
+                        if stranded and (strict or mergeable or p == 14):
+                            break
+                        if p == 14 and to_sets:
+                            continue
+                        option = (after_runs, to_sets, held, used, value, space, moves,
+                                  started, fresh, stranded, high)
+                        slot = (after_runs, to_sets, held, used, space)
+                        old = best.get(slot)
+                        if old is None or value > old[4]:
+                            best[slot] = option
+        found = list(best.values())
+        self.cell_memo[key] = found
+        return found
+
+    # ---- the sets of one rank ------------------------------------------------------------
+
+    def set_partitions(self, counts: tuple[int, ...], left: int) -> list[Any]:
+        """Every way to group naturals of one rank (``counts`` by suit) into new sets,
+        each of distinct suits filled to three with jokers (a natural that would be
+        stranded is left at its cell): (naturals melded, jokers, sets, room, the sets)."""
+        key = (counts, left)
+        found = self.sets_memo.get(key)
+        if found is not None:
+            return found
+        out: list[Any] = []
+        first = next((i for i in range(4) if counts[i]), -1)
+        if first < 0:
+            out.append((0, 0, 0, 0, ()))
+        else:
+            less = list(counts)
+            less[first] -= 1
+            higher = [i for i in range(first + 1, 4) if counts[i]]
+            for size in range(len(higher) + 1):
+                for others in combinations(higher, size):
+                    naturals = 1 + size
+                    if naturals > 4:
+                        continue
+                    deficit = max(0, 3 - naturals)
+                    if deficit > left:
+                        continue
+                    rest = list(less)
+                    for i in others:
+                        rest[i] -= 1
+                    suits = (first, *others)
+                    room = 4 - naturals - deficit
+                    for melded, jokers, sets, more, groups in self.set_partitions(
+                            tuple(rest), left - deficit):
+                        out.append((melded + naturals, jokers + deficit, sets + 1,
+                                    room + more, ((suits, deficit), *groups)))
+        self.sets_memo[key] = out
+        return out
+
+    def pool_options(self, rank: int, pool: int, left: int) -> list[Any]:
+        """The ways the naturals of ``rank`` that joined no run are melded in sets or
+        laid off on the table's sets (or stranded): (jokers, score, room, detail)."""
+        key = (rank, pool, left)
+        found = self.pool_memo.get(key)
+        if found is not None:
+            return found
+        counts = [pool >> (4 * i) & 15 for i in range(4)]
+        slots = self.slots.get(rank, [])
+        best: dict[tuple[int, int], Any] = {}
+        value = self.set_score[rank]
+        joker = self.joker_score
+
+        def fill(i: int, counts: list[int], fills: tuple[tuple[int, int], ...]) -> None:
+            if i < len(slots):
+                index, mask = slots[i]
+                fill(i + 1, counts, fills)
+                for s in range(4):
+                    if counts[s] and mask >> s & 1:
+                        counts[s] -= 1
+                        fill(i + 1, counts, (*fills, (index, s)))
+                        counts[s] += 1
+                return
+            free = len(slots) - len(fills)
+            for melded, jokers, sets, room, groups in self.set_partitions(tuple(counts),
+                                                                          left):
+                score = ((melded + len(fills)) * value + jokers * joker - sets * self.meld
+                         - len(fills) * self.laid)
+                space = min(room + free, left - jokers)
+                slot = (jokers, space)
+                old = best.get(slot)
+                if old is None or score > old[1]:
+                    best[slot] = (jokers, score, space, (fills, groups))
+
+        fill(0, counts, ())
+        found = list(best.values())
+        self.pool_memo[key] = found
+        return found
+
+    # ---- the end of the sweep ------------------------------------------------------------
+
+    def finish(self, key: int) -> tuple[int, int, int, int] | None:
+        """Close every open run and place the jokers left: (score, jokers placed at an
+        end, jokers in a meld of their own, jokers stranded), or None if impossible."""
+        used, room, kept = key >> _USED & 15, key >> _ROOM & 15, key >> _KEPT_AT & 0xFFFF
+        if kept:
+            return None
+        score = 0
+        deficits = 0
+        for s in range(4):
+            for d in self.run_tuples[key >> _RUNS_AT[s] & _ID]:
+                if d & _PENDING:
+                    return None
+                length = (d >> 1) & 15
+                if (d >> 6) & 63:
+                    room += 13 - length
+                    continue
+                if length < 3:
+                    deficits += 3 - length
+                room += 13 if d & _UNTRACKED else 13 - max(length, 3)
+                score -= self.meld_at_close
+        left = self.jokers - used - deficits
+        if left < 0:
+            return None
+        score += deficits * self.joker_score
+        room = min(room, left)
+        if room >= left:
+            return score + left * self.joker_score, left, 0, 0
+        if self.rules.min_natural_cards == 0 and left >= 3:
+            own = left - room if left - room >= 3 else 3
+            melds = -(-own // 13)
+            return score + left * self.joker_score - melds * self.meld, left - own, own, 0
+        if self.strict:
+            return None
+        return score + room * self.joker_score, room, 0, left - room
+
+    # ---- the sweep -----------------------------------------------------------------------
+
+    def _high_need(self, kept: int) -> int:
+        need = self.high_need
+        return (need[0][kept & 15] + need[1][kept >> 4 & 15] + need[2][kept >> 8 & 15]
+                + need[3][kept >> 12 & 15])
+
+    def _charge(self, amount: int) -> None:
+        self.work += amount
+        if self.work > self.limit:
+            raise SearchTooLarge(self.work, self.limit)
+
+    def run(self, floor: int | None = None, beam: int = 0
+            ) -> tuple[int, list[Any], tuple[int, int, int, int]] | None:
+        """The best path: (score, the move taken at each step, the end), or None.
+
+        Branch and bound: a state whose score plus everything it could still gain (every
+        card not yet placed melded at its best, every joker left melded) is below
+        ``floor`` (the score of an arrangement already known) cannot lead to the best
+        one and is dropped.  ``beam`` keeps only that many of the most promising states
+        at each step: a quick pass that finds a good arrangement (a floor), not always
+        the best.
+
+        A state is one int (see ``_pack``): the open runs of each suit (an interned
+        multiset), the jokers used, the room, the aces kept back and the naturals
+        waiting for the sets of the rank."""
+        top = self.top
+        counts = self.counts
+        joker_total = self.jokers
+        budget = self.budget
+        joker = self.joker_score
+        high_ace = self.run_score[14]
+        best_at = self.best_at
+        remaining = self.potential
+        limit = self.limit
+        layer: dict[int, tuple[int, Any, Any]] = {0: (0, None, None)}
+        history: list[tuple[tuple[str, int, int], dict[int, Any]]] = []
+        lowest = -(1 << 62) if floor is None else floor
+        self.pruned_top = pruned = -(1 << 62)
+        for p in range(1, top + 1):
+            set_value = self.set_score[p] if p <= 13 else 0
+            # the naturals waiting for the sets of this rank: by suit when the table has a
+            # set of this rank (whose missing suits matter), else only how many of each
+            # suit, sorted (the suits of a new set are interchangeable)
+            by_suit = p in self.slots
+            for s in range(4):
+                shift = 4 * s
+                at = _RUNS_AT[s]
+                fixed = -1 if p == 14 else counts[s][p]
+                if fixed > 0:
+                    remaining -= fixed * best_at[p]
+                no_block = (p, s) not in self.table_runs
+                if fixed == 0 and no_block and not any(key >> at & _ID for key in layer):
+                    continue
+                self._charge(len(layer))  # a step over every state
+                after: dict[int, tuple[int, Any, Any]] = {}
+                bounds: dict[int, int] = {}
+                for key, entry in layer.items():
+                    runs = key >> at & _ID
+                    used = key >> _USED & 15
+                    kept_before = key >> _KEPT_AT & 0xFFFF
+                    pool_before = key >> _POOL_AT
+                    score = entry[0]
+                    n = kept_before >> shift & 15 if fixed < 0 else fixed
+                    # what the state could still reach, before this cell's move
+                    base = (score + remaining + _NIBBLES[kept_before] * high_ace
+                            + _NIBBLES[pool_before] * set_value + (joker_total - used) * joker)
+                    if not runs and not n and no_block:
+                        old = after.get(key)
+                        if old is None or score > old[0]:
+                            after[key] = (score, key, None)
+                            if beam:
+                                bounds[key] = base
+                        continue
+                    if fixed < 0:
+                        base -= n * high_ace
+                    options = self.cell_options(p, s, runs, n, joker_total - used)
+                    self.work += len(options)
+                    if self.work > limit:
+                        raise SearchTooLarge(self.work, limit)
+                    rest = key & _RUNS & ~(_ID << at)
+                    room_before = key >> _ROOM & 15
+                    for option in options:
+                        new_runs, to_sets, keep, jokers, gain, space = option[:6]
+                        bound = (base + gain - jokers * joker + keep * high_ace
+                                 + to_sets * set_value)
+                        if bound < lowest:
+                            if bound > pruned:
+                                pruned = bound
+                            continue
+                        total = score + gain
+                        if budget is not None and -total // self.meld > budget:
+                            continue
+                        now_used = used + jokers
+                        if fixed < 0:
+                            kept = kept_before & ~(15 << shift)
+                        elif keep:
+                            kept = kept_before + (keep << shift)
+                            if self._high_need(kept) > joker_total - now_used:
+                                continue
+                        else:
+                            kept = kept_before
+                        if to_sets:
+                            pool = (pool_before + (to_sets << shift) if by_suit
+                                    else _pool_with(pool_before, to_sets))
+                        else:
+                            pool = pool_before
+                        room = room_before + space
+                        if room > joker_total - now_used:
+                            room = joker_total - now_used
+                        new_key = (rest | new_runs << at | now_used << _USED | room << _ROOM
+                                   | kept << _KEPT_AT | pool << _POOL_AT)
+                        old = after.get(new_key)
+                        if old is None or total > old[0]:
+                            after[new_key] = (total, key, option)
+                            if beam:
+                                bounds[new_key] = bound
+                if beam and len(after) > beam:
+                    after = self._narrow(after, bounds, beam)
+                history.append((("cell", p, s), after))
+                layer = after
+                if not layer:
+                    self.pruned_top = pruned
+                    return None
+            if p <= 13 and (p in self.slots or any(key >> _POOL_AT for key in layer)):
+                self._charge(len(layer))
+                after = {}
+                bounds = {}
+                for key, entry in layer.items():
+                    pool = key >> _POOL_AT
+                    used = key >> _USED & 15
+                    kept = key >> _KEPT_AT & 0xFFFF
+                    if not pool and p not in self.slots:
+                        old = after.get(key)
+                        if old is None or entry[0] > old[0]:
+                            after[key] = (entry[0], key, None)
+                            if beam:
+                                bounds[key] = (entry[0] + remaining + _NIBBLES[kept] * high_ace
+                                               + (joker_total - used) * joker)
+                        continue
+                    options = self.pool_options(p, pool, joker_total - used)
+                    self.work += len(options)
+                    if self.work > limit:
+                        raise SearchTooLarge(self.work, limit)
+                    rest = key & _RUNS
+                    for option in options:
+                        jokers, gain, space, _detail = option
+                        total = entry[0] + gain
+                        if budget is not None and -total // self.meld > budget:
+                            continue
+                        now_used = used + jokers
+                        bound = (total + remaining + _NIBBLES[kept] * high_ace
+                                 + (joker_total - now_used) * joker)
+                        if bound < lowest:
+                            if bound > pruned:
+                                pruned = bound
+                            continue
+                        room = (key >> _ROOM & 15) + space
+                        if room > joker_total - now_used:
+                            room = joker_total - now_used
+                        new_key = rest | now_used << _USED | room << _ROOM | kept << _KEPT_AT
+                        old = after.get(new_key)
+                        if old is None or total > old[0]:
+                            after[new_key] = (total, key, option)
+                            if beam:
+                                bounds[new_key] = bound
+                if beam and len(after) > beam:
+                    after = self._narrow(after, bounds, beam)
+                history.append((("sets", p, -1), after))
+                layer = after
+                if not layer:
+                    self.pruned_top = pruned
+                    return None
+        self.pruned_top = pruned
+        best: tuple[int, int, tuple[int, int, int, int]] | None = None
+        for key, entry in layer.items():
+            end = self.finish(key)
+            if end is None:
+                continue
+            total = entry[0] + end[0]
+            if budget is not None and -total // self.meld > budget:
+                continue
+            if best is None or total > best[0]:
+                best = (total, key, end)
+        if best is None:
+            return None
+        path = []
+        key = best[1]
+        for step, states in reversed(history):
+            _score, previous, option = states[key]
+            path.append((step, option))
+            key = previous
+        path.reverse()
+        return best[0], path, best[2]
+
+    def dive(self) -> tuple[int, list[Any], tuple[int, int, int, int]] | None:
+        """Going out: a depth-first search for any plan (the likeliest moves first),
+        remembering the states that led nowhere, so each is tried once; a plan found is
+        returned at once."""
+        top = self.top
+        counts = self.counts
+        joker_total = self.jokers
+        budget = self.budget
+        meld = self.meld
+        steps: list[tuple[str, int, int]] = []
+        for p in range(1, top + 1):
+            steps += [("cell", p, s) for s in range(4)]
+            if p <= 13:
+                steps.append(("sets", p, -1))
+        failed: dict[tuple[int, int], int] = {}
+        path: list[tuple[tuple[str, int, int], Any]] = []
+        ordered: dict[int, list[Any]] = {}
+
+        def likeliest(options: list[Any]) -> list[Any]:
+            found = ordered.get(id(options))
+            if found is None:
+                runs = self.run_tuples
+                found = sorted(options, key=lambda o: (
+                    sum(1 for d in runs[o[0]] if not d >> 6 and (d >> 1) & 15 < 3), o[3],
+                    -o[4]))
+                ordered[id(options)] = found
+            return found
+
+        def go(i: int, key: int, score: int) -> tuple[int, tuple[int, int, int, int]] | None:
+            if i == len(steps):
+                end = self.finish(key)
+                if end is None:
+                    return None
+                if budget is not None and -(score + end[0]) // meld > budget:
+                    return None
+                return score + end[0], end
+            count = -score // meld
+            seen = failed.get((i, key))
+            if seen is not None and count >= seen:
+                return None
+            self._charge(_DIVE_STATE)
+            kind, p, s = steps[i]
+            used = key >> _USED & 15
+            kept = key >> _KEPT_AT & 0xFFFF
+            moves: list[tuple[int, int, Any]] = []
+            if kind == "cell":
+                shift = 4 * s
+                at = _RUNS_AT[s]
+                fixed = -1 if p == 14 else counts[s][p]
+                runs = key >> at & _ID
+                n = kept >> shift & 15 if fixed < 0 else fixed
+                if not runs and not n and (p, s) not in self.table_runs:
+                    moves.append((key, 0, None))
+                else:
+                    by_suit = p in self.slots
+                    options = likeliest(self.cell_options(p, s, runs, n, joker_total - used))
+                    self._charge(len(options))
+                    rest = key & _RUNS & ~(_ID << at)
+                    pool_before = key >> _POOL_AT
+                    for option in options:
+                        new_runs, to_sets, keep, jokers, gain = option[:5]
+                        now_used = used + jokers
+                        if fixed < 0:
+                            now_kept = kept & ~(15 << shift)
+                        elif keep:
+                            now_kept = kept + (keep << shift)
+                            if self._high_need(now_kept) > joker_total - now_used:
+                                continue
+                        else:
+                            now_kept = kept
+                        pool = pool_before
+                        if to_sets:
+                            pool = (pool + (to_sets << shift) if by_suit
+                                    else _pool_with(pool, to_sets))
+                        room = min((key >> _ROOM & 15) + option[5], joker_total - now_used)
+                        moves.append((rest | new_runs << at | now_used << _USED
+                                      | room << _ROOM | now_kept << _KEPT_AT
+                                      | pool << _POOL_AT, gain, option))
+            else:
+                pool = key >> _POOL_AT
+                if not pool and p not in self.slots:
+                    moves.append((key, 0, None))
+                else:
+                    options = self.pool_options(p, pool, joker_total - used)
+                    self._charge(len(options))
+                    for option in options:
+                        jokers, gain, space, _detail = option
+                        now_used = used + jokers
+                        room = min((key >> _ROOM & 15) + space, joker_total - now_used)
+                        moves.append((key & _RUNS | now_used << _USED | room << _ROOM
+                                      | kept << _KEPT_AT, gain, option))
+            for new_key, gain, option in moves:
+                total = score + gain
+                if budget is not None and -total // meld > budget:
+                    continue
+                path.append((steps[i], option))
+                found = go(i + 1, new_key, total)
+                if found is not None:
+                    return found
+                path.pop()
+            failed[i, key] = count if seen is None else min(seen, count)
+            return None
+
+        found = go(0, 0, 0)
+        if found is None:
+            return None
+        return found[0], list(path), found[1]
+
+    def deepening(self) -> tuple[int, list[Any], tuple[int, int, int, int]] | None:
+        """The best arrangement: a quick narrow pass finds a good one, whose score is the
+        floor of an exact pass (branch and bound).  When the quick pass melded every
+        card, the best can only have fewer melds: floors a few melds below everything
+        melded are tried first, each pass cheap because it keeps so few states.  (If
+        the quick pass finds nothing, the floor starts at everything melded and comes
+        down, to the best bound of a state the last pass dropped or by a step that grows
+        while the passes stay cheap.)"""
+        if self.strict:
+            return self.dive()
+        ceiling = self.potential + self.jokers * self.joker_score
+        quick = self.run(beam=_BEAM)
+        known = quick[0] if quick is not None else -(1 << 62)
+        if quick is not None:
+            gap = ceiling - known
+            tries = []
+            if gap < _VALUE:  # every card melded
+                tried = 2
+                while tried < gap:
+                    tries.append(tried)
+                    tried *= 2
+            for tried in tries:
+                found = self.run(ceiling - tried)
+                if found is not None and found[0] >= ceiling - tried:
+                    return found
+            found = self.run(known)
+            assert found is not None and found[0] >= known
+            return found
+        gap = 4
+        cost = 0
+        while True:
+            floor = max(known, ceiling - gap)
+            before = self.work
+            found = self.run(floor)
+            if found is not None and found[0] >= floor:
+                return found
+            if found is not None:
+                known = max(known, found[0])
+            if self.pruned_top < -(1 << 61) and found is None:
+                return None  # nothing was dropped: there is no arrangement at all
+            spent = self.work - before
+            grow = 2 if spent < cost + cost // 4 + 1000 else 1.25
+            cost = spent
+            gap = max(int(gap * grow) + 1, ceiling - self.pruned_top)
+
+    @staticmethod
+    def _narrow(states: dict[int, tuple[int, Any, Any]], bounds: dict[int, int], width: int
+                ) -> dict[int, tuple[int, Any, Any]]:
+        # the most promising states, and the best scores so far (which have the fewest
+        # runs still waiting for cards, so some of the beam always finishes)
+        keep = set(heapq.nlargest(width, states, key=bounds.__getitem__))
+        keep.update(heapq.nlargest(width, states, key=lambda k: states[k][0]))
+        return {key: entry for key, entry in states.items() if key in keep}
+
+    # ---- the best path, card by card -----------------------------------------------------
+
+    def replay(self, path: list[Any], end: tuple[int, int, int, int]) -> _Built:
+        """Follow the best path with real cards: the melds, lay-offs and stranded cards."""
+        built = _Built()
+        open_runs: list[list[_OpenRun]] = [[] for _ in SUITS]
+        kept = [0, 0, 0, 0]
+        pool = [0, 0, 0, 0]
+        seq = 0
+        for (kind, p, s), option in path:
+            if option is None:
+                continue
+            if kind == "sets":
+                self._replay_sets(p, pool, option[3], built)
+                pool = [0, 0, 0, 0]
+                continue
+            suit = SUITS[s]
+            rank = 1 if p == 14 else p
+            runs = sorted(open_runs[s], key=lambda r: (r.desc, r.seq))
+            _after, to_sets, keep, _j, _g, _r, acts, started, fresh, stranded, high = option
+            still: list[_OpenRun] = []
+            for run, (code, after, table_index) in zip(runs, acts):
+                if code == "W":
+                    still.append(run)
+                elif code == "C":
+                    self._close(run, suit, built)
+                elif code == "N":
+                    run.cards.append(natural_card(rank, suit))
+                    run.desc = after
+                    still.append(run)
+                elif code == "J":
+                    run.cards.append(joker_as(rank, suit))
+                    run.desc = after
+                    still.append(run)
+                else:  # "B": the run reaches a table run and lies below it
+                    run.table = self.run_by_index[table_index]
+                    run.chain = run.cards
+                    run.cards = []
+                    run.desc = after
+                    still.append(run)
+            for _ in range(started):
+                seq += 1
+                still.append(_OpenRun(_run_desc(1, 0, 0 if self.tracked[s][p] else 1), seq,
+                                      p, [natural_card(rank, suit)]))
+            for table_index in fresh:
+                table_run = self.run_by_index[table_index]
+                seq += 1
+                still.append(_OpenRun(_block_desc(table_index, table_run.length,
+                                                  table_run.high + 1), seq, p, [],
+                                      table_run))
+            open_runs[s] = still
+            if p == 14:
+                kept[s] = 0
+            kept[s] += keep
+            pool[s] += to_sets
+            for _ in range(high):
+                built.melds.append([Reading(RUN, (joker_as(12, suit), joker_as(13, suit),
+                                                  natural_card(1, suit)), suit=suit, low=12),
+                                    10])
+            built.stranded += [natural_card(rank, suit)] * stranded
+        for s, suit in enumerate(SUITS):
+            for run in sorted(open_runs[s], key=lambda r: (r.desc, r.seq)):
+                self._close(run, suit, built)
+        _score, at_ends, own, stranded = end
+        self._place_jokers(at_ends, built)
+        if own:
+            jokers = (joker_as(1, ""),) * own
+            if own <= 4:
+                reading = Reading(SET, jokers, rank=1)
+            else:
+                reading = Reading(RUN, tuple(joker_as(p, "S") for p in range(1, own + 1)),
+                                  suit="S", low=1)
+            built.melds.append([reading, 0])
+        built.stranded += [JOKER] * stranded
+        return built
+
+    def _close(self, run: _OpenRun, suit: str, built: _Built) -> None:
+        top = self.top
+        if run.table is not None:
+            table_run = run.table
+            if run.chain:
+                built.layoffs.append([table_run.index, run.chain[::-1], "low"])
+            if run.cards:
+                built.layoffs.append([table_run.index, run.cards, "high"])
+            return
+        cards = run.cards
+        low = run.low
+        while len(cards) < 3:
+            high = low + len(cards) - 1
+            if high < top:
+                cards.append(joker_as(1 if high + 1 == 14 else high + 1, suit))
+            else:
+                low -= 1
+                cards.insert(0, joker_as(low, suit))
+        built.melds.append([Reading(RUN, tuple(cards), suit=suit, low=low),
+                            13 - len(cards)])
+
+    def _replay_sets(self, rank: int, pool: list[int], detail: Any, built: _Built) -> None:
+        fills, groups = detail
+        if rank not in self.slots:
+            # the search grouped the counts sorted: put the suits in that order
+            order = sorted(range(4), key=lambda i: -pool[i])
+            groups = [(tuple(order[i] for i in suits), deficit) for suits, deficit in groups]
+        left = list(pool)
+        for index, s in fills:
+            left[s] -= 1
+            built.layoffs.append([index, [natural_card(rank, SUITS[s])], "set"])
+        for suits, deficit in groups:
+            for s in suits:
+                left[s] -= 1
+            # the set as the old search listed it: the first card in listing order, then
+            # the others in suit order
+            ordered = sorted(suits, key=lambda i: _LISTING[SUITS[i]])
+            head = ordered[0]
+            cards = [natural_card(rank, SUITS[head])]
+            cards += [natural_card(rank, SUITS[i]) for i in sorted(suits) if i != head]
+            cards += [joker_as(rank, "")] * deficit
+            built.melds.append([Reading(SET, tuple(cards), rank=rank), 4 - len(cards)])
+        assert not any(left), "a natural put aside for the sets was not melded"
+
+    def _place_jokers(self, count: int, built: _Built) -> None:
+        """Put ``count`` jokers at the ends of the melds that have room: the new melds
+        first (in listing order), then the table's."""
+        if not count:
+            return
+        top = self.top
+        built.melds.sort(key=lambda m: _meld_order(m[0]))
+        for entry in built.melds:
+            reading, room = entry
+            while count and room:
+                cards = list(reading.cards)
+                if reading.kind == SET:
+                    cards.append(joker_as(reading.rank, ""))
+                    reading = Reading(SET, tuple(cards), rank=reading.rank)
+                else:
+                    high = reading.low + len(cards) - 1
+                    low = reading.low
+                    if high < top:
+                        cards.append(joker_as(1 if high + 1 == 14 else high + 1,
+                                              reading.suit))
+                    else:
+                        low -= 1
+                        cards.insert(0, joker_as(low, reading.suit))
+                    reading = Reading(RUN, tuple(cards), suit=reading.suit, low=low)
+                room -= 1
+                count -= 1
+            entry[0], entry[1] = reading, room
+        if not count:
+            return
+        # the table: runs at an end, 3-sets as their fourth card
+        extended: dict[int, list[int]] = {}
+        for index, cards, end in built.layoffs:
+            if end == "set":
+                extended.setdefault(index, [0, 0])[0] += 1
+            elif end == "low":
+                extended.setdefault(index, [0, 0])[0] += len(cards)
+            else:
+                extended.setdefault(index, [0, 0])[1] += len(cards)
+        for index, meld in enumerate(self.table_melds):
+            if not count:
+                break
+            lower, higher = extended.get(index, [0, 0])
+            reading = meld.reading
+            if reading.kind == SET:
+                if len(reading.cards) + lower < 4:
+                    built.layoffs.append([index, [joker_as(reading.rank, "")], "set"])
+                    count -= 1
+                continue
+            low = reading.low - lower
+            high = reading.high + higher
+            while count and high - low + 1 < 13:
+                if high < top:
+                    high += 1
+                    card = joker_as(1 if high == 14 else high, reading.suit)
+                    built.layoffs.append([index, [card], "high"])
+                else:
+                    low -= 1
+                    built.layoffs.append([index, [joker_as(low, reading.suit)], "low"])
+                count -= 1
+        assert not count, "jokers left without room"
+
+
+def _meld_order(reading: Reading) -> tuple[int, int, str, int, tuple[str, ...]]:
+    """Melds are listed by their first natural card in listing order."""
+    naturals = [c for c in reading.cards if not c.is_joker]
+    if not naturals:
+        return (1, 0, "", 0, ())
+    first = min(naturals, key=_listing_key)
+    return (0, _LISTING[first.suit], first.suit, first.rank,
+            tuple(str(c) for c in reading.cards))
+
+
+_POOLS: dict[tuple[int, int], int] = {}
+
+
+def _pool_with(pool: int, count: int) -> int:
+    """A multiset of up to four counts (packed 4 bits each, largest first) with ``count``
+    added."""
+    found = _POOLS.get((pool, count))
+    if found is None:
+        counts = sorted([pool & 15, pool >> 4 & 15, pool >> 8 & 15, pool >> 12 & 15, count],
+                        reverse=True)[:4]
+        found = counts[0] | counts[1] << 4 | counts[2] << 8 | counts[3] << 12
+        _POOLS[pool, count] = found
+    return found
+
+
+def _counts(naturals: Iterable[Card]) -> list[list[int]]:
+    counts = [[0] * 16 for _ in SUITS]
+    for card in naturals:
+        counts[_SUIT_INDEX[card.suit]][card.rank] += 1
+    return counts
+
+
+def _search(rules: RuleSet, naturals: list[Card], jokers: int, *, strict: bool,
+            table: Table | None = None, budget: int | None = None,
+            spent: list[int] | None = None) -> _Built | None:
+    """The best arrangement (or plan) found by the sweep; ``spent`` is the work the
+    searches of the same question have done already, and is added to."""
+    counts = _counts(naturals)
+    done = 0 if spent is None else spent[0]
+    if any(n > 15 for row in counts for n in row):
+        raise SearchTooLarge(done, SEARCH_LIMIT)
+    sweep = _Sweep(rules, counts, jokers, strict=strict, table=table, budget=budget,
+                   limit=SEARCH_LIMIT - done)
+    try:
+        found = sweep.deepening()
+    finally:
+        if spent is not None:
+            spent[0] += sweep.work
+    if found is None:
+        return None
+    _score, path, end = found
+    return sweep.replay(path, end)
+
+
+def _stranded_for_sure(naturals: Sequence[Card], jokers: int, table: Table, rules: RuleSet
+                       ) -> bool:
+    """Is there a natural card that no meld and no lay-off could take, whatever the
+    others do?  (Then the cards cannot all be melded, and no search is needed.)"""
+    counts = _counts(naturals)
+    top = max_position(rules)
+    present = [[counts[s][1 if p == 14 else p] > 0 if 1 <= p <= top else False
+                for p in range(16)] for s in range(4)]
+    slots: dict[int, int] = {}
+    runs: list[tuple[int, int, int]] = []
+    for meld in table:
+        reading = meld.reading
+        if reading.kind == RUN:
+            runs.append((_SUIT_INDEX[reading.suit], reading.low, reading.high))
+        elif len(reading.cards) < 4:
+            taken = {c.suit if not c.is_joker else (c.stands_for.suit if c.stands_for
+                                                      else "") for c in reading.cards}
+            slots[reading.rank] = slots.get(reading.rank, 0) | sum(
+                1 << i for i, t in enumerate(SUITS) if t not in taken)
+    for s in range(4):
+        for rank in range(1, 14):
+            if not counts[s][rank]:
+                continue
+            suits = sum(1 for t in range(4) if counts[t][rank])
+            if suits + jokers >= 3 or slots.get(rank, 0) >> s & 1:
+                continue
+            if not any(_reachable(present[s], position, jokers, runs, s, top)
+                       for position in ((1, 14) if rank == 1 and top == 14 else (rank,))):
+                return True
+    return False
+
+
+def _reachable(present: list[bool], p: int, jokers: int,
+               runs: list[tuple[int, int, int]], suit: int, top: int) -> bool:
+    """Could a natural at position ``p`` be in a new run of its suit, or laid off on a
+    table run of its suit, with the jokers filling the gaps?"""
+    for low in range(max(1, p - 2), min(p, top - 2) + 1):
+        if sum(1 for q in range(low, low + 3) if not present[q]) <= jokers:
+            return True
+    for s, low, high in runs:
+        if s != suit:
+            continue
+        if p < low:
+            gap = range(p + 1, low)
+            length = high - p + 1
+        elif p > high:
+            gap = range(high + 1, p)
+            length = p - low + 1
+        else:
+            continue
+        if length <= 13 and sum(1 for q in gap if not present[q]) <= jokers:
+            return True
+    return False
+
+
+def meld_all(cards: Iterable[Card], table: Table, rules: RuleSet,
+             max_new_melds: int | None = None, *, new_meld: Card | None = None
+             ) -> list[Step] | None:
+    """A plan that melds every card (new melds and lay-offs on ``table``), or None.
+
+    ``max_new_melds`` limits the new melds (``meld.once-per-turn``).  ``new_meld`` is a
+    card that must go into a new meld of the plan, not be laid off (``draw.deep-new-meld``:
+    the deepest card taken from the pile); with two decks either copy of it will do.
+    Raises :class:`SearchTooLarge` if the question would take more work than
+    ``SEARCH_LIMIT`` (all its searches together).
+    """
+    hand = [c.natural for c in cards]
+    want = new_meld.natural if new_meld is not None else None
+    if want is not None and want not in hand:
+        return None
+    spent = [0]
+    plan = _plan(hand, table, rules, max_new_melds, spent)
+    if want is None or plan is None or any(
+            step.meld_id is None and any(c.natural == want for c in step.cards)
+            for step in plan):
+        return plan
+    if max_new_melds is not None and max_new_melds < 1:
+        return None
+    # every new meld that card can make with the others, fewest jokers and cards first,
+    # and the rest melded around it
+    rest = list(hand)
+    rest.remove(want)
+    tried: set[tuple[tuple[Card, int], ...]] = set()
+    options: list[tuple[int, int, int, Reading, Pool]] = []
+    for reading, used in melds_containing(want, pool_of(rest), rules):
+        key = tuple(sorted(used.items(), key=lambda item: _listing_key(item[0])))
+        if key not in tried:
+            tried.add(key)
+            options.append((sum(1 for c in reading.cards if c.is_joker), len(reading.cards),
+                            len(options), reading, used))
+    options.sort(key=lambda option: option[:3])
+    budget = None if max_new_melds is None else max_new_melds - 1
+    for _jokers, _size, _order, reading, used in options:
+        left = list(rest)
+        for card, count in used.items():
+            for _ in range(count):
+                left.remove(card)
+        plan = _plan(left, table, rules, budget, spent)
+        if plan is not None:
+            return sorted([Step(reading.cards), *plan], key=_step_order)
+    return None
+
+
+def _step_order(step: Step) -> tuple[int, int, str, int, tuple[str, ...]]:
+    return _meld_order(Reading(SET, step.cards))
+
+
+def _plan(hand: list[Card], table: Table, rules: RuleSet, max_new_melds: int | None,
+          spent: list[int]) -> list[Step] | None:
+    naturals = [c for c in hand if not c.is_joker]
+    jokers = len(hand) - len(naturals)
+    if jokers and not rules.jokers:
+        return None
+    if _stranded_for_sure(naturals, jokers, table, rules):
+        return None
+    built = _search(rules, naturals, jokers, strict=True, table=table, budget=max_new_melds,
+                    spent=spent)
+    if built is None:
+        return None
+    steps = [Step(reading.cards) for reading, _room in built.melds]
+    ids = [m.id for m in table]
+    for index, laid, _end in built.layoffs:
+        steps.append(Step(tuple(laid), ids[index]))
+    steps.sort(key=_step_order)
+    return steps
+
+
+# ---------------------------------------------------------------------------------------
+# the common case, fast: one deck's cards and no jokers
+#
+# A hand of at most one copy of each card and no joker is a bit mask (bit 16 * suit +
+# rank, the suits in listing order), and its best arrangement is the old exhaustive
+# search made cheap: the lowest card is stranded or melded in a set or a run with
+# cards above it, and each remaining mask is remembered.  Cards that cannot be in any
+# meld at all are set aside first, which leaves most hands dealt at random with a
+# handful of cards to search.  It lists the same arrangement as the sweep's search
+# would score, and as the referee always has (the first best in the order below).
+
+_LISTED_SUITS = tuple(sorted(SUITS))  # the suits in listing order: C D H S
+_PLAIN_STATES = 4000  # beyond this, the sweep's bounded search takes over
+
+
+class _Plain:
+    __slots__ = ("rules", "memo", "scores", "low_ace", "high", "work")
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.memo: dict[int, tuple[int, Any]] = {}
+        self.high = rules.aces_high
+        self.scores, self.low_ace = _plain_scores(rules)
+        self.work = 0
+
+    def best(self, mask: int, ceiling: int) -> int:
+        """The best score of the cards of ``mask`` (``ceiling``: their scores added up,
+        every card melded for free); the memo keeps the move."""
+        memo = self.memo
+        found = memo.get(mask)
+        if found is not None:
+            return found[0]
+        self.work += 1
+        if self.work > _PLAIN_STATES:
+            raise SearchTooLarge(self.work, _PLAIN_STATES)
+        low = mask & -mask
+        bit = low.bit_length() - 1
+        suit, rank = bit >> 4, bit & 15
+        rest = mask ^ low
+        top = -1
+        move: Any = None
+        scores = self.scores
+        each = scores[rank]
+        # sets: the other suits of this rank above it, in suit order (S H D C)
+        present = [m for m in _SET_MASKS[bit] if rest & m]
+        if len(present) >= 2:
+            if len(present) == 2:
+                choices: tuple[int, ...] = (present[0] | present[1],)
+            else:
+                a, b, c = present
+                choices = (a | b, a | c, b | c, a | b | c)
+            for used in choices:
+                after = rest & ~used
+                size = 1 + used.bit_count()
+                if after:
+                    got = memo.get(after)
+                    later = (got[0] if got is not None
+                             else self.best(after, ceiling - size * each))
+                else:
+                    later = 0
+                score = each * size - _MELD + later
+                if score > top:
+                    top, move = score, ("set", low | used, 0)
+        # runs from this card up (an ace: from the bottom, then ending high)
+        base = 16 * suit
+        step = 1 << (base + rank + 1)
+        if rest & step and rest & step << 1:
+            used = low
+            total = self.low_ace if rank == 1 else each
+            upper = each
+            length = 1
+            for higher in range(rank + 1, 14):
+                if not rest & step:
+                    break
+                used |= step
+                step <<= 1
+                total += scores[higher]
+                upper += scores[higher]
+                length += 1
+                if length >= 3:
+                    after = mask & ~used
+                    if after:
+                        got = memo.get(after)
+                        later = (got[0] if got is not None
+                                 else self.best(after, ceiling - upper))
+                    else:
+                        later = 0
+                    score = total - _MELD + later
+                    if score > top:
+                        top, move = score, ("run", used, rank)
+        if rank == 1 and self.high and rest >> (base + 12) & 3 == 3:
+            used = low
+            total = each
+            for lower in range(13, 1, -1):
+                step = 1 << (base + lower)
+                if not rest & step:
+                    break
+                used |= step
+                total += scores[lower]
+                if lower <= 12:
+                    after = mask & ~used
+                    if after:
+                        got = memo.get(after)
+                        later = (got[0] if got is not None
+                                 else self.best(after, ceiling - total))
+                    else:
+                        later = 0
+                    score = total - _MELD + later
+                    if score > top:
+                        top, move = score, ("high", used, lower)
+        # stranding it comes first among equals; it is not tried when a meld already
+        # beats everything the other cards could make without it
+        if not rest:
+            if top < 0:
+                top, move = 0, None
+        elif top < ceiling - each:
+            got = memo.get(rest)
+            alone = got[0] if got is not None else self.best(rest, ceiling - each)
+            if alone >= top:
+                top, move = alone, None
+        memo[mask] = (top, move)
         return top
 
-    value, _s, _n, melds = best((1 << len(start)) - 1)
-    used = Counter(c.natural for r in melds for c in r.cards)
-    stranded = []
-    for c in start:
-        if used[c]:
-            used[c] -= 1
+    def ceiling(self, mask: int) -> int:
+        scores = self.scores
+        total = 0
+        while mask:
+            low = mask & -mask
+            total += scores[(low.bit_length() - 1) & 15]
+            mask ^= low
+        return total
+
+    def melds(self, mask: int) -> list[Reading]:
+        out = []
+        memo = self.memo
+        while mask:
+            move = memo[mask][1]
+            low = mask & -mask
+            if move is None:
+                mask ^= low
+                continue
+            kind, used, extra = move
+            bit = low.bit_length() - 1
+            suit, rank = _LISTED_SUITS[bit >> 4], bit & 15
+            if kind == "set":
+                cards = (natural_card(rank, suit),
+                         *(natural_card(rank, _LISTED_SUITS[i]) for i in _SET_ORDER[bit >> 4]
+                           if used >> (16 * i + rank) & 1))
+                out.append(Reading(SET, cards, rank=rank))
+            elif kind == "run":
+                cards = tuple(natural_card(r, suit) for r in range(rank, 14)
+                              if used >> (16 * (bit >> 4) + r) & 1)
+                out.append(Reading(RUN, cards, suit=suit, low=rank))
+            else:
+                cards = (*(natural_card(r, suit) for r in range(extra, 14)),
+                         natural_card(1, suit))
+                out.append(Reading(RUN, cards, suit=suit, low=extra))
+            mask &= ~used
+        return out
+
+
+@lru_cache(maxsize=64)
+def _plain_scores(rules: RuleSet) -> tuple[list[int], int]:
+    """The score of each rank melded (value and points kept out of the hand), and of an
+    ace melded low."""
+    scores = [0] * 15
+    for rank in range(1, 14):
+        value = card_value(natural_card(rank, "S"), rules)
+        scores[rank] = value * _VALUE + value * _KEPT
+    ace = card_value(natural_card(1, "S"), rules)
+    low = card_value(natural_card(1, "S"), rules, low_ace=True) * _VALUE + ace * _KEPT
+    return scores, low
+
+
+# for a card of each suit (listing order), the others of its rank in suit order S H D C
+_SET_ORDER = tuple(tuple(_LISTED_SUITS.index(t) for t in SUITS if t != s)
+                   for s in _LISTED_SUITS)
+# for each bit (suit, rank) of a plain hand, the bits of the other suits of its rank
+_SET_MASKS = [[1 << (16 * i + (bit & 15)) for i in _SET_ORDER[bit >> 4]] if bit < 64 else []
+              for bit in range(64)]
+
+
+
+def _plain_arrangement(naturals: Sequence[Card], jokers: Sequence[Card], rules: RuleSet
+                       ) -> Arrangement | None:
+    """The best arrangement of one deck's cards without jokers (None: not that case)."""
+    rows = [0, 0, 0, 0]  # per suit in listing order, bit r: the card of rank r
+    index = _PLAIN_ROW
+    for card in naturals:
+        i = index[card.suit]
+        bit = 1 << card.rank
+        if rows[i] & bit:
+            return None  # a second copy: the sweep
+        rows[i] |= bit
+    a, b, c, d = rows
+    # ranks held in three suits or more, and cards three in a row in a suit
+    keep = (a & b & (c | d)) | (c & d & (a | b))
+    meldable = 0
+    high = rules.aces_high
+    for i, row in enumerate(rows):
+        wide = row | (row & 2) << 13 if high else row
+        starts = wide & wide >> 1 & wide >> 2
+        covered = starts | starts << 1 | starts << 2
+        if covered >> 14 & 1:
+            covered |= 2
+        row &= keep | covered
+        meldable |= row << (16 * i)
+    melds: list[Reading] = []
+    left = rows
+    if meldable:
+        plain = _Plain(rules)
+        try:
+            plain.best(meldable, plain.ceiling(meldable))
+        except SearchTooLarge:
+            return None
+        melds = plain.melds(meldable)
+        left = list(rows)
+        for reading in melds:
+            for card in reading.cards:
+                left[index[card.suit]] &= ~(1 << card.rank)
+    stranded: list[Card] = []
+    for i, row in enumerate(left):
+        suit = _LISTED_SUITS[i]
+        while row:
+            low = row & -row
+            stranded.append(natural_card(low.bit_length() - 1, suit))
+            row ^= low
+    return Arrangement(tuple(melds), (*stranded, *jokers),
+                       sum(reading_value(r, rules) for r in melds) if melds else 0)
+
+
+_PLAIN_ROW = {s: i for i, s in enumerate(_LISTED_SUITS)}
+
+
+def best_arrangement(cards: Iterable[Card], rules: RuleSet) -> Arrangement:
+    """The split of ``cards`` into legal melds with the highest melded value (ties:
+    fewer stranded points, then fewer melds).
+
+    Raises :class:`SearchTooLarge` if the question would take more work than
+    ``SEARCH_LIMIT`` (some dense hands of two decks with four jokers do)."""
+    naturals = []
+    jokers = []
+    for card in cards:
+        if card.rank:
+            naturals.append(card)
         else:
-            stranded.append(c)
-    return Arrangement(tuple(melds), tuple(stranded), value)
+            jokers.append(JOKER)
+    if not jokers or not rules.jokers:
+        plain = _plain_arrangement(naturals, jokers, rules)
+        if plain is not None:
+            return plain
+    start = _sorted(cards)
+    naturals = [c for c in start if not c.is_joker]
+    built = _search(rules, naturals, len(jokers) if rules.jokers else 0, strict=False)
+    assert built is not None  # stranding every card is always an arrangement
+    built.melds.sort(key=lambda m: _meld_order(m[0]))
+    melds = tuple(reading for reading, _room in built.melds)
+    stranded = list(built.stranded)
+    if not rules.jokers:
+        stranded += [c for c in start if c.is_joker]
+    return Arrangement(melds, tuple(sorted(stranded, key=_listing_key)),
+                       sum(reading_value(r, rules) for r in melds))

@@ -38,13 +38,13 @@ import secrets
 from collections.abc import Callable, MutableMapping
 from typing import Any, NamedTuple, TypeVar
 
-from flask import abort, current_app, g, redirect, request, session, url_for
+from flask import abort, current_app, g, has_request_context, redirect, request, session, url_for
 from flask_babel import gettext
-from sqlalchemy import func, select, text
+from sqlalchemy import bindparam, func, select, text
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorebook.extensions import db
-from scorebook.models import Game, League
+from scorebook.models import EndedMembership, Game, League
 
 VIEWER = "viewer"
 SCORER = "scorer"
@@ -112,38 +112,84 @@ def _memberships(store: MutableMapping[str, Any] | None = None) -> dict[str, Any
     return dict(raw) if isinstance(raw, dict) else {}
 
 
+def _new_key() -> str:
+    """A membership's own key: what "leave" ends on the server (:class:`EndedMembership`)."""
+    return secrets.token_hex(16)
+
+
 def remember(store: MutableMapping[str, Any], league: League, role: str) -> None:
     """Make this browser a member of ``league`` as ``role`` (and open the league).
-    A browser keeps its highest role: joining with a viewer link never demotes a scorer."""
+    A browser keeps its highest role: joining with a viewer link never demotes a scorer.
+    Each membership has a key of its own, which leaving the league ends server-side."""
     leagues = _memberships(store)
-    held = _valid_role(league, leagues.get(str(league.id)))
+    entry = leagues.get(str(league.id))
+    held = _valid_role(league, entry)
     if held is not None and RANK[held] > RANK[role]:
         role = held
     door = _door(league, role)
     assert door is not None, "a membership needs an open door"
-    leagues[str(league.id)] = [role, _fingerprint(door)]
+    key = entry[2] if held is not None and len(entry) == 3 else _new_key()
+    leagues[str(league.id)] = [role, _fingerprint(door), key]
     store["leagues"] = leagues
     store["league"] = league.id
 
 
 def forget(store: MutableMapping[str, Any], league_id: int) -> None:
+    """Leave the league on this browser, and end the membership on the server: a copy of
+    this session cookie no longer opens it either (the caller commits)."""
     leagues = _memberships(store)
-    leagues.pop(str(league_id), None)
+    entry = leagues.pop(str(league_id), None)
+    key = entry[2] if isinstance(entry, list | tuple) and len(entry) == 3 else None
+    if (isinstance(key, str) and db.session.get(EndedMembership, key) is None
+            and db.session.get(League, league_id) is not None):
+        db.session.add(EndedMembership(key=key, league_id=league_id))
     store["leagues"] = leagues
     if store.get("league") == league_id:
         store.pop("league", None)
 
 
+def _session_keys() -> list[str]:
+    return [e[2] for e in _memberships().values()
+            if isinstance(e, list) and len(e) == 3 and isinstance(e[2], str)]
+
+
+def _ended(league_id: int, key: str) -> bool:
+    """True if this membership was ended by leaving. Known from the doors query for the
+    league a game URL names (:func:`doors_of_game`); otherwise one query a request for
+    every key of the session."""
+    known = g.get("ended_in_league")
+    if known is not None and known[0] == league_id:
+        return key in known[1]
+    if "ended_keys" not in g:
+        keys = _session_keys()
+        g.ended_keys = set(db.session.scalars(select(EndedMembership.key).where(
+            EndedMembership.key.in_(keys)))) if keys else set()
+    return key in g.ended_keys
+
+
 def _valid_role(league: League | Doors, entry: Any) -> str | None:
-    if not (isinstance(entry, list | tuple) and len(entry) == 2):
+    if not (isinstance(entry, list | tuple) and len(entry) in (2, 3)):
         return None
-    role, key = entry
-    if role not in RANK or not isinstance(key, str):
+    role, fingerprint = entry[0], entry[1]
+    if role not in RANK or not isinstance(fingerprint, str):
         return None
     door = _door(league, role)
-    if door is None or not hmac.compare_digest(key, _fingerprint(door)):
+    if door is None or not hmac.compare_digest(fingerprint, _fingerprint(door)):
+        return None
+    if len(entry) == 3 and (not isinstance(entry[2], str) or _ended(league.id, entry[2])):
         return None
     return str(role)
+
+
+def give_keys(store: MutableMapping[str, Any]) -> None:
+    """Give a key to each membership made before memberships had one (so that leaving
+    can end it); a session without such an entry is left as it is."""
+    leagues = _memberships(store)
+    old = [k for k, e in leagues.items() if isinstance(e, list) and len(e) == 2]
+    if old:
+        for k in old:
+            leagues[k] = [*leagues[k], _new_key()]
+        store["leagues"] = leagues
 
 
 def role_in(league: League | Doors | None) -> str | None:
@@ -275,16 +321,25 @@ class Doors(NamedTuple):
 
 #: One indexed query in plain SQL, built once: every phone showing a game polls its
 #: version each second, and building an ORM statement would cost more than the query.
+#: (It also finds which of the session's membership keys were ended in that league.)
 DOORS_OF_GAME_SQL = text(
-    f"SELECT l.id, l.password_hash, l.scorer_token_hash, l.viewer_token_hash"
+    f"SELECT l.id, l.password_hash, l.scorer_token_hash, l.viewer_token_hash,"
+    f" (SELECT MIN(e.key) FROM {EndedMembership.__tablename__} e"
+    f"  WHERE e.league_id = l.id AND e.key IN :keys)"
     f" FROM {Game.__tablename__} g JOIN {League.__tablename__} l ON l.id = g.league_id"
-    f" WHERE g.id = :game_id")
+    f" WHERE g.id = :game_id").bindparams(bindparam("keys", expanding=True))
 
 
 def doors_of_game(game_id: int) -> Doors | None:
     """The doors of the league a game belongs to, or None if there is no such game."""
-    row = db.session.execute(DOORS_OF_GAME_SQL, {"game_id": game_id}).first()
-    return Doors(*row) if row is not None else None
+    keys = _session_keys() if has_request_context() else []
+    row = db.session.execute(DOORS_OF_GAME_SQL, {"game_id": game_id,
+                                                 "keys": keys or [""]}).first()
+    if row is None:
+        return None
+    if has_request_context():
+        g.ended_in_league = (row[0], {row[4]} if row[4] else set())
+    return Doors(*row[:4])
 
 
 def league_of_game(game_id: int) -> League | None:
@@ -295,6 +350,7 @@ def league_of_game(game_id: int) -> League | None:
 
 def check_request() -> None:
     """Before every view: a URL that names a game or a league needs a member."""
+    give_keys(session)
     args = request.view_args or {}
     game_id = args.get("game_id")
     league_id = args.get("league_id")

@@ -9,6 +9,7 @@ from wtforms import PasswordField, StringField
 from wtforms.validators import EqualTo, InputRequired, Length
 
 from scorebook.access import MAX_LEAGUE_NAME, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH
+from scorebook.plain_text import PlainText
 
 _PASSWORD_LENGTH = Length(
     min=MIN_PASSWORD_LENGTH, max=MAX_PASSWORD_LENGTH,
@@ -17,7 +18,7 @@ _PASSWORD_LENGTH = Length(
 
 def _league_name() -> StringField:
     return StringField(_l("League name"),
-                       validators=[InputRequired(_l("Give the league a name.")),
+                       validators=[InputRequired(_l("Give the league a name.")), PlainText(),
                                    Length(max=MAX_LEAGUE_NAME, message=_l(
                                        "A league's name can be at most %(max)d characters "
                                        "long."))],
@@ -37,7 +38,7 @@ class NewLeagueForm(FlaskForm):
 
 class LoginForm(FlaskForm):
     name = StringField(_l("League name"),
-                       validators=[InputRequired(_l("Give the league's name."))],
+                       validators=[InputRequired(_l("Give the league's name.")), PlainText()],
                        render_kw={"maxlength": MAX_LEAGUE_NAME, "autocomplete": "username"})
     password = PasswordField(_l("Password"),
                              validators=[InputRequired(_l("Give the league's password."))],

@@ -1,6 +1,8 @@
 """The JSON API (``/api/v1``): the referee and the scoring, for the pages' scripts
 and for anyone else.  JSON in, JSON out, no CSRF token; bad input is a 400
-``{"error": {"code", "message"}}`` and never a 500.
+``{"error": {"code", "message"}}`` and never a 500; a question whose meld search would
+take longer than the referee allows (``SearchTooLarge``) is a 422 ``search-too-large``,
+answered at once instead of holding the worker.
 
 Every verdict carries ``legal``, ``code``, ``rules`` (ids from the rule book),
 ``params`` and ``message`` (the explanation in the request's language).  The
@@ -11,30 +13,52 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
+from referee.arrange import SearchTooLarge
+from scorebook.access import member_leagues
 from scorebook.errors import error_response
+from scorebook.extensions import limiter
 from scorebook.openapi import openapi_document
-from scorebook.payloads import PayloadError, require_object
-from scorebook.questions import QUESTIONS, Question
+from scorebook.payloads import PayloadError, parse_json, require_object
+from scorebook.questions import QUESTIONS, Question, too_many_ways_message
 
 bp = Blueprint("api", __name__)
+
+def _referee_rate() -> str:
+    """The limit of this request: ``REFEREE_RATE_LIMIT`` for an anonymous client, the
+    higher ``REFEREE_MEMBER_RATE_LIMIT`` for a browser in a league, whose record-hand
+    and live pages ask the referee at almost every tap (and whose phones often share
+    one address at home)."""
+    config = current_app.config
+    if member_leagues():
+        return str(config["REFEREE_MEMBER_RATE_LIMIT"])
+    return str(config["REFEREE_RATE_LIMIT"])
+
+
+#: One count per client address for every question.
+referee_limit = limiter.shared_limit(_referee_rate, scope="referee")
 
 
 def json_endpoint(question: Question) -> Callable[[], Response]:
     """A view that parses the JSON body, asks ``question`` and answers its dict as
-    JSON; a :class:`PayloadError` becomes a 400 that says what is wrong."""
+    JSON; a :class:`PayloadError` becomes a 400 that says what is wrong, a search
+    too large to answer in time a 422."""
 
+    @referee_limit
     def view() -> Response:
-        body = request.get_json(silent=True)
         try:
-            if body is None:
+            if not request.is_json:
                 raise PayloadError("invalid-json", "send a JSON object with Content-Type "
                                                    "application/json")
+            body = parse_json(request.get_data(cache=False))  # a 413 past the body limit
             return jsonify(question(dict(require_object(body))))
         except PayloadError as exc:
             return error_response(exc.status, exc.message, exc.code)
+        except SearchTooLarge:
+            return error_response(422, too_many_ways_message(), "search-too-large")
 
+    view.__name__ = question.__name__
     return view
 
 

@@ -16,6 +16,8 @@ from scorebook.extensions import db
 from scorebook.games import load_game, totals, verdict_of
 from scorebook.hands import HandConflict, delete_hand, edit_hand, record_hand
 from scorebook.models import Game, Hand
+from scorebook.payloads import PayloadError, check_budget, parse_json
+from scorebook.plain_text import db_int
 
 bp = Blueprint("games_api", __name__)
 
@@ -92,8 +94,20 @@ def _hand_error(error: HandError) -> Response:
     return response
 
 
+def _json() -> Any:
+    """The body as JSON (None when it is not JSON; too deep a 400, too big a 413)."""
+    if not request.is_json:
+        return None
+    try:
+        return parse_json(request.get_data(cache=True))
+    except PayloadError as exc:
+        if exc.code in ("too-deep", "too-many-values"):
+            raise HandError(exc.message, exc.code) from None
+        return None
+
+
 def _body() -> dict[str, Any]:
-    body = request.get_json(silent=True)
+    body = _json()
     if not isinstance(body, dict):
         raise HandError("send the hand as a JSON object with Content-Type application/json",
                         "invalid-json")
@@ -104,11 +118,21 @@ def _version(body: dict[str, Any]) -> int | None:
     version = body.get("version", request.args.get("version"))
     if version is None:
         return None
-    try:
-        return int(version)
-    except (TypeError, ValueError):
+    number = db_int(version) if not isinstance(version, float) else None
+    if number is None:
         raise HandError("version must be the number the hand had when you read it",
-                        "bad-request") from None
+                        "bad-request")
+    return number
+
+
+def _entry(body: dict[str, Any], game: Game) -> Any:
+    """The hand in the body, refused before any check if it names more cards or melds
+    than the game's decks hold."""
+    try:
+        check_budget(body, game.rules, len(game.seats))
+    except PayloadError as exc:
+        raise HandError(exc.message, exc.code) from None
+    return entry_from_json(body, game.rules.is_basic)
 
 
 @bp.errorhandler(_NotFound)
@@ -133,10 +157,10 @@ def create_hand(game_id: int) -> Response | tuple[Response, int]:
     try:
         body = _body()
         number = body.get("number")
-        if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+        if number is not None and (not isinstance(number, int) or db_int(number) is None):
             raise HandError("number must be the number of the hand being recorded",
                             "bad-request")
-        entry = entry_from_json(body, game.rules.is_basic)
+        entry = _entry(body, game)
         hand = record_hand(game, entry, number)
     except HandConflict as conflict:
         return _conflict(game, conflict)
@@ -152,7 +176,7 @@ def update_hand(game_id: int, number: int) -> Response:
     hand = hand_of(game, number)
     try:
         body = _body()
-        entry = entry_from_json(body, game.rules.is_basic)
+        entry = _entry(body, game)
         hand = edit_hand(hand, entry, _version(body))
     except HandConflict as conflict:
         return _conflict(game, conflict)
@@ -167,7 +191,8 @@ def remove_hand(game_id: int, number: int) -> Response:
     game = game_or_404(game_id)
     hand = hand_of(game, number)
     try:
-        delete_hand(hand, _version(request.get_json(silent=True) or {}))
+        body = _json()
+        delete_hand(hand, _version(body if isinstance(body, dict) else {}))
     except HandConflict as conflict:
         return _conflict(game, conflict)
     except HandError as error:

@@ -159,19 +159,40 @@ def export_command(path: str, league_name: str | None) -> None:
         click.echo(f"Exported {league.name} to {path}.", err=True)
 
 
+def _owner_password(value: str) -> str:
+    from scorebook.access import MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH
+
+    if not MIN_PASSWORD_LENGTH <= len(value) <= MAX_PASSWORD_LENGTH:
+        raise click.BadParameter(f"a password needs from {MIN_PASSWORD_LENGTH} to "
+                                 f"{MAX_PASSWORD_LENGTH} characters")
+    return value
+
+
 @league_cli.command("import")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--password", "password", envvar="SCOREBOOK_OWNER_PASSWORD",
+              prompt="The new owner password of the imported league", hide_input=True,
+              confirmation_prompt=True,
+              callback=lambda _ctx, _param, value: _owner_password(value),
+              help="The owner password of the imported league (asked for if not given; "
+                   "or SCOREBOOK_OWNER_PASSWORD). An export carries no password or links.")
 @with_appcontext
-def import_command(path: str) -> None:
-    """Restore a league from a JSON export (into an install with no other league)."""
-    from scorebook.exports import LeagueImportError, import_league
+def import_command(path: str, password: str) -> None:
+    """Restore a league from a JSON export (into an install with no other league). You
+    become its owner: open it at /leagues/login with its name and this password."""
+    from scorebook import access
+    from scorebook.exports import JSONError, LeagueImportError, import_league, read_league_file
 
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        league = import_league(data)
-    except (LeagueImportError, json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise click.ClickException(str(exc)) from None
-    click.echo(f"Imported {league.name}.")
+        with open(path, "rb") as stream:  # read as a stream: one game at a time
+            league = import_league(read_league_file(stream),
+                                   owner_password_hash=access.hash_password(password))
+    except (LeagueImportError, JSONError) as exc:
+        message = str(exc) if isinstance(exc, LeagueImportError) else (
+            "the file is not JSON: choose a league file exported by Rummy Scorebook")
+        raise click.ClickException(message) from None
+    click.echo(f"Imported {league.name}. You own it: open it at /leagues/login with its name "
+               f"and the password you gave, then make invite links in its settings.")
 
 
 def register_backup_cli(app: Flask) -> None:

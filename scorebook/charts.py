@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from flask_babel import format_decimal, gettext, ngettext
 from markupsafe import Markup, escape
 
+from scorebook.bidi import isolate
+
 # Okabe-Ito colours, darkened where needed for 3:1 contrast on white.
 COLOURS = ("#0b5394", "#b3470a", "#00785a", "#a4377e", "#8a6100", "#1d6f9e", "#1a1a1a",
            "#6b3fa0")
@@ -66,7 +68,7 @@ def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: 
 
     title = gettext("Running totals after each hand")
     if hands:
-        last = ", ".join(f"{n} {r[-1] if r else 0}" for n, r in zip(names, running))
+        last = ", ".join(f"{isolate(n)} {r[-1] if r else 0}" for n, r in zip(names, running))
         desc = ngettext("After %(num)s hand, towards %(target)s: %(totals)s.",
                         "After %(num)s hands, towards %(target)s: %(totals)s.",
                         hands, target=target, totals=last)
@@ -101,7 +103,7 @@ def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: 
         points = [(x(0), y(0))] + [(x(i + 1), y(v)) for i, v in enumerate(series)]
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        out.append(f'<g><title>{escape(name)}</title>'
+        out.append(f'<g><title>{escape(isolate(name))}</title>'
                    f'<polyline points="{path}" fill="none" stroke="{colour}" '
                    f'stroke-width="2.5"{dash_attr} stroke-linejoin="round"/>')
         for px, py in points[1:] if show_markers else points[-1:]:
@@ -114,7 +116,7 @@ def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: 
         out.append(_marker(marker, lx + 14, ly, colour))
         total = str(series[-1] if series else 0).replace("-", MINUS)
         out.append(f'<text x="{lx + 34}" y="{ly + 4}" font-size="12" fill="#1a1a1a">'
-                   f'{escape(name)} {total}</text>')
+                   f'{escape(isolate(name))} {total}</text>')
     out.append("</svg>")
     return Markup("".join(out))
 
@@ -140,7 +142,7 @@ def rating_chart(ratings: Sequence[int], span: tuple[str, str], name: str,
     def y(v: float) -> float:
         return TOP + plot_h * (high - v) / max(high - low, 1)
 
-    title = gettext("%(name)s's rating after each game", name=name)
+    title = gettext("%(name)s's rating after each game", name=isolate(name))
     if count:
         desc = ngettext("%(num)s game from %(first)s to %(last)s: rating now %(now)s, "
                         "highest %(high)s, lowest %(low)s; everyone starts at %(start)s.",
@@ -275,7 +277,7 @@ def points_split_chart(rows: Sequence[tuple[str, float, float, float]], title: s
         y = top + k * row_h
         bar_y = y + 4
         out.append(f'<text x="{plot_left}" y="{y - 4 + 12}" font-size="12" fill="#1a1a1a" '
-                   f'font-weight="600">{escape(name)}</text>')
+                   f'font-weight="600">{escape(isolate(name))}</text>')
         w = stranded * scale
         out.append(f'<rect x="{zero - w:.1f}" y="{bar_y + 12}" width="{w:.1f}" '
                    f'height="{bar_h}" fill="url(#{chart_id}-dots)" stroke="{stranded_c}" '
@@ -326,9 +328,11 @@ def count_bars(rows: Sequence[tuple[str, int]], title: str, desc: str,
            f'<desc id="{chart_id}-desc">{escape(desc)}</desc>', _pattern_defs(chart_id)]
     for k, (name, n) in enumerate(rows):
         y = 8 + k * row_h
+        # A long name is cut short on the chart, whole in its tooltip (and the desc).
+        whole = "" if len(name) <= 14 else f"<title>{escape(isolate(name))}</title>"
         short = name if len(name) <= 14 else name[:13] + "…"
         out.append(f'<text x="{label_w}" y="{y + 14}" text-anchor="end" font-size="12" '
-                   f'fill="#1a1a1a">{escape(short)}</text>')
+                   f'fill="#1a1a1a">{whole}{escape(isolate(short))}</text>')
         w = (plot_right - plot_left) * n / top
         fill = f"url(#{chart_id}-hatch)" if k < highlight else COLOURS[0]
         stroke = PART_COLOURS[1] if k < highlight else COLOURS[0]

@@ -28,7 +28,13 @@ class DefaultConfig:
     SQLALCHEMY_TRACK_MODIFICATIONS = False
 
     # Requests bigger than this get a 413 (JSON under /api/, a friendly page elsewhere).
+    # Pages take MAX_CONTENT_LENGTH; the JSON API at most the largest question it answers
+    # (108 cards, names of 80 characters, with room to spare); a league import a league of
+    # 5,000 games: benchmarks/league_import.py's is 282 MB (5.4 KB a hand, as exported;
+    # hands of more cards weigh more), read as a stream. See scorebook.limits.
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024
+    API_MAX_CONTENT_LENGTH = 128 * 1024
+    IMPORT_MAX_CONTENT_LENGTH = 512 * 1024 * 1024
 
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"
@@ -55,6 +61,15 @@ class DefaultConfig:
     RATELIMIT_STORAGE_URI = "memory://"
     PASSWORD_RATE_LIMIT = "5 per minute;30 per hour"
     INVITE_RATE_LIMIT = "10 per minute;60 per hour"
+    # The anonymous JSON API (referee, scoring, arrange, rules), per client address:
+    # generous for a table of phones, not for a script hammering the referee's search.
+    REFEREE_RATE_LIMIT = "60 per minute"
+    # A browser in a league: its record-hand and live pages check every meld and preview
+    # the scores through the same API as the phones tap, and a family's phones often
+    # share one address (the home router).
+    REFEREE_MEMBER_RATE_LIMIT = "600 per minute"
+    # Every answer of a limited endpoint says its limit; every 429 says when to retry.
+    RATELIMIT_HEADERS_ENABLED = True
 
     # The address phones use to reach the site (e.g. "http://192.168.1.23:5000" or
     # "https://scores.example.org"): invite links, their QR codes and shared results

@@ -89,7 +89,9 @@ def entry_from_json(obj: Any, basic: bool, loose: bool = False) -> Entry:
         went_out = went_out_from(obj.get("went_out"), players)
     except PayloadError as exc:
         raise HandError(exc.message, exc.code) from exc
-    ending = obj.get("ending") or default_ending(went_out, basic)
+    ending = obj.get("ending")
+    if ending is None:
+        ending = default_ending(went_out, basic)
     if ending not in HAND_ENDINGS:
         raise HandError([Problem(gettext("Say how the hand ended."), field="ending")])
     return Entry(players, ending, went_out, dict(obj), loose)

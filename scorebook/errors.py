@@ -8,9 +8,12 @@ otherwise the message is a short, translated one for the status.
 from __future__ import annotations
 
 from flask import Flask, Response, current_app, jsonify, render_template, request
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
+
+from scorebook import limits
 
 API_PREFIX = "/api/"
 
@@ -84,7 +87,13 @@ def handle_http_exception(error: HTTPException) -> Response:
     status = error.code or 500
     if status >= 500:
         return handle_internal_error(error)
-    response = error_response(status, custom_description(error))
+    message = custom_description(error)
+    if status == 413 and message is None:
+        limit = limits.body_limit()
+        if limit:
+            message = gettext("What you sent is larger than %(limit)s, the most this address "
+                              "accepts.", limit=limits.size_text(limit))
+    response = error_response(status, message)
     for name, value in error.get_headers():
         if name.lower() != "content-type":  # keep e.g. the Allow header of a 405
             response.headers[name] = value

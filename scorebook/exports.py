@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import IO, Any
 
+import ijson
+from flask import current_app
 from flask_babel import gettext
 from sqlalchemy import func, select
 from sqlalchemy.exc import DBAPIError
@@ -34,18 +36,21 @@ from referee import (
 )
 from referee.rules import FAMILIES, OPTIONS
 from scorebook import ratings
+from scorebook.access import MAX_LEAGUE_NAME
+from scorebook.bidi import isolate
 from scorebook.entry import Entry, HandError, Problem, _card_error
 from scorebook.extensions import db
-from scorebook.games import ENDINGS, complete_hands, family_name, verdict_of
+from scorebook.games import ENDINGS, MAX_NAME_LENGTH, complete_hands, family_name, verdict_of
 from scorebook.hands import _meld_name, _scoring_problem, _store, check_entry, check_melds
 from scorebook.i18n import rules_error_text
-from scorebook.league import as_utc, ensure_seasons, prepare, season_of_day
+from scorebook.league import MAX_SEASON_NAME, as_utc, ensure_seasons, prepare, season_of_day
 from scorebook.models import (
     ABANDONED,
     FINISHED,
     GAME_STATUSES,
     HAND_ENDINGS,
     IN_PROGRESS,
+    MELD_LABEL_LENGTH,
     RUN_ENDS,
     Change,
     Game,
@@ -58,6 +63,7 @@ from scorebook.models import (
     Season,
     Seat,
 )
+from scorebook.plain_text import has_unwanted
 from scorebook.wording import explain
 
 FORMAT = "rummy-scorebook/league"
@@ -70,6 +76,57 @@ class LeagueImportError(ValueError):
 
 class _Placed(LeagueImportError):
     """A problem whose message already says which game (and hand) it is in."""
+
+
+# --- JSON: reading a league file as a stream ----------------------------------------------
+# A league of 5,000 games exports to some 280 MB of JSON, which json.load would turn into
+# ~2.5 GB of Python objects. read_league_file reads everything but the games (a few KB)
+# first, then the import takes the games one at a time from the file: memory holds one
+# game, whatever the file's size (benchmarks/league_import.py measures it).
+
+def not_json_message() -> str:
+    return gettext("That file is not JSON: choose a league file exported here.")
+
+
+#: The parts of an export besides its games.
+HEADER_KEYS = ("format", "version", "league", "players", "seasons")
+#: What reading a file that is not JSON (or not UTF-8) raises.
+JSONError = ijson.JSONError
+
+
+class StreamedGames:
+    """The games of a league file (a seekable binary stream), parsed one at a time each
+    time they are iterated."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+
+    def __iter__(self) -> Iterator[Any]:
+        self.stream.seek(0)
+        return iter(ijson.items(self.stream, "games.item", use_float=True))
+
+
+def read_league_file(stream: IO[bytes]) -> dict[str, Any]:
+    """A league file as :func:`import_league` takes it, its ``games`` a
+    :class:`StreamedGames`: the rest is read now, the games as they are imported. Raises
+    :data:`JSONError` for a file that is not JSON (perhaps only further on, while the
+    games are read)."""
+    stream.seek(0)
+    events = ijson.parse(stream)
+    first = next(iter(events), None)
+    if first is None or first[1] != "start_map":
+        return {}  # not an object: "not a Rummy Scorebook league export"
+    data: dict[str, Any] = {}
+    for prefix, event, _value in events:
+        if prefix == "games":  # the games' first event says what they are
+            data["games"] = StreamedGames(stream) if event == "start_array" else {}
+            break
+    for key in HEADER_KEYS:
+        stream.seek(0)
+        for value in ijson.items(stream, key, use_float=True):
+            data[key] = value
+            break
+    return data
 
 
 # --- CSV --------------------------------------------------------------------------------
@@ -268,7 +325,8 @@ def _empty(league: League) -> bool:
     return True
 
 
-def import_league(data: Any, replace: League | None = None) -> League:
+def import_league(data: Any, replace: League | None = None,
+                  owner_password_hash: str | None = None) -> League:
     """Restore a league from :func:`export_league`'s dictionary, in one transaction.
 
     From the command line (``replace`` None) the install must not already hold a
@@ -278,12 +336,24 @@ def import_league(data: Any, replace: League | None = None) -> League:
     (leagues are private); the imported league's name must be free."""
     try:
         league = _import(data, replace)
+        league.password_hash = owner_password_hash  # the importer owns it (else: no one yet)
         ratings.rebuild(league.id)
         db.session.commit()
     except LeagueImportError:
         db.session.rollback()
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError, DBAPIError) as exc:
+    except JSONError:  # a streamed file, broken further on than its start
+        db.session.rollback()
+        raise LeagueImportError(not_json_message()) from None
+    except DBAPIError as exc:
+        # a last resort, never shown as it is (it quotes the SQL): the checks above
+        # should have said what is wrong in words
+        db.session.rollback()
+        current_app.logger.warning("league import refused by the database: %s", exc)
+        raise LeagueImportError(gettext(
+            "The file could not be stored: one of its values does not fit this install's "
+            "database. Nothing was imported.")) from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         # a last resort: every check above should have said what is wrong in words
         db.session.rollback()
         raise LeagueImportError(gettext("The file is not a complete league export (%(what)s).",
@@ -297,10 +367,12 @@ def _import(data: Any, replace: League | None = None) -> League:
     if data.get("version") != VERSION:
         raise LeagueImportError(gettext("This export's version (%(version)s) cannot be read here.",
                                    version=str(data.get("version"))[:20]))
+    _check_strings({key: value for key, value in data.items() if key != "games"})
     info = _field(data, "league", dict)
     name = _field(info, "name", str).strip()
     if not name:
         raise LeagueImportError(gettext("The league in the file has no name."))
+    _check_name(name, MAX_LEAGUE_NAME, gettext("The league's name"))
     if replace is None:
         existing = list(db.session.scalars(select(League)))
         for other in existing:
@@ -315,14 +387,17 @@ def _import(data: Any, replace: League | None = None) -> League:
     db.session.flush()
     if replace is not None and db.session.scalar(select(League.id).where(
             func.lower(League.name) == name.lower())) is not None:
-        raise LeagueImportError(gettext("This install already keeps a league called "
-                                        "%(name)s.", name=name))
+        # (never confirm another league's name to someone who is not in it)
+        raise LeagueImportError(gettext("The league in the file cannot have that name here: "
+                                        "rename it in the file, or in the install it comes "
+                                        "from, and import it again."))
     league = League(name=name,
                     created_at=_parse_time(_field(info, "created_at", str), "created_at"))
     db.session.add(league)
     players: dict[str, Player] = {}
     for p in _field(data, "players", list):
-        player = Player(league=league, name=_field(p, "name", str),
+        player = Player(league=league, name=_check_name(
+                            _field(p, "name", str), MAX_NAME_LENGTH, gettext("A player's name")),
                         created_at=_parse_time(_field(p, "created_at", str), "created_at"),
                         retired_at=_parse_time(p.get("retired_at"), "retired_at", False))
         if player.name.lower() in {n.lower() for n in players}:
@@ -330,7 +405,9 @@ def _import(data: Any, replace: League | None = None) -> League:
         players[player.name] = player
         db.session.add(player)
     for s in _field(data, "seasons", list):
-        db.session.add(Season(league=league, name=_field(s, "name", str),
+        db.session.add(Season(league=league, name=_check_name(
+                                  _field(s, "name", str), MAX_SEASON_NAME,
+                                  gettext("A season's name")),
                               starts_on=_parse_date(_field(s, "starts_on", str), "starts_on"),
                               ends_on=_parse_date(_field(s, "ends_on", str), "ends_on"),
                               created_at=_parse_time(_field(s, "created_at", str),
@@ -343,14 +420,20 @@ def _import(data: Any, replace: League | None = None) -> League:
                                        "%(name)s", name=str(value)[:40]))
         return players[value]
 
-    for index, g in enumerate(_field(data, "games", list), start=1):
+    for index, g in enumerate(_field(data, "games", (list, StreamedGames)), start=1):
         try:
-            _import_game(league, index, g, who)
+            _check_strings(g)
+            stored = _import_game(league, index, g, who)
         except _Placed:
             raise
         except LeagueImportError as exc:
             raise _Placed(gettext("Game %(game)s in the file: %(problem)s", game=index,
                                   problem=str(exc))) from exc
+        # stored and checked: let the session forget it (the transaction keeps it), so
+        # memory holds one game at a time however many the file has
+        db.session.flush()
+        for row in stored:
+            db.session.expunge(row)
     db.session.flush()
     ensure_seasons(league, commit=False)
     return league
@@ -361,6 +444,38 @@ def _import(data: Any, replace: League | None = None) -> League:
 # card copies, legal melds and lay-offs, who went out) and is stored the way recording
 # stores it (hands._store), so its scores, melds' readings and jokers come from the
 # cards; the file's own scores must agree with them.
+
+
+def _check_name(name: str, longest: int, what: str) -> str:
+    """A name of the file, checked as the forms check one: one line of printable text, not
+    too long (the file's own spelling kept otherwise, so export → import → export agrees)."""
+    if has_unwanted(name):
+        raise LeagueImportError(gettext(
+            "%(what)s in the file holds control characters (such as NUL or a line break): "
+            "%(name)s", what=what, name=isolate(repr(name)[:60])))
+    if not name.strip() or len(name) > longest:
+        raise LeagueImportError(gettext(
+            "%(what)s in the file must have from 1 to %(max)s characters: %(name)s",
+            what=what, max=longest, name=isolate(name[:60])))
+    return name
+
+
+def _check_strings(data: Any) -> None:
+    """No text anywhere in the file holds a NUL or an unpaired surrogate (no database can
+    store either): refused in words, before anything is stored."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item or any("\ud800" <= ch <= "\udfff" for ch in item):
+                raise LeagueImportError(gettext(
+                    "The file holds a NUL character or a broken one (%(text)s): it is not "
+                    "a league exported here.", text=repr(item)[:40]))
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def _field(obj: Any, key: str, kind: type | tuple[type, ...]) -> Any:
@@ -429,14 +544,17 @@ def _import_seats(game: Game, g: Mapping[str, Any], rules: RuleSet,
         game.seats.append(Seat(player=player, position=position, first_dealer=first))
 
 
-def _import_game(league: League, index: int, g: Any, who: Callable[[Any], Player]) -> None:
-    """One game of the file: its rule set, seats and every hand checked, then stored."""
+def _import_game(league: League, index: int, g: Any, who: Callable[[Any], Player]
+                 ) -> list[Game | Change]:
+    """One game of the file: its rule set, seats and every hand checked, then stored; the
+    game and its changes (for the session to forget once flushed)."""
     rules = _game_rules(g)
     status = _field(g, "status", str)
     if status not in GAME_STATUSES:
         raise LeagueImportError(gettext("Unknown game status: %(status)s", status=status[:20]))
     winner = _field(g, "winner", (str, type(None)))
-    game = Game(league=league, family=rules.family, rules_json=rules.as_dict(),
+    # (league_id, not league: the league's list of games would keep every game in memory)
+    game = Game(league_id=league.id, family=rules.family, rules_json=rules.as_dict(),
                 target=_field(g, "target", int), status=status,
                 winner=who(winner) if winner is not None else None,
                 started_at=_parse_time(_field(g, "started_at", str), "started_at"),
@@ -472,13 +590,16 @@ def _import_game(league: League, index: int, g: Any, who: Callable[[Any], Player
                                   game=index, number=h["number"], problem=str(exc))) from exc
     db.session.flush()
     _check_result(game)
+    rows: list[Game | Change] = [game]
     for c in _field(g, "changes", list):
-        db.session.add(Change(game_id=game.id, hand_number=_field(c, "hand", (int, type(None))),
-                              action=_field(c, "action", str),
-                              summary=_field(c, "summary", str),
-                              device=_field(c, "device", str),
-                              session_key=_field(c, "session", str),
-                              at=_parse_time(_field(c, "at", str), "at")))
+        rows.append(Change(game_id=game.id, hand_number=_field(c, "hand", (int, type(None))),
+                           action=_field(c, "action", str),
+                           summary=_field(c, "summary", str),
+                           device=_field(c, "device", str),
+                           session_key=_field(c, "session", str),
+                           at=_parse_time(_field(c, "at", str), "at")))
+        db.session.add(rows[-1])
+    return rows
 
 
 def _check_result(game: Game) -> None:
@@ -553,6 +674,7 @@ def _import_hand(game: Game, rules: RuleSet, h: Any, who: Callable[[Any], Player
     rows: list[Meld] = []
     for m in sorted(_field(h, "melds", list), key=lambda m: _field(m, "position", int)):
         owner, label = seated(_field(m, "owner", str)), _field(m, "label", str)
+        _check_name(label, MELD_LABEL_LENGTH, gettext("A meld's id"))
         meld = Meld(owner_id=ids[owner], label=label, position=m["position"],
                     kind=_field(m, "kind", str), reading=_field(m, "reading", str))
         own: list[Card] = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
@@ -22,8 +23,10 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import NumberRange, Optional, ValidationError
 
 from referee.rules import FAMILIES, FAMILY_NAMES
+from scorebook.bidi import bdi, html
 from scorebook.games import MAX_NAME_LENGTH
 from scorebook.models import DRAW, STOCK_OUT
+from scorebook.plain_text import PlainText
 
 MAX_SEATS = 8
 
@@ -119,7 +122,8 @@ def _default_choice() -> tuple[str, Any]:
 
 
 class NewGameForm(FlaskForm):
-    players = FieldList(StringField(_l("Player"), filters=[lambda s: (s or "").strip()]),
+    players = FieldList(StringField(_l("Player"), filters=[lambda s: (s or "").strip()],
+                                    validators=[PlainText()]),
                         min_entries=MAX_SEATS, max_entries=MAX_SEATS)
     first_dealer = RadioField(_l("First dealer"), coerce=int, default=0,
                               choices=choices(*[(i, str(i + 1)) for i in range(MAX_SEATS)]))
@@ -190,8 +194,12 @@ class HandForm(FlaskForm):
 
 
 def outcome_choices(names: list[str], basic: bool) -> list[SelectChoice]:
+    """Who went out (or how else the hand ended). A label is markup, so the player's name
+    is escaped and isolated here (a lazy string with a name in it would be taken for
+    safe markup by WTForms, name and all)."""
     pairs: list[tuple[str, Any]] = [
-        (f"p{i}", _l("%(name)s went out", name=name)) for i, name in enumerate(names)]
+        (f"p{i}", html(gettext("%(name)s went out"), name=bdi(name)))
+        for i, name in enumerate(names)]
     if basic:
         pairs.append((DRAW, _l("Draw: the stock ran out twice, nobody scores")))
     else:

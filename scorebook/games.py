@@ -17,6 +17,7 @@ from sqlalchemy.orm import selectinload
 from referee import RulesError, RuleSet, Verdict, game_result, make_rules
 from referee.rules import FAMILY_NAMES
 from referee.turns import dealer_of_hand
+from scorebook.bidi import isolate
 from scorebook.extensions import db
 from scorebook.i18n import rules_error_text
 from scorebook.models import (
@@ -34,6 +35,7 @@ from scorebook.models import (
     Seat,
     utcnow,
 )
+from scorebook.plain_text import TEXT_MESSAGE, has_unwanted
 from scorebook.wording import explain
 
 DEFAULT_LEAGUE_NAME = "Our table"
@@ -116,11 +118,13 @@ def create_game(league: League, names: Sequence[str], first_dealer: int,
                     high=rules.max_players, count=len(names)), "players") from exc
     lowered = [n.lower() for n in names]
     for n in names:
+        if has_unwanted(n):
+            raise GameSetupError(str(TEXT_MESSAGE), "players")
         if len(n) > MAX_NAME_LENGTH:
             raise GameSetupError(gettext("A name can be at most %(max)s characters long.",
                                          max=MAX_NAME_LENGTH), "players")
         if lowered.count(n.lower()) > 1:
-            raise GameSetupError(gettext("%(name)s is seated twice.", name=n), "players")
+            raise GameSetupError(gettext("%(name)s is seated twice.", name=isolate(n)), "players")
     if not 0 <= first_dealer < len(names):
         raise GameSetupError(gettext("The first dealer must be one of the players."),
                              "first_dealer")

@@ -38,6 +38,7 @@ from referee import (
 )
 from referee.melds import Reading
 from scorebook import history
+from scorebook.bidi import isolate
 from scorebook.entry import Entry, HandError, Problem, stored_players
 from scorebook.extensions import db
 from scorebook.games import live_hand, next_dealer_position, next_hand_number, recompute
@@ -80,7 +81,7 @@ class GameClosed(HandError):
 
 
 def _meld_name(owner: str, index: int) -> str:
-    return gettext("%(name)s's meld %(number)s", name=owner, number=index + 1)
+    return gettext("%(name)s's meld %(number)s", name=isolate(owner), number=index + 1)
 
 
 def _joker_readings(readings: Sequence[Reading]) -> str:
@@ -95,7 +96,8 @@ def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
     given = {p.name: p for p in entry.players}
     if sorted(given) != sorted(names) or len(entry.players) != len(names):
         raise HandError(gettext("The hand must list exactly the players of this game: "
-                                "%(names)s.", names=", ".join(names)), "bad-players")
+                                "%(names)s.", names=", ".join(isolate(n) for n in names)),
+                        "bad-players")
     players = [given[n] for n in names]
     problems: list[Problem] = []
 
@@ -131,7 +133,7 @@ def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
                 field="going_rummy"))
         if p.name == entry.went_out and p.hand:
             problems.append(Problem(gettext(
-                "%(name)s went out, so no cards can be left in their hand.", name=p.name),
+                "%(name)s went out, so no cards can be left in their hand.", name=isolate(p.name)),
                 p.name, "hand"))
 
     everything = [c for p in players for _m, cards in p.melds for c in cards]

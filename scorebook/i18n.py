@@ -33,6 +33,8 @@ from flask import (
 from flask_babel import format_date, format_datetime, format_decimal, get_locale, gettext
 from werkzeug.wrappers import Response
 
+from scorebook import bidi
+
 bp = Blueprint("language", __name__)
 
 #: Each language's name in itself: the switch shows these, never translated.
@@ -187,3 +189,4 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["signed_number"] = signed_number
     app.jinja_env.filters["day"] = day
     app.jinja_env.filters["moment"] = moment
+    bidi.init_app(app)  # |bdi and |isolate: names shown apart from the text around them

@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased, selectinload
 
 from scorebook import ratings
+from scorebook.bidi import isolate
 from scorebook.extensions import db
 from scorebook.games import MAX_NAME_LENGTH, clean_name
 from scorebook.i18n import day as local_day
@@ -34,6 +35,7 @@ from scorebook.models import (
     Seat,
     utcnow,
 )
+from scorebook.plain_text import TEXT_MESSAGE, has_unwanted
 
 MAX_SEASON_NAME = 40
 
@@ -66,13 +68,15 @@ def _check_name(league: League, name: str, player: Player | None = None) -> str:
     name = clean_name(name)
     if not name:
         raise LeagueError(gettext("Give the player a name."), "name")
+    if has_unwanted(name):
+        raise LeagueError(str(TEXT_MESSAGE), "name")
     if len(name) > MAX_NAME_LENGTH:
         raise LeagueError(gettext("A name can be at most %(max)s characters long.",
                                   max=MAX_NAME_LENGTH), "name")
     clash = db.session.scalar(select(Player).where(
         Player.league_id == league.id, func.lower(Player.name) == name.lower()))
     if clash is not None and clash is not player:
-        raise LeagueError(gettext("%(name)s is already in the league.", name=clash.name),
+        raise LeagueError(gettext("%(name)s is already in the league.", name=isolate(clash.name)),
                           "name")
     return name
 
@@ -204,6 +208,8 @@ def save_season(league: League, name: str, starts_on: date | None, ends_on: date
     name = " ".join(name.split())
     if not name:
         raise LeagueError(gettext("Give the season a name."), "name")
+    if has_unwanted(name):
+        raise LeagueError(str(TEXT_MESSAGE), "name")
     if len(name) > MAX_SEASON_NAME:
         raise LeagueError(gettext("A name can be at most %(max)s characters long.",
                                   max=MAX_SEASON_NAME), "name")
@@ -218,11 +224,12 @@ def save_season(league: League, name: str, starts_on: date | None, ends_on: date
             continue
         if other.name.lower() == name.lower():
             raise LeagueError(gettext("There is already a season called %(name)s.",
-                                      name=other.name), "name")
+                                      name=isolate(other.name)), "name")
         if other.starts_on <= ends_on and starts_on <= other.ends_on:
             raise LeagueError(gettext(
                 "Those dates overlap the season %(name)s (%(start)s to %(end)s).",
-                name=other.name, start=local_day(other.starts_on), end=local_day(other.ends_on)),
+                name=isolate(other.name), start=local_day(other.starts_on),
+                end=local_day(other.ends_on)),
                 "starts_on")
     if season is None:
         season = Season(league_id=league.id)

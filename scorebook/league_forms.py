@@ -10,12 +10,14 @@ from wtforms.validators import InputRequired, Optional
 
 from scorebook.games import MAX_NAME_LENGTH
 from scorebook.league import MAX_SEASON_NAME
+from scorebook.plain_text import PlainText
 
 
 class PlayerNameForm(FlaskForm):
     """Add a player, or rename one."""
 
-    name = StringField(_l("Name"), validators=[InputRequired(_l("Give the player a name."))],
+    name = StringField(_l("Name"), validators=[InputRequired(_l("Give the player a name.")),
+                                               PlainText()],
                        render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "off",
                                   "autocapitalize": "words"})
 
@@ -30,7 +32,8 @@ class MergeForm(FlaskForm):
 
 
 class SeasonForm(FlaskForm):
-    name = StringField(_l("Name"), validators=[InputRequired(_l("Give the season a name."))],
+    name = StringField(_l("Name"), validators=[InputRequired(_l("Give the season a name.")),
+                                               PlainText()],
                        render_kw={"maxlength": MAX_SEASON_NAME, "autocomplete": "off"})
     starts_on = DateField(_l("First day"), validators=[Optional()])
     ends_on = DateField(_l("Last day"), validators=[Optional()])

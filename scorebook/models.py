@@ -74,6 +74,19 @@ class League(db.Model):
         return f"<League {self.name!r}>"
 
 
+class EndedMembership(db.Model):
+    """A browser's membership of a league that it ended ("leave this league"): its key
+    (kept in that browser's session cookie) no longer opens the league, so a copy of the
+    cookie made before leaving does not either (:mod:`scorebook.access`)."""
+
+    __tablename__ = "ended_membership"
+
+    key: Mapped[str] = mapped_column(String(32), primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"),
+                                           index=True)
+    ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class Player(db.Model):
     __tablename__ = "player"
     __table_args__ = (UniqueConstraint("league_id", "name"),)

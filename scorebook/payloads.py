@@ -8,6 +8,7 @@ the API can answer 400 and a form can show it in place.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -28,6 +29,48 @@ from referee import (
     parse_card,
     parse_cards,
 )
+from scorebook.plain_text import unwanted_problem
+
+#: The longest name or meld id a question may use (a stored meld id has as many).
+MAX_TEXT = 80
+#: The biggest whole number a name or an id may be given as (it is read as its text).
+MAX_ID_NUMBER = 2**63 - 1
+
+# The grammar of the API's texts, as regular expressions that read the same in Python,
+# in ECMAScript and in JSON Schema validators (explicit classes only: no \s, \d or \w;
+# ``(?!\n)$`` because Python's ``$`` also matches before a final line break). The
+# OpenAPI document states them (scorebook.openapi) and the API checks them, so the two
+# agree; tests/web/test_api_document.py checks that they do.
+_CONTROL = "\\u0000-\\u001f\\u007f-\\u009f"
+#: What str.strip() strips that is not a control character.
+_SPACE = "\\u0020\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
+#: A name or an id: one line with something besides spaces in it, no control character.
+TEXT_PATTERN = f"^[^{_CONTROL}]*[^{_CONTROL}{_SPACE}][^{_CONTROL}]*(?!\\n)$"
+
+_SUIT = "[SsHhDdCc\\u2660-\\u2667]\\ufe0f?"
+_RANK_FIRST = "(?:10|[2-9AaJjQqKkTt1])"
+_RANK_AFTER = "(?:1[0-3]|[2-9AaJjQqKkTt1])"
+_NATURAL = f"(?:{_RANK_FIRST}{_SUIT}|{_SUIT}{_RANK_AFTER})"
+_JOKER = "(?:[Jj][Kk][Rr]?|[Jj][Oo][Kk][Ee][Rr]|\\*|\U0001f0cf\\ufe0f?)"
+_DECLARED = f"(?:{_NATURAL}|{_RANK_AFTER})"
+#: One card: 7S, 10h, S10, 7♠, JK, joker, *, JK=8H (a joker declared as a card) or
+#: JK=9 (as a rank, in a set); letters in either case.
+CARD_PATTERN = (f"^ *(?:{_NATURAL}|{_JOKER}(?: *= *{_DECLARED})?) *(?!\\n)$")
+_SEPARATOR = "[ \\t\\n\\r,;]"
+_TOKEN = f"(?:{_NATURAL}|{_JOKER}(?:={_DECLARED})?)"
+
+
+def cards_text_pattern(most: int | None = None, least: int = 0) -> str:
+    """Cards in one string (``"7s 8s 9s"``), split on spaces, commas or semicolons: from
+    ``least`` (0 or 1) to ``most`` of them."""
+    more = "*" if most is None else f"{{0,{most - 1}}}"
+    cards = f"{_TOKEN}(?:{_SEPARATOR}+{_TOKEN}){more}{_SEPARATOR}*"
+    return f"^{_SEPARATOR}*" + (cards if least else f"(?:{cards})?") + "$"
+
+
+_TEXT_RE = re.compile(TEXT_PATTERN)
+_CARD_RE = re.compile(CARD_PATTERN)
+_CARDS_TEXT_RE = re.compile(cards_text_pattern())
 
 
 class PayloadError(ValueError):
@@ -38,6 +81,95 @@ class PayloadError(ValueError):
         self.code = code
         self.message = message
         self.status = status
+
+
+#: No question nests deeper than this (a table meld's card object is at depth 4).
+MAX_JSON_DEPTH = 16
+#: The most cards any question can name: two decks and four jokers (eight players).
+MAX_CARDS = 108
+MIN_MELD = 3
+#: No question holds more JSON values than this (the largest, 108 cards each with who laid
+#: it, has about 600): a body with more is refused before it is parsed at all.
+MAX_JSON_VALUES = 5000
+_JSON_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]|[-0-9.eE+]+|true|false|null')
+
+
+def parse_json(data: bytes) -> Any:
+    """A request body as JSON, refused at once if it nests deeper than any question does
+    (a thousand ``[`` would otherwise exhaust the parser's recursion)."""
+    depth = 0
+    for values, token in enumerate(_JSON_TOKEN.finditer(data), start=1):
+        char = token.group(0)[:1]
+        if values > MAX_JSON_VALUES:
+            raise PayloadError("too-many-values", f"the JSON holds more than {MAX_JSON_VALUES} "
+                                                  "values; no question needs that many")
+        if char in (b"[", b"{"):
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                raise PayloadError("too-deep", f"the JSON nests deeper than {MAX_JSON_DEPTH} "
+                                               "levels; no question needs that many")
+        elif char in (b"]", b"}"):
+            depth -= 1
+    try:
+        return json.loads(data, parse_float=_number)
+    except (ValueError, RecursionError):
+        raise PayloadError("invalid-json", "send a JSON object with Content-Type "
+                                           "application/json") from None
+
+
+def _number(text: str) -> int | float:
+    """A JSON number with a fraction or an exponent: ``8.0`` and ``1e2`` are whole numbers,
+    as JSON Schema's ``integer`` counts them, so they are read as ints."""
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
+def required(body: Mapping[str, Any], key: str, what: str = "") -> Any:
+    """``body[key]``, refused with a 400 when it is missing or null."""
+    value = body.get(key)
+    if value is None:
+        raise PayloadError("missing-field", f"{key} is required{what}")
+    return value
+
+
+def _count(obj: Any) -> int:
+    """How many cards a list of cards (or one string of them) names, without parsing."""
+    if isinstance(obj, str):
+        return len(_tokens(obj)) if len(obj) < 4 * MAX_CARDS * 8 else MAX_CARDS * 8
+    if isinstance(obj, list):
+        return len(obj)
+    return 0 if obj is None else 1
+
+
+def check_budget(body: Mapping[str, Any], rules: RuleSet, players: int) -> None:
+    """Refuse, before any search, a question that names more cards than the decks in play
+    hold, or more melds than those cards can make (each meld has three cards or more)."""
+    deck = rules.deck_size(players)
+    most_melds = deck // MIN_MELD
+    cards = sum(_count(body.get(key)) for key in ("cards", "pile", "hand", "took"))
+    cards += sum(_count(body.get(key)) for key in ("card", "discard"))
+    melds = 0
+    table = body.get("table")
+    if isinstance(table, list):
+        melds += len(table)
+        cards += sum(_count(m.get("cards")) for m in table if isinstance(m, Mapping))
+    seated = body.get("players")
+    if isinstance(seated, list):
+        for p in seated:
+            if not isinstance(p, Mapping):
+                continue
+            own = p.get("melds")
+            if isinstance(own, list):
+                melds += len(own)
+                cards += sum(_count(m.get("cards") if isinstance(m, Mapping) else m)
+                             for m in own)
+            cards += _count(p.get("layoffs")) + _count(p.get("hand"))
+    if melds > most_melds:
+        raise PayloadError("too-many-melds", f"the question has {melds} melds; the {deck} "
+                                             f"cards in play make at most {most_melds}")
+    if cards > deck:
+        raise PayloadError("too-many-cards", f"the question names {cards} cards; the decks in "
+                                             f"play hold {deck}")
 
 
 def require_object(obj: Any, what: str = "the request body") -> Mapping[str, Any]:
@@ -72,10 +204,15 @@ def player_count_from(obj: Any, rules: RuleSet, default: int = 2) -> int:
 
 
 def card_from(obj: Any, what: str = "card") -> Card:
+    """One card, written as :data:`CARD_PATTERN` says."""
     try:
-        return parse_card(obj)
+        card = parse_card(obj)
     except CardError as exc:
         raise PayloadError("bad-card", f"{what}: {exc}") from exc
+    if not _CARD_RE.search(obj):
+        raise PayloadError("bad-card", f"{what}: {obj!r} is not written as a card is, "
+                                       "e.g. 7S, 10H, JK or JK=8H")
+    return card
 
 
 def cards_from(obj: Any, what: str = "cards") -> list[Card]:
@@ -83,22 +220,41 @@ def cards_from(obj: Any, what: str = "cards") -> list[Card]:
     if obj is None:
         return []
     if isinstance(obj, str):
-        try:
-            return parse_cards(obj)
-        except CardError as exc:
-            raise PayloadError("bad-card", f"{what}: {exc}") from exc
+        return _cards_text(obj, what)
     if not isinstance(obj, list):
         raise PayloadError("bad-request", f"{what} must be a list of cards such as [\"7S\"]")
     return [card_from(c, what) for c in obj]
 
 
+def _cards_text(text: str, what: str) -> list[Card]:
+    try:
+        cards = parse_cards(text)
+    except CardError as exc:
+        raise PayloadError("bad-card", f"{what}: {exc}") from exc
+    if not _CARDS_TEXT_RE.search(text):
+        raise PayloadError("bad-card", f"{what}: write the cards as 7S 10H JK JK=8H, "
+                                       "apart by spaces, commas or semicolons")
+    return cards
+
+
 def text_from(obj: Any, what: str, *, required: bool = True) -> str | None:
+    """A name or an id (:data:`TEXT_PATTERN`): one line of text of at most :data:`MAX_TEXT`
+    characters, or a whole number (read as its digits)."""
     if obj is None and not required:
         return None
     if isinstance(obj, int) and not isinstance(obj, bool):
-        return str(obj)
+        if not -MAX_ID_NUMBER - 1 <= obj <= MAX_ID_NUMBER:
+            raise PayloadError("bad-request", f"{what} is too big a number for a name or an id")
+        obj = str(obj)
     if not isinstance(obj, str) or not obj.strip():
         raise PayloadError("bad-request", f"{what} must be a non-empty text")
+    problem = unwanted_problem(obj, what)
+    if problem is not None:
+        raise PayloadError("bad-text", problem)
+    if len(obj) > MAX_TEXT:
+        raise PayloadError("text-too-long", f"{what} is {len(obj)} characters long: at most "
+                                            f"{MAX_TEXT} characters are allowed")
+    assert _TEXT_RE.search(obj), obj  # the checks above are TEXT_PATTERN's
     return obj.strip()
 
 
@@ -130,6 +286,8 @@ def table_from(obj: Any, rules: RuleSet) -> Table:
             raise PayloadError("bad-request", f"meld {meld_id}: cards must be a list")
         cards: list[Card] = []
         laid_by: list[str | None] = []
+        if isinstance(raw, str):
+            _cards_text(raw, f"meld {meld_id}")
         for entry in raw if isinstance(raw, list) else _tokens(raw):
             if isinstance(entry, Mapping):
                 cards.append(card_from(entry.get("card"), f"meld {meld_id}"))
@@ -182,7 +340,7 @@ def players_from(obj: Any) -> list[PlayerHand]:
         name = text_from(item.get("name"), f"player {i + 1}'s name")
         assert name is not None
         melds = []
-        raw_melds = item.get("melds") or []
+        raw_melds = [] if item.get("melds") is None else item["melds"]
         if not isinstance(raw_melds, list):
             raise PayloadError("bad-request", f"{name}'s melds must be a list")
         for k, meld in enumerate(raw_melds):
@@ -191,9 +349,10 @@ def players_from(obj: Any) -> list[PlayerHand]:
             meld = require_object(meld, f"{name}'s meld {k + 1}")
             meld_id = text_from(meld.get("id", f"{name}-{k + 1}"), f"{name}'s meld id")
             assert meld_id is not None
-            melds.append((meld_id, cards_from(meld.get("cards"), f"{name}'s meld {meld_id}")))
+            raw_cards = required(meld, "cards", f" in {name}'s meld {meld_id}")
+            melds.append((meld_id, cards_from(raw_cards, f"{name}'s meld {meld_id}")))
         layoffs: list[Layoff] = []
-        raw_layoffs = item.get("layoffs") or []
+        raw_layoffs = [] if item.get("layoffs") is None else item["layoffs"]
         if not isinstance(raw_layoffs, list):
             raise PayloadError("bad-request", f"{name}'s layoffs must be a list")
         for lay in raw_layoffs:

@@ -35,9 +35,11 @@ from scorebook.payloads import (
     bool_from,
     card_from,
     cards_from,
+    check_budget,
     check_cards_exist,
     player_count_from,
     players_from,
+    required,
     rules_from,
     table_from,
     text_from,
@@ -45,6 +47,16 @@ from scorebook.payloads import (
 )
 
 Question = Callable[[dict[str, Any]], dict[str, Any]]
+
+#: The most cards /arrange splits at once.
+ARRANGE_MOST = 30
+
+
+def too_many_ways_message() -> str:
+    """What the referee says when a search would take longer than one question may
+    (:class:`referee.arrange.SearchTooLarge`), in the request's language."""
+    return gettext("These cards can be arranged in too many ways for the referee to check "
+                   "them in time. Ask about fewer cards at once.")
 
 
 def message(verdict: Verdict) -> str:
@@ -70,12 +82,14 @@ def reading_json(reading: Reading, rules: Any) -> dict[str, Any]:
 
 def _setup(body: dict[str, Any]) -> tuple[Any, int]:
     rules = rules_from(body.get("rules"))
-    return rules, player_count_from(body.get("players"), rules)
+    players = player_count_from(body.get("players"), rules)
+    check_budget(body, rules, players)
+    return rules, players
 
 
 def meld(body: dict[str, Any]) -> dict[str, Any]:
     rules, players = _setup(body)
-    cards = cards_from(body.get("cards"))
+    cards = cards_from(required(body, "cards"))
     too_many = check_copies(cards, rules, players)
     verdict = too_many if too_many is not None else check_meld(cards, rules)
     readings = verdict.detail.get("readings", ()) if verdict.legal else ()
@@ -90,7 +104,7 @@ def meld(body: dict[str, Any]) -> dict[str, Any]:
 def layoff(body: dict[str, Any]) -> dict[str, Any]:
     rules, players = _setup(body)
     table = table_from(body.get("table"), rules)
-    card = card_from(body.get("card"))
+    card = card_from(required(body, "card"))
     meld_id = text_from(body.get("meld"), "meld", required=False)
     if meld_id is not None and meld_id not in table:
         raise PayloadError("unknown-meld", f"there is no meld {meld_id!r} on the table")
@@ -107,8 +121,10 @@ def layoff(body: dict[str, Any]) -> dict[str, Any]:
 def draw(body: dict[str, Any]) -> dict[str, Any]:
     rules, players = _setup(body)
     table = table_from(body.get("table"), rules)
-    pile = cards_from(body.get("pile"), "pile")
-    hand = cards_from(body.get("hand"), "hand")
+    # without pile, the cards taken (``took``) are the pile
+    pile = cards_from(body.get("pile") if body.get("took") is not None
+                      else required(body, "pile"), "pile")
+    hand = cards_from(required(body, "hand"), "hand")
     take = body.get("take", None if body.get("took") is not None else 1)
     if take is not None and (not isinstance(take, int) or isinstance(take, bool)):
         raise PayloadError("bad-request", "take must be the number of cards taken from the top")
@@ -141,7 +157,7 @@ def _took_from_pile(took: list[Any], pile: list[Any], take: int | None
     if not took:
         raise PayloadError("bad-request", "took must list the cards taken, bottom to top")
     if take is not None and take != len(took):
-        raise PayloadError("bad-request", f"take is {take} but took lists {len(took)} cards")
+        raise PayloadError("take-not-took", f"take is {take} but took lists {len(took)} cards")
     if not pile:
         return took, len(took)
     top = pile[-len(took):]
@@ -155,7 +171,7 @@ def _took_from_pile(took: list[Any], pile: list[Any], take: int | None
 def rummy_call(body: dict[str, Any]) -> dict[str, Any]:
     rules, players = _setup(body)
     table = table_from(body.get("table"), rules)
-    pile = cards_from(body.get("pile"), "pile")
+    pile = cards_from(required(body, "pile"), "pile")
     try:
         discarder = text_from(body.get("discarder"), "discarder")
         caller = text_from(body.get("caller"), "caller")
@@ -181,7 +197,7 @@ def rummy_call(body: dict[str, Any]) -> dict[str, Any]:
 def going_out(body: dict[str, Any]) -> dict[str, Any]:
     rules, players = _setup(body)
     table = table_from(body.get("table"), rules)
-    hand = cards_from(body.get("hand"), "hand")
+    hand = cards_from(required(body, "hand"), "hand")
     discard = body.get("discard")
     discard_card = card_from(discard, "discard") if discard is not None else None
     took = cards_from(body.get("took"), "took")
@@ -196,7 +212,10 @@ def going_out(body: dict[str, Any]) -> dict[str, Any]:
 
 def score(body: dict[str, Any]) -> dict[str, Any]:
     rules = rules_from(body.get("rules"))
-    players = players_from(body.get("players"))
+    raw_players = body.get("players")
+    if isinstance(raw_players, list):
+        check_budget(body, rules, player_count_from(len(raw_players), rules))
+    players = players_from(raw_players)
     player_count_from(len(players), rules)
     went_out = went_out_from(body.get("went_out"), players)
     try:
@@ -222,13 +241,18 @@ def game(body: dict[str, Any]) -> dict[str, Any]:
         raise PayloadError("bad-request", "totals must be a list of whole numbers, one per player")
     player_count_from(len(totals), rules)
     went_out = body.get("went_out")
-    if went_out is not None and (not isinstance(went_out, int) or isinstance(went_out, bool)
-                                 or not 0 <= went_out < len(totals)):
+    if went_out is not None and (not isinstance(went_out, int) or isinstance(went_out, bool)):
         raise PayloadError("bad-request", "went_out must be the index of a player in totals")
+    if went_out is not None and not 0 <= went_out < len(totals):
+        raise PayloadError("unknown-player", f"went_out is {went_out}: totals has players 0 "
+                                             f"to {len(totals) - 1}")
     names = body.get("names")
-    if names is not None and (not isinstance(names, list) or len(names) != len(totals)
+    if names is not None and (not isinstance(names, list)
                               or not all(isinstance(n, str) for n in names)):
         raise PayloadError("bad-request", "names must be a list of texts, one per player")
+    if names is not None and len(names) != len(totals):
+        raise PayloadError("names-mismatch", f"names has {len(names)} names for "
+                                             f"{len(totals)} totals: give one per player")
     verdict = game_result(rules, totals, went_out, names)
     return {**verdict_json(verdict), "finished": verdict.detail["finished"],
             "winner": verdict.detail["winner"], "target": rules.target_for(len(totals))}
@@ -236,9 +260,9 @@ def game(body: dict[str, Any]) -> dict[str, Any]:
 
 def arrange(body: dict[str, Any]) -> dict[str, Any]:
     rules, players = _setup(body)
-    cards = cards_from(body.get("cards"))
-    if len(cards) > 30:
-        raise PayloadError("bad-request", "arrange at most 30 cards at a time")
+    cards = cards_from(required(body, "cards"))
+    if len(cards) > ARRANGE_MOST:
+        raise PayloadError("bad-request", f"arrange at most {ARRANGE_MOST} cards at a time")
     check_cards_exist(cards, rules, players)
     result = best_arrangement(cards, rules)
     return {"melds": [reading_json(r, rules) for r in result.melds],

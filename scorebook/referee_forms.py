@@ -23,6 +23,7 @@ from wtforms.widgets import HiddenInput
 
 from referee.rules import FAMILIES, FAMILY_NAMES
 from scorebook.payloads import PayloadError
+from scorebook.plain_text import MAX_ID
 
 
 def choices(*pairs: tuple[str, Any]) -> list[SelectChoice]:
@@ -79,7 +80,7 @@ class RulesForm(Form):
                                     default="")
     target = IntegerField(_l("Target"), validators=[Optional(), NumberRange(1, 100000)])
     #: Asked from a game: that game's rules (and its live hand's table) are used.
-    game = IntegerField(widget=HiddenInput(), validators=[Optional()])
+    game = IntegerField(widget=HiddenInput(), validators=[Optional(), NumberRange(1, MAX_ID)])
 
     def option_fields(self) -> list[Any]:
         """The house-rule fields (not the family, the players, nor a tool's own fields)."""

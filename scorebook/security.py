@@ -39,8 +39,9 @@ HEADERS = {
 
 
 #: Answers that never renew an unchanged session cookie: the version poll (every phone,
-#: every second) and static files. The pages the phones open renew it.
-NO_REFRESH_ENDPOINTS = frozenset({"live.version", "static"})
+#: every second) and static files (the bundled stylesheet too). The pages the phones
+#: open renew it.
+NO_REFRESH_ENDPOINTS = frozenset({"live.version", "static", "assets.stylesheet"})
 
 
 class SessionInterface(SecureCookieSessionInterface):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask_babel import gettext
 from markupsafe import Markup, escape
 
+from scorebook.bidi import bdi, isolate
 from scorebook.games import Scoreboard
 
 MINUS = "\u2212"
@@ -29,10 +30,10 @@ def scores_table(board: Scoreboard, hand_url: str) -> Markup:
     out = ['<table class="scores"><caption class="sr-only">',
            str(escape(gettext("Each hand's score and the running total of every player"))),
            '</caption><thead><tr><th scope="col">', str(escape(gettext("Hand"))), "</th>"]
-    out += [f'<th scope="col" class="num">{escape(name)}</th>' for name in board.names]
+    out += [f'<th scope="col" class="num">{bdi(name)}</th>' for name in board.names]
     out.append("</tr></thead><tbody>")
     for row in board.rows:
-        note = went_out % {"name": row.went_out} if row.went_out else row.ending
+        note = went_out % {"name": isolate(row.went_out)} if row.went_out else row.ending
         url = hand_url.replace("{number}", str(row.number))
         out.append(f'<tr id="hand-{row.number}"><th scope="row"><a href="{escape(url)}" '
                    f'aria-label="{escape(hand_label % {"number": row.number})}">{row.number}'

@@ -15,6 +15,7 @@ from flask_babel import gettext
 
 from referee import Verdict, parse_card
 from referee.verdict import render
+from scorebook.bidi import isolate
 
 #: A card in its canonical text form inside a verdict's parameters (``7S``, ``JK=8H``).
 CARD_TEXT = re.compile(
@@ -22,6 +23,8 @@ CARD_TEXT = re.compile(
 #: The parameters of a verdict that hold cards, and those that hold meld ids.
 CARD_PARAMS = ("card", "cards", "readings")
 MELD_PARAMS = ("meld", "targets")
+#: The parameters that hold names people typed: isolated from the text around them.
+NAME_PARAMS = ("winner", "player", "players", "caller", "name")
 
 
 def pretty_cards(text: str) -> str:
@@ -44,8 +47,8 @@ def meld_name(label: str) -> str:
     """``Ann-2`` → “Ann's meld 2”; any other id as it is."""
     parts = meld_label_parts(label)
     if parts is None:
-        return label
-    return gettext("%(name)s's meld %(number)s", name=parts[0], number=parts[1])
+        return isolate(label)
+    return gettext("%(name)s's meld %(number)s", name=isolate(parts[0]), number=parts[1])
 
 
 def page_params(params: Mapping[str, Any], name_melds: bool = True) -> dict[str, Any]:
@@ -57,15 +60,18 @@ def page_params(params: Mapping[str, Any], name_melds: bool = True) -> dict[str,
             continue
         if key in CARD_PARAMS:
             out[key] = pretty_cards(value)
-        elif key in MELD_PARAMS and name_melds:
-            out[key] = ", ".join(_quoted_meld(v) for v in value.split(", "))
+        elif key in MELD_PARAMS:
+            out[key] = ", ".join(_quoted_meld(v) if name_melds else isolate(v)
+                                 for v in value.split(", "))
+        elif key in NAME_PARAMS:
+            out[key] = isolate(value)
     return out
 
 
 def _quoted_meld(label: str) -> str:
     """A live meld by its name, quoted (the verdicts say “meld %(meld)s”); others as is."""
     if meld_label_parts(label) is None:
-        return label
+        return isolate(label)
     return gettext("“%(meld)s”", meld=meld_name(label))
 
 

@@ -61,6 +61,10 @@ def _test_config(**overrides: Any) -> dict[str, Any]:
         "TESTING": True,
         "SECRET_KEY": "test",
         "WTF_CSRF_ENABLED": False,
+        # The suite asks the referee API thousands of times from one address; the limit
+        # itself is tested with its own setting (tests/web/test_request_limits.py).
+        "REFEREE_RATE_LIMIT": "1000000 per minute",
+        "REFEREE_MEMBER_RATE_LIMIT": "1000000 per minute",
         "SQLALCHEMY_DATABASE_URI": database_url,
     }
     if database_url == "sqlite://":

@@ -35,6 +35,7 @@ from scorebook.access_forms import (
     PasswordForm,
     RenameLeagueForm,
 )
+from scorebook.bidi import isolate
 from scorebook.extensions import db, limiter
 from scorebook.i18n import safe_next
 from scorebook.models import League
@@ -76,6 +77,13 @@ def _name_taken(name: str, league: League | None = None) -> bool:
     return found is not None and (league is None or found != league.id)
 
 
+def _name_refused() -> str:
+    """The answer when a league's name is taken: it neither names nor confirms the other
+    league (whose members alone may know it exists)."""
+    return gettext("That name cannot be used for this league: choose another, e.g. with "
+                   "your family's or town's name in it.")
+
+
 def _clean(name: str | None) -> str:
     return " ".join((name or "").split())
 
@@ -115,10 +123,11 @@ def leave(league_id: int) -> Response:
         abort(400)
     if access.role_in(league) == OWNER and not league.password_hash:
         flash(gettext("Set a password for %(name)s before you leave it: without one, nobody "
-                      "could ever open it again.", name=league.name))
+                      "could ever open it again.", name=isolate(league.name)))
         return redirect(url_for("access.settings", league_id=league.id, _anchor="league-password"))
-    access.forget(session, league.id)
-    flash(gettext("This browser has left %(name)s.", name=league.name))
+    access.forget(session, league.id)  # ended server-side too: a copied cookie is out
+    db.session.commit()
+    flash(gettext("This browser has left %(name)s.", name=isolate(league.name)))
     return redirect(url_for("access.leagues"))
 
 
@@ -132,8 +141,10 @@ def new_league() -> Page:
         if not name:
             errors["name"] = gettext("Give the league a name.")
         elif _name_taken(name):
-            errors["name"] = gettext("There is already a league called %(name)s: choose "
-                                     "another name.", name=name)
+            # Never confirm that a league of that name exists (anyone may ask), and count
+            # the refusal as a failed try: names cannot be probed faster than passwords.
+            g.wrong_password = True
+            errors["name"] = _name_refused()
         else:
             league = League(name=name, password_hash=access.hash_password(form.password.data))
             db.session.add(league)
@@ -141,7 +152,7 @@ def new_league() -> Page:
             access.remember(session, league, OWNER)
             session.permanent = True
             flash(gettext("%(name)s is yours: share its links from its settings.",
-                          name=league.name))
+                          name=isolate(league.name)))
             return redirect(url_for("access.settings", league_id=league.id))
     elif form.is_submitted():
         errors = _field_errors(form) or {"form": _stale_form()}
@@ -162,7 +173,7 @@ def login() -> Page:
             assert league is not None
             access.remember(session, league, OWNER)
             session.permanent = True
-            flash(gettext("Welcome back to %(name)s.", name=league.name))
+            flash(gettext("Welcome back to %(name)s.", name=isolate(league.name)))
             return redirect(_next())
         g.wrong_password = True
         error = gettext("No league has that name and password.")
@@ -199,20 +210,47 @@ def _invited(token: str) -> tuple[League, str]:
 @bp.route("/join/<token>", methods=["GET", "POST"])
 @invite_limit
 def join(token: str) -> Page:
+    """An invite link: checked, kept in the session, and the browser sent on to ``/join``
+    without the token, so the secret stays out of the history, the Referer and the
+    access logs of anything behind the first request (proxies: do not log /join/…)."""
     league, role = _invited(token)
     # Where the phone goes once in: the game whose code it scanned (?next=), else the league.
     landing = safe_next(request.args["next"]) if request.args.get("next") else None
+    if request.method == "GET":
+        session["invite"] = token
+        session["invite_next"] = landing
+        return redirect(url_for("access.invite"), code=303)
+    return _join(token, league, role, landing)
+
+
+@bp.route("/join", methods=["GET", "POST"])
+@invite_limit
+def invite() -> Page:
+    """The invite the browser opened last (kept in its session): join with one tap."""
+    token = session.get("invite")
+    if not isinstance(token, str):
+        abort(400, description=gettext(
+            "Open the invite link you were sent again: this page shows the league it "
+            "invites you to."))
+    league, role = _invited(token)
+    landing = session.get("invite_next")
+    return _join(token, league, role, safe_next(landing) if isinstance(landing, str) else None)
+
+
+def _join(token: str, league: League, role: str, landing: str | None) -> Page:
     held = access.role_in(league)
     form = ButtonForm()
     if request.method == "POST":
         if not form.validate_on_submit():
             abort(400)
+        session.pop("invite", None)
+        session.pop("invite_next", None)
         access.remember(session, league, role)
         session.permanent = True
         if role == SCORER:
-            flash(gettext("You can now record hands in %(name)s.", name=league.name))
+            flash(gettext("You can now record hands in %(name)s.", name=isolate(league.name)))
         else:
-            flash(gettext("You can now follow %(name)s.", name=league.name))
+            flash(gettext("You can now follow %(name)s.", name=isolate(league.name)))
         return redirect(landing or url_for("league.standings"))
     return render_template("access/join.html", league=league, role=role, held=held, form=form,
                            already=held is not None and access.RANK[held] >= access.RANK[role],
@@ -261,6 +299,7 @@ def settings(league_id: int) -> Page:
 
 @bp.post("/leagues/<int:league_id>/name")
 @access.requires(OWNER)
+@password_limit  # a refused name counts, as a wrong password does
 def rename(league_id: int) -> Page:
     league = db.get_or_404(League, league_id)
     form = RenameLeagueForm()
@@ -270,12 +309,11 @@ def rename(league_id: int) -> Page:
             return _settings_page(league, rename=form,
                                   errors={"name": gettext("Give the league a name.")})
         if _name_taken(name, league):
-            return _settings_page(league, rename=form, errors={"name": gettext(
-                "There is already a league called %(name)s: choose another name.",
-                name=name)})
+            g.wrong_password = True
+            return _settings_page(league, rename=form, errors={"name": _name_refused()})
         league.name = name
         db.session.commit()
-        flash(gettext("The league is now called %(name)s.", name=name))
+        flash(gettext("The league is now called %(name)s.", name=isolate(name)))
         return redirect(url_for("access.settings", league_id=league.id))
     return _settings_page(league, rename=form,
                           errors={"name": " ".join(_field_errors(form).values())
@@ -305,7 +343,7 @@ def password(league_id: int) -> Page:
                       "must log in again."))
     else:
         flash(gettext("Password set: open %(name)s on any device with its name and this "
-                      "password.", name=league.name))
+                      "password.", name=isolate(league.name)))
     return redirect(url_for("access.settings", league_id=league.id))
 
 

@@ -15,6 +15,7 @@ from wtforms import Form
 
 from referee import CardError, parse_card, parse_cards
 from scorebook import access
+from scorebook.bidi import bdi, html, isolate
 from scorebook.entry import (
     Entry,
     HandError,
@@ -52,6 +53,7 @@ from scorebook.hands import (
     start_live,
 )
 from scorebook.models import DRAW, RUN_ENDS, STOCK_OUT, WENT_OUT, Game, Hand
+from scorebook.plain_text import db_int
 from scorebook.views.cards import card_label, picker_texts
 from scorebook.views.games import get_game
 from scorebook.wording import meld_name
@@ -286,8 +288,12 @@ def delete(game_id: int, number: int) -> Page:
     form = VersionForm()
     if not form.validate_on_submit():
         abort(400)
+    version = db_int(form.version.data or 0)
+    if version is None:
+        abort(400, description=gettext("The form was stale or opened in another tab; "
+                                       "please try again."))
     try:
-        delete_hand(hand, int(form.version.data or 0))
+        delete_hand(hand, version)
     except HandConflict as conflict:
         return render_conflict(game, conflict)
     flash(gettext("Hand %(number)s deleted; the later hands moved up.", number=number))
@@ -299,7 +305,7 @@ def delete(game_id: int, number: int) -> Page:
 
 def live_forms(game: Game, hand: Hand | None) -> dict[str, Any]:
     names = names_of(game)
-    players = choices(*[(f"p{i}", n) for i, n in enumerate(names)])
+    players = choices(*[(f"p{i}", bdi(n)) for i, n in enumerate(names)])
     meld_form = LiveMeldForm(prefix="meld")
     meld_form.player.choices = players
     layoff_form = LiveLayoffForm(prefix="layoff")
@@ -314,7 +320,7 @@ def live_forms(game: Game, hand: Hand | None) -> dict[str, Any]:
             owner = next(s.player.name for s in game.seats if s.player_id == m.owner_id)
             melds.append((m, owner, index[m.owner_id]))
         layoff_form.onto.choices = choices(*[
-            (m.label, gettext("%(name)s's meld %(number)s", name=owner, number=k))
+            (m.label, html(gettext("%(name)s's meld %(number)s"), name=bdi(owner), number=k))
             for m, owner, k in melds])
         for form in (meld_form, layoff_form, finish_form):
             if not form.is_submitted():
@@ -334,7 +340,8 @@ def last_move(hand: Hand | None, game: Game) -> str | None:
     names = {s.player_id: s.player.name for s in game.seats}
     meld = meld_name(last.meld.label)
     if last.is_layoff:
-        return gettext("%(name)s's %(card)s laid off on %(meld)s", name=names[last.laid_by_id],
+        return gettext("%(name)s's %(card)s laid off on %(meld)s",
+                       name=isolate(names[last.laid_by_id]),
                        card=card_label(parse_card(last.text)), meld=meld)
     return meld
 

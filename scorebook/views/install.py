@@ -5,16 +5,16 @@ favicon and the page a phone shows when it is offline and has no copy of a page.
   with ``?lang=``), with its icons (SVG and PNG, 192 and 512 px, plain and maskable).
 - ``/sw.js`` is ``static/js/service-worker.js`` (plain JavaScript, no build step),
   served from the site's root so that it looks after every page, after one line that
-  tells it this version's files: :func:`service_worker_config`.  A change to any
-  static file changes the version, so the phones fetch the new files.
+  tells it this version's files by their versioned URLs (:mod:`scorebook.assets`):
+  :func:`service_worker_config`.  A change to any static file changes the version, so
+  the phones fetch the new files and drop the old ones.  Neither it nor the manifest
+  is cached for long: ``no-cache``, checked with the server on every use.
 - ``/offline`` is the page the service worker keeps for when a page was never seen.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from flask import (
 from flask_babel import get_locale, gettext
 
 from referee.rules import FAMILIES
+from scorebook import assets
 
 bp = Blueprint("install", __name__)
 
@@ -74,50 +75,37 @@ def manifest() -> Response:
     return response
 
 
-@lru_cache(maxsize=8)
-def _static_files(folder: str) -> tuple[tuple[str, ...], str]:
-    """Every static file (relative names) and a digest of their contents."""
-    root = Path(folder)
-    digest = hashlib.sha256()
-    names = []
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        name = path.relative_to(root).as_posix()
-        if name.startswith(".") or "/." in name:
-            continue
-        names.append(name)
-        digest.update(name.encode() + b"\0" + path.read_bytes())
-    return tuple(names), digest.hexdigest()[:16]
-
-
 #: The icons the pages themselves show (the others are the manifest's: the phone fetches
 #: those once, when the app is installed).
 PAGE_ICONS = frozenset({"icons/icon.svg", "icons/apple-touch-icon.png"})
 
 
 def _kept(name: str) -> bool:
+    """The static files a page may ask for: the bundled stylesheet (not the files it
+    is made of: no page links them), the scripts, the icons the pages show."""
     if name == SERVICE_WORKER:
         return False
-    return name in PAGE_ICONS if name.startswith("icons/") else True
+    if name.startswith("icons/"):
+        return name in PAGE_ICONS
+    if name.endswith(".css"):
+        return name == assets.BUNDLE
+    return True
 
 
 def service_worker_config() -> dict[str, Any]:
-    """What the service worker is told: its version, the static files to keep, and the
-    pages it keeps from the start (the rule book, the offline page)."""
-    folder = str(current_app.static_folder)
-    names, digest = _static_files(folder) if not current_app.debug else _fresh(folder)
+    """What the service worker is told: its version, the static files to keep (by their
+    versioned URLs), the stylesheet, and the pages it keeps from the start (the rule
+    book, the offline page)."""
+    snapshot = assets.snapshot()
     return {
-        "version": digest,
+        "version": snapshot.digest,
         "root": url_for("main.home"),
-        "static": [url_for("static", filename=n) for n in names if _kept(n)],
+        "static": [url_for("static", filename=n) for n in snapshot.names if _kept(n)],
+        "stylesheet": url_for("static", filename=assets.BUNDLE),
         "pages": [url_for("rulebook.index")]
         + [url_for("rulebook.family", family=f) for f in FAMILIES],
         "offline": url_for("install.offline"),
     }
-
-
-def _fresh(folder: str) -> tuple[tuple[str, ...], str]:
-    _static_files.cache_clear()  # `make dev`: a changed file shows on the next load
-    return _static_files(folder)
 
 
 @bp.get("/sw.js")

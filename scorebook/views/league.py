@@ -11,6 +11,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     g,
     redirect,
@@ -24,19 +25,29 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorebook import access
 from scorebook import league as service
+from scorebook.bidi import isolate
 from scorebook.charts import histogram, rating_chart
-from scorebook.exports import LeagueImportError, export_league, game_csv, import_league, league_csv
+from scorebook.exports import (
+    JSONError,
+    LeagueImportError,
+    export_league,
+    game_csv,
+    import_league,
+    league_csv,
+    not_json_message,
+    read_league_file,
+)
 from scorebook.extensions import db
 from scorebook.games import family_name, load_game
 from scorebook.i18n import day
 from scorebook.league_forms import ActionForm, ImportForm, MergeForm, PlayerNameForm, SeasonForm
+from scorebook.limits import size_text
 from scorebook.models import League, Player, Season, utcnow
+from scorebook.plain_text import db_int
 from scorebook.ratings import START_MU, display_rating
 
 bp = Blueprint("league", __name__)
 
-#: A league file can be much larger than an ordinary form.
-MAX_IMPORT_BYTES = 64 * 1024 * 1024
 
 Page = str | BaseResponse | tuple[str, int]
 
@@ -135,7 +146,7 @@ def players() -> Page:
         except service.LeagueError as exc:
             error = exc.message
         else:
-            flash(gettext("%(name)s joined the league.", name=player.name))
+            flash(gettext("%(name)s joined the league.", name=isolate(player.name)))
             return redirect(url_for("league.players"))
     elif request.method == "POST":
         error = " ".join(str(m) for m in form.name.errors) or gettext(
@@ -171,7 +182,7 @@ def player(player_id: int) -> str:
         rating_chart=rating_chart([p.rating for p in history], span, who.name,
                                   display_rating(START_MU)),
         score_chart=histogram(bands, width, gettext("How many hands %(name)s scored in each "
-                                                    "band of points", name=who.name),
+                                                    "band of points", name=isolate(who.name)),
                               "score-distribution"),
         bands=bands, band_width=width,
         head_to_head=service.head_to_head(who, season),
@@ -198,12 +209,13 @@ def edit_player(player_id: int) -> Page:
                     db.session.rollback()
                     errors["rename"] = exc.message
                 else:
-                    flash(gettext("%(old)s is now called %(new)s.", old=old, new=who.name))
+                    flash(gettext("%(old)s is now called %(new)s.", old=isolate(old),
+                                  new=isolate(who.name)))
                     return redirect(url_for("league.edit_player", player_id=who.id))
             else:
                 errors["rename"] = _form_errors(rename)
         elif "merge-other" in request.form:
-            other = db.session.get(Player, merge.other.data or 0) \
+            other = db.session.get(Player, db_int(merge.other.data) or 0) \
                 if merge.validate_on_submit() else None
             if other is None or other.league_id != league.id or other.id == who.id:
                 errors["merge"] = gettext("Choose the player who is the same person.")
@@ -218,8 +230,9 @@ def edit_player(player_id: int) -> Page:
                     db.session.rollback()
                     errors["merge"] = exc.message
                 else:
-                    flash(gettext("%(gone)s's games now belong to %(name)s.", gone=gone_name,
-                                  name=who.name))
+                    flash(gettext("%(gone)s's games now belong to %(name)s.",
+                                  gone=isolate(gone_name),
+                                  name=isolate(who.name)))
                     return redirect(url_for("league.player", player_id=who.id))
         else:
             abort(400)
@@ -240,9 +253,9 @@ def retire_player(player_id: int) -> BaseResponse:
     service.set_retired(who, retire)
     if retire:
         flash(gettext("%(name)s is retired: kept in the history, off the new-game list.",
-                      name=who.name))
+                      name=isolate(who.name)))
     else:
-        flash(gettext("%(name)s is back on the roster.", name=who.name))
+        flash(gettext("%(name)s is back on the roster.", name=isolate(who.name)))
     return redirect(url_for("league.edit_player", player_id=who.id))
 
 
@@ -291,7 +304,7 @@ def seasons() -> Page:
             db.session.rollback()
             error = exc.message
         else:
-            flash(gettext("Season %(name)s saved.", name=season.name))
+            flash(gettext("Season %(name)s saved.", name=isolate(season.name)))
             return redirect(url_for("league.seasons"))
     elif request.method == "POST":
         error = _form_errors(form)
@@ -324,7 +337,7 @@ def edit_season(season_id: int) -> Page:
             db.session.rollback()
             error = exc.message
         else:
-            flash(gettext("Season %(name)s saved.", name=season.name))
+            flash(gettext("Season %(name)s saved.", name=isolate(season.name)))
             return redirect(url_for("league.seasons"))
     else:
         error = _form_errors(form)
@@ -349,7 +362,7 @@ def delete_season(season_id: int) -> BaseResponse:
     name = season.name
     service.delete_season(season)
     flash(gettext("Season %(name)s deleted; its games count in their year's season.",
-                  name=name))
+                  name=isolate(name)))
     return redirect(url_for("league.seasons"))
 
 
@@ -361,8 +374,24 @@ def export_page() -> str:
     league = _league()
     service.prepare(league)
     return render_template("league/export.html", league=league,
-                           form=ImportForm(), error=None,
+                           form=ImportForm(), error=None, **_import_figures(),
                            totals=service.league_totals(league))
+
+
+def _import_limit() -> str:
+    return size_text(int(current_app.config["IMPORT_MAX_CONTENT_LENGTH"]))
+
+
+#: What the import page says a league of 5,000 games weighs and takes (measured by
+#: benchmarks/league_import.py: see benchmarks/README.md).
+IMPORT_EXAMPLE_MB = 282
+IMPORT_EXAMPLE_MINUTES = 5  # 279 s of CPU; 15.5 min wall-clock on a busy machine
+
+
+def _import_figures() -> dict[str, Any]:
+    return {"import_limit": _import_limit(),
+            "import_example_size": f"{format_decimal(IMPORT_EXAMPLE_MB)} MB",
+            "import_example_minutes": format_decimal(IMPORT_EXAMPLE_MINUTES)}
 
 
 @bp.get("/results.csv")
@@ -386,28 +415,32 @@ def export_json() -> Response:
 def import_page() -> Page:
     league = _league()  # only an owner imports (and then owns the imported league)
     replaced = league.id
-    request.max_content_length = MAX_IMPORT_BYTES
+    # (the body limit is IMPORT_MAX_CONTENT_LENGTH, set before the CSRF check reads the
+    # form: scorebook.limits; the upload is spooled to a temporary file as it arrives)
     form = ImportForm()
     error = None
     if form.validate_on_submit():
         try:
-            data = json.load(form.file.data.stream)
+            # read as a stream: the games one at a time, whatever the file's size
+            data = read_league_file(form.file.data.stream)
             imported = import_league(data, replace=league)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            error = gettext("That file is not JSON: choose a league file exported here.")
+        except JSONError:
+            error = not_json_message()
         except LeagueImportError as exc:
             error = str(exc)
         else:
             if db.session.get(League, replaced) is None:  # it was empty: replaced
                 access.forget(session, replaced)
             access.remember(session, imported, access.OWNER)
-            flash(gettext("The league %(name)s was imported.", name=imported.name))
+            flash(gettext("The league %(name)s was imported, and this browser owns it: set "
+                          "a password in its settings to open it on other devices, and make "
+                          "invite links there.", name=isolate(imported.name)))
             return redirect(url_for("league.standings", season="all"))
     else:
         error = _form_errors(form)
     league = _league()  # the import may have replaced an empty league
     page = render_template("league/export.html", league=league, form=form, error=error,
-                           totals=service.league_totals(league))
+                           **_import_figures(), totals=service.league_totals(league))
     return page, 400
 
 

@@ -17,6 +17,7 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 from referee import CardError, ScoringError, build_table, parse_cards
+from referee.arrange import SearchTooLarge
 from referee.rulebook import RULES_BY_ID
 from referee.rules import FAMILY_NAMES, RulesError, make_rules
 from referee.verdict import MESSAGES, render
@@ -25,7 +26,7 @@ from scorebook.hands import live_table_players
 from scorebook.i18n import rules_error_text
 from scorebook.models import Game
 from scorebook.payloads import PayloadError
-from scorebook.questions import QUESTIONS
+from scorebook.questions import QUESTIONS, too_many_ways_message
 from scorebook.referee_forms import (
     DrawForm,
     GoingOutForm,
@@ -250,7 +251,10 @@ def tool(slug: str) -> tuple[str, int] | str:
                 answer["steps"] = plan_steps(answer.get("plan", []))
             except PayloadError as exc:
                 error = error_text(exc, form)
-        if error:
+            except SearchTooLarge:
+                error = too_many_ways_message()
+                status = 422
+        if error and status == 200:
             status = 400
     rules = rule_entries(answer["rules"], form.family.data) if answer else []
     page = render_template("referee/tool.html", tool=spec, tools=TOOLS.values(), form=form,

@@ -15,6 +15,7 @@ from flask_babel import gettext, ngettext
 from markupsafe import Markup, escape
 
 from scorebook import league as league_service
+from scorebook.bidi import isolate
 from scorebook.charts import count_bars, points_split_chart
 from scorebook.extensions import db
 from scorebook.i18n import day, number
@@ -81,12 +82,12 @@ def points_chart(stats: PlayerStats, name: str) -> Markup | None:
     if not rows:
         return None
     parts = [gettext("%(name)s: %(melded)s melded, %(laid_off)s laid off, %(stranded)s "
-                     "stranded", name=label, melded=fixed(m, 1), laid_off=fixed(lo, 1),
+                     "stranded", name=isolate(label), melded=fixed(m, 1), laid_off=fixed(lo, 1),
                      stranded=fixed(s, 1)) for label, m, lo, s in rows]
     desc = ngettext("Points per hand, over %(num)s hand. ", "Points per hand, over %(num)s "
                     "hands. ", stats.sums.card_hands) + "; ".join(parts) + "."
     return points_split_chart(
-        rows, gettext("Where %(name)s's points come from, per hand", name=name), desc,
+        rows, gettext("Where %(name)s's points come from, per hand", name=isolate(name)), desc,
         (gettext("melded"), gettext("laid off"), gettext("stranded")))
 
 
@@ -181,19 +182,19 @@ def wins_in_games(wins: int, games: int) -> str:
 def share_text(league: League, season: Season, recap: recap_service.Recap) -> str:
     """The recap as plain text, for a family's chat."""
     lines = [gettext("%(league)s — season %(name)s (%(start)s – %(end)s)",
-                     league=league.name, name=season.name, start=day(season.starts_on),
-                     end=day(season.ends_on))]
+                     league=isolate(league.name), name=isolate(season.name),
+                     start=day(season.starts_on), end=day(season.ends_on))]
     lines.append(gettext("%(games)s, %(hands)s.",
                          games=ngettext("%(num)s game", "%(num)s games", recap.games),
                          hands=ngettext("%(num)s hand", "%(num)s hands", recap.hands)))
     for p in recap.podium:
         lines.append(gettext("%(place)s. %(name)s: %(wins_in_games)s", place=p.place,
-                             name=p.standing.name,
+                             name=isolate(p.standing.name),
                              wins_in_games=wins_in_games(p.standing.wins, p.standing.games)))
     for r in recap.records:
-        lines.append(f"{record_title(r.kind)}: {record_words(r)}")
+        lines.append(f"{record_title(r.kind)}: {record_words(r, isolate(r.name or '?'))}")
     for s in recap.signatures:
-        lines.append(f"{s.name}: {signature_words(s)}")
+        lines.append(f"{isolate(s.name)}: {signature_words(s)}")
     lines.append(url_for("stats.recap", season_id=season.id, _external=True))
     return "\n".join(lines)
 
@@ -326,10 +327,10 @@ def recap(season_id: int) -> str:
     chart = None
     if summary.table:
         rows = [(p.standing.name, p.standing.wins) for p in summary.table]
-        desc = "; ".join(ngettext("%(name)s: %(num)s win", "%(name)s: %(num)s wins", n, name=nm)
-                         for nm, n in rows) + "."
-        chart = count_bars(rows, gettext("Games won in the season %(name)s", name=season.name),
-                           desc, "recap-wins", highlight=len(summary.podium))
+        desc = "; ".join(ngettext("%(name)s: %(num)s win", "%(name)s: %(num)s wins", n,
+                                  name=isolate(nm)) for nm, n in rows) + "."
+        chart = count_bars(rows, gettext("Games won in the season %(name)s",
+                                         name=isolate(season.name)), desc, "recap-wins", highlight=len(summary.podium))
     return render_template(
         "stats/recap.html", league=league, season=season, seasons=seasons, recap=summary,
         wins_chart=chart, share_text=share_text(league, season, summary),

@@ -1,14 +1,19 @@
 // The service worker: keeps the site going on a phone that loses the Wi-Fi.
 //
 // Served as /sw.js (scorebook/views/install.py), after one line that sets
-// self.SCOREBOOK = {version, root, static: [urls], pages: [urls], offline: url}.
-// Plain JavaScript, no build step, no library.
+// self.SCOREBOOK = {version, root, static: [urls], stylesheet: url, pages: [urls],
+// offline: url}. Plain JavaScript, no build step, no library.
 //
 // What it keeps, in two caches:
-// - "scorebook-static-<version>": every static file (CSS, scripts, the icons the pages
-//   show), fetched when this version installs and answered from the cache (a new
-//   version of any file is a new version of the worker, which fetches them all again
-//   and drops the old cache).
+// - "scorebook-static-<version>": every static file a page asks for (the one
+//   stylesheet, the scripts, the icons the pages show) by its versioned URL
+//   (/static/js/live.js?v=<hash of the file>, scorebook/assets.py), fetched when this
+//   version installs and answered from the cache. A new version of any file is a new
+//   URL and a new version of the worker, which fetches the new URLs (the browser's
+//   HTTP cache has those a page already loaded: they are cached for good) and drops
+//   the old cache when it takes over. Offline, a page kept from before asks for files
+//   by their old URLs: it gets today's copy of the same file, and for a stylesheet
+//   the one stylesheet (it holds every rule of every page).
 // - "scorebook-pages": pages as this phone last saw them. The rule book and the offline
 //   page from the start; the home page, each game's scoreboard and its record-hand page
 //   whenever they are opened or live.js fetches them again after another phone changed
@@ -25,7 +30,7 @@
 (function () {
   "use strict";
 
-  var CONFIG = self.SCOREBOOK || { version: "none", root: "/", static: [], pages: [], offline: null };
+  var CONFIG = self.SCOREBOOK || { version: "none", root: "/", static: [], stylesheet: null, pages: [], offline: null };
   var ROOT = CONFIG.root || "/";
   var STATIC_CACHE = "scorebook-static-" + CONFIG.version;
   var PAGES_CACHE = "scorebook-pages";
@@ -168,13 +173,30 @@
   }
 
   // --- answering -------------------------------------------------------------------------
+  // A static file: by its exact URL (its version is in it) from the cache, else from
+  // the network (kept when the URL names a version); offline, the same file of this
+  // version, or for a stylesheet the one stylesheet.
+  function versioned(url) {
+    return new URL(url, self.location.href).searchParams.has("v");
+  }
+
   function staticFile(request) {
     return caches.open(STATIC_CACHE).then(function (cache) {
-      return cache.match(request, { ignoreSearch: true }).then(function (hit) {
+      return cache.match(request).then(function (hit) {
         if (hit) return hit;
         return fetch(request).then(function (response) {
-          if (response.ok) cache.put(request, response.clone());
+          if (response.ok && versioned(request.url)) cache.put(request, response.clone());
           return response;
+        }, function (error) {
+          return cache.match(request, { ignoreSearch: true }).then(function (same) {
+            if (same) return same;
+            var path = local(request.url) || "";
+            if (/\.css$/.test(path) && CONFIG.stylesheet) return cache.match(CONFIG.stylesheet);
+            return null;
+          }).then(function (answer) {
+            if (answer) return answer;
+            throw error;
+          });
         });
       });
     });

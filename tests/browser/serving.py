@@ -16,8 +16,11 @@ from scorebook.extensions import db
 
 def sqlite_app(folder: Path, name: str) -> Flask:
     """A test app with its own SQLite file in ``folder``, tables created."""
+    # The whole browser suite shares one address and one server: no rate limit for it.
     app = create_app({"TESTING": True, "SECRET_KEY": "browser-tests",
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / name}"},
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / name}",
+                      "REFEREE_RATE_LIMIT": "1000000 per minute",
+                      "REFEREE_MEMBER_RATE_LIMIT": "1000000 per minute"},
                      instance_path=folder)
     with app.app_context():
         db.create_all()

@@ -16,6 +16,7 @@ from scorebook import access, games, hands
 from scorebook.entry import entry_from_text
 from scorebook.extensions import db
 from tests.browser.serving import serve, sqlite_app
+from tests.reading import sentence
 
 SCORER_TOKEN = "browser-tests-scorer-invite-token-0123456789"
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Gran"]
@@ -140,12 +141,12 @@ def test_roster_seasons_and_exports(page, league_server, screenshot):
     page.goto(f"{league_server}/league/players")
     page.get_by_label("New player's name").fill("Uncle Joe")
     page.get_by_role("button", name="Add player").click()
-    assert page.get_by_text("Uncle Joe joined the league.").is_visible()
+    assert page.get_by_text(sentence("Uncle Joe joined the league.")).is_visible()
     no_sideways_page(page)
     screenshot("league-players")
     page.get_by_role("link", name="Edit Uncle Joe").click()
     page.get_by_role("button", name="Retire Uncle Joe").click()
-    assert page.locator(".flash").get_by_text("Uncle Joe is retired").is_visible()
+    assert page.locator(".flash").get_by_text(sentence("Uncle Joe is retired")).is_visible()
     screenshot("league-edit-player")
     page.goto(f"{league_server}/league/seasons")
     assert page.locator(".season-list > li").count() == 2  # 2025 and 2026, made on their own

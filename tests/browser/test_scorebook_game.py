@@ -263,12 +263,16 @@ def test_a_whole_500_rum_game_to_the_winner(page: Page, live_server: str, browse
     for player, cards in [("Ann", "as ah ad ac"), ("Ann", "ks kh kd kc"), ("Ann", "qs qh qd qc"),
                           ("Ann", "js jh jd jc"), ("Ben", "2s 3s 4s"), ("Ann", "10s 10h 10d")]:
         meld = page.locator("#meld")
-        meld.get_by_text(player, exact=True).click()
+        # the chip whose whole text is the name (a name is in a <bdi>, and so is the
+        # owner's name in every "Ann's meld 1" chip: an exact text match finds those too)
+        meld.get_by_role("radiogroup", name="Who put it down").locator("label").filter(
+            has_text=re.compile(f"^{player}$")).click()
         meld.get_by_label("Cards").fill(cards)
         meld.get_by_role("button", name="Put it down").click()
         page.wait_for_load_state()
     layoff = page.locator("#layoff")
-    layoff.get_by_text("Ann", exact=True).click()
+    layoff.get_by_role("radiogroup", name="Who laid it off").locator("label").filter(
+        has_text=re.compile("^Ann$")).click()
     layoff.get_by_label("Card", exact=True).click()
     page.locator(".picker-grid").get_by_role("button", name="10 of clubs", exact=True).click()
     layoff.get_by_text("Ann's meld 5").click()

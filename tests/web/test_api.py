@@ -3,6 +3,8 @@ bad input answered with a 400 that says what is wrong (never a 500)."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -354,6 +356,43 @@ def test_arrange_groups_cards(post):
                             "cards": ["7S", "8S", "9S", "4C", "4D", "4S", "KH"]})
     assert sorted(m["kind"] for m in out["melds"]) == ["run", "set"]
     assert out["stranded"] == ["KH"] and out["complete"] is False
+
+
+# A hand of two decks with four jokers: many overlapping runs and sets.
+DENSE = ["4C", "5C", "5C", "6C", "7C", "4D", "5D", "6D", "6D", "7D", "4H", "5H", "5H", "6H",
+         "7H", "4S", "5S", "6S", "6S", "7S", "JK", "JK", "JK", "JK"]
+
+
+def test_arrange_answers_a_dense_two_deck_hand(post):
+    out = post("/arrange", {"rules": PAGAT, "players": 5, "cards": DENSE})
+    assert out["complete"] is True
+    assert out["value"] == sum({4: 4, 5: 5, 6: 6, 7: 7}[int(c[0])] for c in DENSE
+                               if c != "JK") + 4 * 15
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("/arrange", {"rules": PAGAT, "players": 5, "cards": DENSE}),
+    ("/referee/going-out", {"rules": PAGAT, "players": 5, "hand": DENSE + ["9C"]}),
+])
+def test_a_search_that_would_take_too_long_is_refused_at_once(post, monkeypatch, path, body):
+    """The meld search counts its work; past the limit the referee stops (SearchTooLarge)
+    and the API says so with a 422 instead of holding the worker (here the limit is
+    made tiny so that this hand reaches it)."""
+    monkeypatch.setattr("referee.arrange.SEARCH_LIMIT", 20)
+    out = post(path, body, 422)
+    assert out["error"]["code"] == "search-too-large"
+    assert "too many ways" in out["error"]["message"]
+
+
+def test_a_search_too_large_is_explained_in_the_page_language(client, monkeypatch):
+    monkeypatch.setattr("referee.arrange.SEARCH_LIMIT", 20)
+    response = client.get("/referee/going-out?" + urlencode(
+        {"hand": " ".join(DENSE + ["9C"]), "players": 5}), headers={"Accept-Language": "it"})
+    assert response.status_code == 422
+    assert "troppi modi" in response.get_data(as_text=True)
+    out = client.post("/api/v1/arrange", json={"rules": PAGAT, "players": 5, "cards": DENSE},
+                      headers={"Accept-Language": "es"}).get_json()
+    assert "demasiadas maneras" in out["error"]["message"]
 
 
 def test_rules_resolved(post):

@@ -230,7 +230,7 @@ def test_draw_accepts_took_bottom_to_top_like_the_pile(post):
     wrong = post("/referee/draw", {**body, "took": ["AD", "QS"]}, 400)  # top to bottom
     assert wrong["error"]["code"] == "took-not-on-top"
     assert post("/referee/draw", {**body, "took": pile[1:], "take": 2}, 400)["error"][
-        "code"] == "bad-request"
+        "code"] == "take-not-took"
     deepest = post("/referee/draw", {**body, "took": pile[1:], "discard": "4S"})
     assert (deepest["legal"], deepest["code"]) == (False, "draw.deepest-discard")
     top = post("/referee/draw", {**body, "took": pile[1:], "discard": "AD"})

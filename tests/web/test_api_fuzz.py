@@ -33,6 +33,9 @@ EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "25"))
 def fuzzed(make_app: Callable[..., Flask]) -> tuple[Flask, dict[str, int], str]:
     app = make_app(PROPAGATE_EXCEPTIONS=False)
     with app.test_request_context():
+        # CI runs the suite again on PostgreSQL: the fuzzing must reach that database.
+        wanted = os.environ.get("TEST_DATABASE_URL", "sqlite://")
+        assert db.engine.url.render_as_string(hide_password=False) == wanted, db.engine.url
         league = League(name="Fuzz", scorer_token_hash=access.token_hash("f" * 43))
         db.session.add(league)
         db.session.commit()

@@ -99,3 +99,56 @@ def test_not_json_is_400(client, game_id):
     response = client.post(f"/api/v1/games/{game_id}/hands", data="hand")
     assert response.status_code == 400
     assert response.get_json()["error"]["code"] == "invalid-json"
+
+
+def _many_cards(count: int) -> str:
+    """``count`` real cards in one string (one deck's worth over and over)."""
+    deck = [f"{rank}{suit}" for suit in "SHDC"
+            for rank in ("A", *map(str, range(2, 11)), "J", "Q", "K")]
+    return " ".join(deck[i % len(deck)] for i in range(count))
+
+
+BUDGET_BODIES = {
+    # a 3-player game of Rummy 500 plays one deck, without jokers: 52 cards
+    "cards in hand past the deck": {"went_out": "Ada", "players": [
+        {"name": "You", "hand": _many_cards(30)},
+        {"name": "Ada", "melds": ["7s 8s 9s"]},
+        {"name": "Bo", "hand": _many_cards(30)}]},
+    "melds past what the deck can make": {"went_out": "Ada", "players": [
+        {"name": "You", "melds": ["as ah ad"] * 10},
+        {"name": "Ada", "melds": ["7s 8s 9s"] * 10},
+        {"name": "Bo"}]},
+    "lay-offs past the deck": {"went_out": "Ada", "players": [
+        {"name": "You", "layoffs": [{"card": "10s", "onto": "m"}] * 60},
+        {"name": "Ada", "melds": [{"id": "m", "cards": "7s 8s 9s"}]},
+        {"name": "Bo"}]},
+}
+
+
+@pytest.mark.parametrize("body", BUDGET_BODIES.values(), ids=BUDGET_BODIES.keys())
+@pytest.mark.parametrize("method", ["POST", "PUT"])
+def test_more_cards_than_the_decks_hold_is_refused_before_any_search(
+        client, app, game_id, monkeypatch, body, method):
+    """The card budget of the games API: a hand naming more cards (or melds) than the
+    game's decks hold is a 400 at once, before its cards are read or the referee looks
+    for a way to score them, and nothing stored changes."""
+    assert client.post(f"/api/v1/games/{game_id}/hands", json=HAND).status_code == 201
+    before = client.get(f"/api/v1/games/{game_id}/hands/1").get_json()
+
+    def searched(*args, **kwargs):
+        raise AssertionError("the hand was read or checked: the budget came too late")
+
+    monkeypatch.setattr("scorebook.api_games.entry_from_json", searched)
+    monkeypatch.setattr("scorebook.hands.check_entry", searched)
+    if method == "POST":
+        response = client.post(f"/api/v1/games/{game_id}/hands", json={"number": 2, **body})
+    else:
+        response = client.put(f"/api/v1/games/{game_id}/hands/1",
+                              json={"version": before["version"], **body})
+    assert response.status_code == 400, response.get_json()
+    error = response.get_json()["error"]
+    assert error["code"] in ("too-many-cards", "too-many-melds")
+    deck = make_rules("rummy-500").deck_size(3)
+    assert deck == 52 and str(deck) in error["message"]  # names what the decks hold
+    assert client.get(f"/api/v1/games/{game_id}/hands/1").get_json() == before
+    assert client.get(f"/api/v1/games/{game_id}/hands/2").status_code == 404

@@ -63,6 +63,7 @@ OWNER = "owner"              # names a league: its owner only
 
 KINDS: dict[str, str] = {
     "static": PUBLIC,
+    "assets.stylesheet": PUBLIC,
     "main.home": PUBLIC,
     "language.choose": PUBLIC,
     "rulebook.index": PUBLIC,
@@ -84,6 +85,7 @@ KINDS: dict[str, str] = {
     "access.new_league": PUBLIC,
     "access.login": PUBLIC,
     "access.join": INVITE,
+    "access.invite": INVITE,  # /join: the invite this browser opened last
     "access.open_league": MEMBER,
     "access.leave": MEMBER,
     "access.settings": OWNER,

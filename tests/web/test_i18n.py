@@ -22,6 +22,7 @@ from referee.rulebook import OPTION_TEXTS, RULE_TEXTS, SECTIONS
 from referee.rules import FAMILY_NAMES
 from referee.verdict import MESSAGES
 from scorebook.i18n import safe_next
+from tests.reading import readable
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "translations"
@@ -349,6 +350,7 @@ def test_verdict_cards_read_with_suit_symbols_in_every_language(client):
     table = "A (Ann): 5H 6H 7H 8H@Ben\nB (Ben): 9C 9S 9D"
     page = client.get("/referee/layoff?" + urlencode({"table": table, "card": "9h"}),
                       headers={"Accept-Language": "es"}).get_data(as_text=True)
+    page = readable(page)
     assert "9♥ cabe en más de una combinación (A, B)" in page
     page = client.get("/referee/meld?" + urlencode({"cards": "9s jk jk"}),
                       headers={"Accept-Language": "it"}).get_data(as_text=True)
@@ -357,8 +359,8 @@ def test_verdict_cards_read_with_suit_symbols_in_every_language(client):
 
 def test_going_out_plan_in_words_of_the_table(client):
     query = urlencode({"table": "A: 5H 6H 7H", "hand": "8H 4H", "discard": "4H"})
-    page = visible(client.get(f"/referee/going-out?{query}",
-                              headers={"Accept-Language": "it"}).get_data(as_text=True))
+    page = visible(readable(client.get(f"/referee/going-out?{query}",
+                                       headers={"Accept-Language": "it"}).get_data(as_text=True)))
     assert "Può chiudere: tutte le altre carte si possono calare e 4♥ è l'ultimo scarto." \
         in page.replace("&#39;", "'")
     assert "attaccare a A: 8♥" in page and " on " not in page

@@ -23,6 +23,7 @@ from scorebook.extensions import db
 from scorebook.models import Game, League
 from tests.conftest import join_league
 from tests.qr import decode_modules
+from tests.reading import page as page_of
 
 NAMES = ["Ann", "Ben", "Cy"]
 BIG = "as ah ad ac\nks kh kd kc\nqs qh qd qc\njs jh jd jc\n10s 10h 10d 10c"
@@ -158,8 +159,9 @@ def test_a_scanned_code_joins_and_lands_in_the_game(
     for role in ("scorer", "viewer"):
         phone = app.test_client()
         link = path_of(codes[role][1] or "")
-        landing = phone.get(link)
-        assert landing.status_code == 200, role
+        landing = phone.get(link)  # the token kept in the session, and out of the URL
+        assert landing.status_code == 303 and landing.headers["Location"] == "/join", role
+        assert phone.get("/join").status_code == 200, role
         joined = phone.post(link, data={})
         assert joined.status_code == 302
         assert joined.headers["Location"] == f"/games/{game_id}", role
@@ -168,7 +170,7 @@ def test_a_scanned_code_joins_and_lands_in_the_game(
         can_record = "Record hand 1" in board.get_data(as_text=True)
         assert can_record == (role == "scorer")
         # scanning again: already in, one tap to the game
-        again = phone.get(link).get_data(as_text=True)
+        again = phone.get(link, follow_redirects=True).get_data(as_text=True)
         assert "already in the league" in again and f'href="/games/{game_id}"' in again
 
 
@@ -231,7 +233,8 @@ def test_codes_follow_their_links_stop_and_replace_rules(
     assert app.test_client().get(viewer_link).status_code == 404
     fresh = codes_on(other_device.get(f"/games/{game_id}/phones").get_data(as_text=True))
     assert path_of(fresh["viewer"][0]) != viewer_link
-    assert app.test_client().get(path_of(fresh["viewer"][0])).status_code == 200
+    assert app.test_client().get(path_of(fresh["viewer"][0]),
+                                 follow_redirects=True).status_code == 200
 
 
 def test_forged_door_tokens_open_nothing(app: Flask, client: FlaskClient,
@@ -322,7 +325,7 @@ def test_play_again_keeps_players_seats_and_rules_and_passes_the_deal(
         assert new.first_dealer == 1 and new.league_id == league_id
         assert new.status == "in-progress" and new.rematch_of_id == game_id
         assert [c.action for c in history.changes(old)][0] == history.GAME_REMATCH
-    assert "Ben deals" in client.get(f"/games/{new_id}").get_data(as_text=True)
+    assert "Ben deals" in page_of(client.get(f"/games/{new_id}"))
     # the finished game now points at it, and a second tap goes there, starting nothing
     assert f"Next game: Game {new_id}" in client.get(f"/games/{game_id}").get_data(as_text=True)
     again = client.post(f"/games/{game_id}/rematch", data={})
@@ -437,9 +440,10 @@ def test_every_page_links_the_manifest_icons_and_theme(client: FlaskClient) -> N
     page = client.get("/rules/?lang=it").get_data(as_text=True)
     assert '<link rel="manifest" href="/manifest.webmanifest?lang=it">' in page
     assert '<meta name="theme-color"' in page
-    assert 'rel="apple-touch-icon" href="/static/icons/apple-touch-icon.png"' in page
+    # static files by their versioned URLs (scorebook/assets.py)
+    assert 'rel="apple-touch-icon" href="/static/icons/apple-touch-icon.png?v=' in page
     assert 'rel="icon" href="/favicon.ico"' in page
-    assert 'src="/static/js/offline.js"' in page and 'data-sw="/sw.js"' in page
+    assert 'src="/static/js/offline.js?v=' in page and 'data-sw="/sw.js"' in page
     favicon = client.get("/favicon.ico")
     assert favicon.status_code == 200 and favicon.data[:4] == b"\0\0\1\0"
     assert client.get("/apple-touch-icon.png").status_code == 200
@@ -451,9 +455,11 @@ def test_the_service_worker_knows_this_versions_files(client: FlaskClient) -> No
     assert answer.headers["Cache-Control"] == "no-cache"
     first, _, source = answer.get_data(as_text=True).partition("\n")
     config = json.loads(first.removeprefix("self.SCOREBOOK = ").rstrip(";"))
-    assert "/static/css/app.css" in config["static"]
-    assert "/static/js/offline.js" in config["static"]
-    assert "/static/js/service-worker.js" not in config["static"]
+    kept = {url.partition("?")[0] for url in config["static"]}
+    assert "/static/css/site.css" in kept and config["stylesheet"] in config["static"]
+    assert "/static/css/app.css" not in kept  # the bundle holds it (scorebook/assets.py)
+    assert "/static/js/offline.js" in kept
+    assert "/static/js/service-worker.js" not in kept
     assert set(config["pages"]) >= {"/rules/", "/rules/pagat-500", "/rules/basic"}
     assert config["offline"] == "/offline" and len(config["version"]) == 16
     assert "SEAM: writes made while offline" in source and "function sendWrite" in source

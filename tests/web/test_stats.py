@@ -511,7 +511,7 @@ def test_player_page_shows_the_figures_with_links(client, made: dict[str, Game])
     g1 = made["g1"].id
     for text in ("Hand by hand", "Where the points come from", "Jokers", "Aces",
                  "Who feeds whom", f'href="/games/{g1}/hands/4"', "+66", "over 9 hands",
-                 "in 3 games", "Where Ann&#39;s points come from, per hand",
+                 "in 3 games", "Where \u2068Ann\u2069&#39;s points come from, per hand",
                  "of 4 aces melded", "in 1 game of Basic Rummy"):
         assert text in page, text
     spanish = page_in(client, f"/league/players/{ann.id}?season=all&lang=es")
@@ -552,7 +552,7 @@ def test_recap_page_in_three_languages(client, made: dict[str, Game]) -> None:
     assert "Joint champions of the season, with 1 win each." in page
     assert "1 win in 2 games" in page and "0 wins in 1 game" in page
     assert "Everyone's signature" in page and "Print or share" in page
-    assert 'id="share-text"' in page and "1. Ann: 1 win in 2 games" in page
+    assert 'id="share-text"' in page and "1. \u2068Ann\u2069: 1 win in 2 games" in page
     es = page_in(client, f"/league/seasons/{spring.id}/recap?lang=es")
     assert "1 victoria en 2 partidas" in es and "0 victorias en 1 partida" in es
     it = page_in(client, f"/league/seasons/{spring.id}/recap?lang=it")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Flask
 
 from referee import Verdict
+from scorebook.bidi import plain
 from scorebook.wording import explain, meld_label, meld_label_parts, meld_name, pretty_cards
 
 
@@ -12,10 +13,10 @@ def test_cards_get_their_suits_and_live_melds_their_names(app: Flask) -> None:
     with app.test_request_context():
         wrong = Verdict(False, "layoff.wrong-meld", ("layoff.basic",),
                         {"card": "8H", "meld": "Ada-1", "targets": "Bo-1, Bo-2"})
-        assert explain(wrong) == (
+        assert plain(explain(wrong)) == (
             "8♥ cannot go on meld “Ada's meld 1”; it fits on: “Bo's meld 1”, “Bo's meld 2”.")
         other = Verdict(True, "layoff.ok", ("layoff.basic",), {"card": "JK=8H", "meld": "A"})
-        assert explain(other) == "🃏=8♥ can be laid off on meld A."
+        assert plain(explain(other)) == "🃏=8♥ can be laid off on meld A."
         assert pretty_cards("7S 10D JK") == "7♠ 10♦ 🃏"
 
 

@@ -1,0 +1,254 @@
+"""League import benchmark: the export of a league of 5,000 games, imported through the
+web page (``POST /league/import``) into a fresh SQLite install, with its time and memory.
+
+    .venv/bin/python benchmarks/league_import.py [--games 5000] [--keep FILE]
+
+1. **A real league to copy from**: 24 games of Rummy 500 to 500 among 20 players (2 to
+   6 a game) are played through the scorebook's own services (every hand's melds, lay-
+   offs and stranded cards checked and scored by the referee), then exported.
+2. **The big file**: ``--games`` games made from those, each with its own players (the
+   names of a template's seats changed, seat by seat) and its own dates, written as
+   ``/league/export.json`` writes a league (``indent=1``, keys sorted).
+3. **The import**: in a fresh process (so its peak memory is the import's own), a fresh
+   SQLite install, the league's owner uploads the file to ``/league/import`` through
+   Flask's test client (the upload spooled to disk as werkzeug does). Reported: the
+   file's size and bytes per hand, the time the request takes, the peak resident
+   memory of that process (and of one that only starts the app, and of one that reads
+   the file whole with ``json.load``, for comparison), and that every game and hand
+   arrived. Exits 1 if not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app import create_app  # noqa: E402
+from scorebook import access, games, hands  # noqa: E402
+from scorebook.entry import entry_from_text  # noqa: E402
+from scorebook.exports import export_league  # noqa: E402
+from scorebook.extensions import db  # noqa: E402
+from scorebook.models import Game, Hand, League  # noqa: E402
+
+NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou",
+         "Max", "Ned", "Ole", "Pam", "Quin", "Rex", "Sue", "Tom"]
+GROUPS = ["as ah ad", "ks kh kd", "qs qh qd", "js jh jd", "10s 10h 10d", "9s 9h 9d",
+          "2c 3c 4c", "5c 6c 7c", "8c 9c 10c", "2d 3d 4d", "5d 6d 7d", "8s 8h 8d",
+          "jc qc kc", "4s 5s 6s", "2h 3h 4h"]
+SINGLES = ["ac", "2s", "3s", "7s", "5h", "6h", "7h"]  # none of them in GROUPS
+TEMPLATES = 24
+
+
+def app_for(folder: str) -> Any:
+    return create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.sqlite3",
+                       "SECRET_KEY": "benchmark", "WTF_CSRF_ENABLED": False},
+                      instance_path=folder)
+
+
+def play_templates(seed: int = 5000) -> dict[str, Any]:
+    """Play TEMPLATES real games through the services; the league's export."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as folder:
+        app = app_for(folder)
+        with app.test_request_context():
+            db.create_all()
+            league = games.default_league()
+            for _ in range(TEMPLATES):
+                names = rng.sample(NAMES, rng.randint(2, 6))
+                game = games.create_game(league, names, 0, games.build_rules("rummy-500", {}))
+                while game.is_open:
+                    groups = rng.sample(GROUPS, len(GROUPS))
+                    singles = rng.sample(SINGLES, len(SINGLES))
+                    out = rng.choice(names)
+                    texts = {}
+                    for name in names:
+                        if name == out:
+                            texts[name] = {"melds": "\n".join(groups.pop() for _ in range(3))}
+                        else:
+                            melds = [groups.pop() for _ in range(rng.randint(1, 2))]
+                            held = [singles.pop() for _ in range(rng.randint(0, 1))]
+                            texts[name] = {"melds": "\n".join(melds), "hand": " ".join(held)}
+                    hands.record_hand(game, entry_from_text(names, texts, out, None, False,
+                                                            False))
+            return export_league(league)
+
+
+def _shift(text: str | None, by: timedelta) -> str | None:
+    if text is None:
+        return None
+    return (datetime.fromisoformat(text) + by).isoformat()
+
+
+def write_big_export(template: dict[str, Any], count: int, path: str, seed: int = 7
+                     ) -> int:
+    """Write a league file of ``count`` games, each a template game with other players and
+    later dates, one game at a time (laid out as /league/export.json lays out a league:
+    ``indent=1``, keys sorted); returns the number of hands."""
+    rng = random.Random(seed)
+    base = datetime.fromisoformat(template["games"][0]["started_at"])
+    start = datetime(2016, 1, 1, 19, 0, tzinfo=UTC)
+    first = start - timedelta(days=1)
+    header = {**template, "league": {"name": "Benchmark family",
+                                     "created_at": first.isoformat()},
+              "players": [{"name": n, "created_at": first.isoformat(), "retired_at": None}
+                          for n in NAMES], "seasons": []}
+    hand_count = 0
+
+    def dumped(value: Any, depth: int) -> str:
+        text = json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True)
+        return text.replace("\n", "\n" + " " * depth)
+
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("{\n")
+        for key in sorted(header):
+            if key != "games":
+                out.write(f' "{key}": {dumped(header[key], 1)},\n')
+                continue
+            out.write(' "games": [\n')
+            for i in range(count):
+                g = _other_game(template["games"][i % len(template["games"])], rng,
+                                start + timedelta(hours=17 * i) - base)
+                hand_count += len(g["hands"])
+                out.write("  " + dumped(g, 2) + (",\n" if i < count - 1 else "\n"))
+            out.write(" ],\n")
+        out.seek(out.tell() - 2)  # the last comma
+        out.write("\n}\n")
+    return hand_count
+
+
+def _other_game(template: dict[str, Any], rng: random.Random, by: timedelta
+                ) -> dict[str, Any]:
+    """``template`` with other players in its seats and its dates moved on by ``by``."""
+    g = copy.deepcopy(template)
+    seated = [s["player"] for s in g["seats"]]
+    rename = dict(zip(seated, rng.sample(NAMES, len(seated)), strict=True))
+
+    def name(value: str | None) -> str | None:
+        return rename[value] if value is not None else None
+
+    g["winner"] = name(g["winner"])
+    for key in ("started_at", "finished_at"):
+        g[key] = _shift(g[key], by)
+    for s in g["seats"]:
+        s["player"] = name(s["player"])
+    for h in g["hands"]:
+        h["dealer"], h["went_out"] = name(h["dealer"]), name(h["went_out"])
+        h["created_at"], h["updated_at"] = _shift(h["created_at"], by), _shift(
+            h["updated_at"], by)
+        for m in h["melds"]:
+            m["owner"] = name(m["owner"])
+            for c in m["cards"]:
+                c["laid_by"] = name(c["laid_by"])
+        for key in ("stranded", "scores"):
+            for row in h[key]:
+                row["player"] = name(row["player"])
+    for c in g["changes"]:
+        c["at"] = _shift(c["at"], by)
+    return g
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory (VmHWM: since exec, unlike ru_maxrss, which
+    keeps the parent's peak across the fork)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def child(mode: str, path: str) -> None:
+    """In its own process: start the app (``start``); read the file whole with json.load
+    (``load``, for comparison); or import it through the web page (``web``)."""
+    result: dict[str, Any] = {}
+    if mode == "load":
+        began = time.perf_counter()
+        with open(path, "rb") as f:
+            json.load(f)
+        result["seconds"] = time.perf_counter() - began
+        result["peak_mb"] = peak_mb()
+        print(json.dumps(result))
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        app = app_for(folder)
+        with app.app_context():
+            db.create_all()
+            league_id = games.default_league().id
+        client = app.test_client()
+        with app.app_context(), client.session_transaction() as session:
+            access.remember(session, db.session.get(League, league_id), access.OWNER)
+        if mode == "web":
+            began = time.perf_counter()
+            cpu = time.process_time()
+            with open(path, "rb") as upload:
+                response = client.post("/league/import", data={
+                    "file": (upload, "league.json", "application/json")},
+                    content_type="multipart/form-data")
+            result["seconds"] = time.perf_counter() - began
+            result["cpu_seconds"] = time.process_time() - cpu
+            result["status"] = response.status_code
+            with app.app_context():
+                result["games"] = db.session.scalar(db.select(db.func.count(Game.id)))
+                result["hands"] = db.session.scalar(db.select(db.func.count(Hand.id)))
+        result["peak_mb"] = peak_mb()
+        print(json.dumps(result))
+
+
+def run_child(mode: str, path: str) -> dict[str, Any]:
+    done = subprocess.run([sys.executable, __file__, "--child", mode, path], check=True,
+                          capture_output=True, text=True, cwd=ROOT)
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=5000)
+    parser.add_argument("--keep", help="write the league file here (else a temporary one)")
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(*args.child)
+        return
+    began = time.perf_counter()
+    template = play_templates()
+    print(f"templates: {len(template['games'])} games played through the services in "
+          f"{time.perf_counter() - began:.1f} s")
+    with tempfile.TemporaryDirectory() as folder:
+        path = args.keep or os.path.join(folder, "league.json")
+        began = time.perf_counter()
+        hand_count = write_big_export(template, args.games, path)
+        size = os.path.getsize(path)
+        print(f"file: {args.games} games, {hand_count} hands, {size / 1e6:.1f} MB "
+              f"({size / hand_count / 1024:.2f} KB a hand), written in "
+              f"{time.perf_counter() - began:.0f} s")
+        start = run_child("start", path)
+        print(f"a process that only starts the app: peak {start['peak_mb']:.0f} MB")
+        load = run_child("load", path)
+        print(f"json.load of the whole file, for comparison: {load['seconds']:.1f} s, peak "
+              f"{load['peak_mb']:.0f} MB")
+        web = run_child("web", path)
+        print(f"web import (streamed): HTTP {web['status']}, {web['games']} games and "
+              f"{web['hands']} hands stored in {web['seconds']:.0f} s "
+              f"({web['cpu_seconds']:.0f} s CPU, {web['seconds'] / max(hand_count, 1) * 1000:.1f}"
+              f" ms a hand); peak {web['peak_mb']:.0f} MB")
+        if web["status"] != 302 or web["games"] != args.games or web["hands"] != hand_count:
+            print("IMPORT FAILED")
+            sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

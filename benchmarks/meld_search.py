@@ -1,0 +1,498 @@
+"""The meld search: ``.venv/bin/python benchmarks/meld_search.py``.
+
+Times "Group my cards" (``best_arrangement``) against RLCard's gin rummy meld finder on
+the same hands (``pip install -e '.[bench]'``), then hunts for the slowest hands it can
+find, for the best arrangement and for the going-out check (``meld_all``), at every size
+up to the largest hand a game allows, and prints the slowest of each.
+
+* **RLCard rows.** RLCard has no jokers and aces low only, so both sides get hands of
+  one deck under Basic Rummy rules (J/Q/K 10, ace 1), where "most melded value" and
+  "least deadwood" are the same thing; each row also counts the hands on which the two
+  disagree on the best value.  ``get_best_meld_clusters`` takes exactly 10 cards; for
+  13 cards RLCard's own workaround is used: ``get_meld_clusters`` (it only combines up
+  to three melds) and the least deadwood over the clusters (``get_deadwood`` and
+  ``get_deadwood_value``).  Timing is CPU time (``time.process_time``), both sides
+  measured in turns, best of several rounds, so a busy machine slows both alike.
+* **The hunt.** For each size, random hands of two decks with four jokers (500 Rum with
+  five players or more), then a hill climb from the slowest: swap one card for another
+  of a dense window of ranks, keep the swap if the search got slower, by the work it
+  counts (deterministic; time is printed beside it).  Going out gets a table of melds
+  too, and hands built from melds and lay-offs (which often can go out).
+* **The limit.** The search stops past ``referee.arrange.SEARCH_LIMIT`` steps and raises
+  ``SearchTooLarge``; the API then answers 422 at once.  Hands that reach the limit are
+  counted, with the time the refusal took.
+
+``--before`` also times the search the referee used before (kept in
+``tests/referee/reference_search.py``) on the RLCard rows and on random hands of the hunt
+sizes that it can finish (it is exponential: the issue measured 53 s for a 26-card
+hand).  ``--quick`` makes a short run.  The exit status is 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import referee.arrange as arrange  # noqa: E402 - after the path is set
+from referee import (  # noqa: E402
+    Card,
+    Table,
+    best_arrangement,
+    make_meld,
+    make_rules,
+    meld_all,
+)
+from referee.arrange import SearchTooLarge, melds_containing, pool_of  # noqa: E402
+from referee.cards import SUITS, full_deck  # noqa: E402
+from referee.melds import card_value  # noqa: E402
+from referee.table import layoff_targets, place  # noqa: E402
+
+BUDGET_MS = 100.0  # the issue's target for any hand a game allows
+BASIC = make_rules("basic")
+PAGAT = make_rules("pagat-500")
+
+
+def clock(func: Callable[[], Any]) -> float:
+    start = time.process_time()
+    func()
+    return time.process_time() - start
+
+
+def machine() -> str:
+    load = ", load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+    return (f"{time.strftime('%Y-%m-%d %H:%M')}, {platform.machine()}, nproc "
+            f"{os.cpu_count()}, Python {platform.python_version()} "
+            f"({platform.python_implementation()}){load}")
+
+
+def largest_hand() -> tuple[int, str]:
+    """The most cards a player can hold (``RULES.md``): the cards dealt, plus the whole
+    discard pile taken in one deep draw (``draw.deep``) when the stock has run out and
+    nobody has melded: every card that is not in another player's hand.  Basic Rummy
+    takes only the top card (``draw.basic``)."""
+    best = (0, "")
+    for family in ("pagat-500", "rummy-500", "basic"):
+        rules = make_rules(family)
+        for players in range(rules.min_players, rules.max_players + 1):
+            dealt = rules.cards_dealt(players)
+            if rules.deep_draws:
+                held = rules.deck_size(players) - (players - 1) * dealt
+            else:
+                held = dealt + 1
+            if held > best[0]:
+                best = (held, f"{family}, {players} players: {dealt} dealt + "
+                              f"{held - dealt} taken from the discard pile")
+    return best
+
+
+# ---------------------------------------------------------------------------------------
+# against RLCard
+
+
+def dense_hand(rng: random.Random, size: int, width: int) -> list[Card]:
+    """``size`` of the ``4 * width`` cards of ``width`` consecutive ranks (one deck)."""
+    low = rng.randint(1, 14 - width)
+    window = [c for c in full_deck(jokers=0) if low <= c.rank < low + width]
+    return rng.sample(window, size)
+
+
+@dataclass
+class Comparison:
+    label: str
+    ours: float  # microseconds per hand
+    theirs: float
+    disagree: int
+    hands: int
+    target: float  # ours / theirs must be at most this
+
+    @property
+    def ratio(self) -> float:
+        return self.ours / self.theirs
+
+    @property
+    def met(self) -> bool:
+        return self.ratio <= self.target
+
+
+def against_rlcard(rounds: int, count: int, before: bool) -> list[Comparison] | None:
+    try:
+        from rlcard.games.gin_rummy.utils import melding
+        from rlcard.games.gin_rummy.utils import utils as gin
+    except ImportError:
+        return None
+    suit_ids = {"S": 0, "H": 1, "D": 2, "C": 3}
+
+    def to_rlcard(card: Card) -> Any:
+        return gin.get_card(card.rank - 1 + 13 * suit_ids[card.suit])
+
+    def least_deadwood(hand: list[Any]) -> int:
+        # RLCard's workaround beyond 10 cards (get_deadwood and get_deadwood_count refuse
+        # them too): its clusters (up to three melds), then the least deadwood
+        best = sum(gin.get_deadwood_value(c) for c in hand)
+        for cluster in melding.get_meld_clusters(hand):
+            melded = {c for meld in cluster for c in meld}
+            best = min(best, sum(gin.get_deadwood_value(c) for c in hand if c not in melded))
+        return best
+
+    rng = random.Random(500)
+    sets = [
+        ("random 10-card hands", [rng.sample(full_deck(jokers=0), 10) for _ in range(count)],
+         1.0),
+        ("dense 10-card hands (10 of the 12 cards of 3 ranks)",
+         [dense_hand(rng, 10, 3) for _ in range(count)], 1 / 3),
+        ("13-card hands, random", [rng.sample(full_deck(jokers=0), 13) for _ in range(count)],
+         1 / 3),
+        ("13-card hands, dense (13 of the 16 cards of 4 ranks)",
+         [dense_hand(rng, 13, 4) for _ in range(count // 2)], 1 / 3),
+    ]
+    rows = []
+    for label, hands, target in sets:
+        theirs_hands = [[to_rlcard(c) for c in hand] for hand in hands]
+        if len(hands[0]) == 10:
+            def theirs(hs: list[list[Any]] = theirs_hands) -> None:
+                for hand in hs:
+                    melding.get_best_meld_clusters(hand)
+        else:
+            def theirs(hs: list[list[Any]] = theirs_hands) -> None:
+                for hand in hs:
+                    least_deadwood(hand)
+
+        def ours(hs: list[list[Card]] = hands) -> None:
+            for hand in hs:
+                best_arrangement(hand, BASIC)
+
+        best_ours = best_theirs = float("inf")
+        for _ in range(rounds):
+            best_ours = min(best_ours, clock(ours))
+            best_theirs = min(best_theirs, clock(theirs))
+        disagree = 0
+        for hand, their_hand in zip(hands, theirs_hands):
+            total = sum(card_value(c, BASIC) for c in hand)
+            if best_arrangement(hand, BASIC).value != total - least_deadwood(their_hand):
+                disagree += 1
+        rows.append(Comparison(label, best_ours / len(hands) * 1e6,
+                               best_theirs / len(hands) * 1e6, disagree, len(hands), target))
+        if before:
+            from tests.referee import reference_search as old
+
+            def old_search(hs: list[list[Card]] = hands) -> None:
+                for hand in hs:
+                    old.best_arrangement(hand, BASIC)
+
+            spent = min(clock(old_search) for _ in range(max(1, rounds // 3)))
+            rows.append(Comparison(f"  (before) {label}", spent / len(hands) * 1e6,
+                                   best_theirs / len(hands) * 1e6, 0, len(hands), float("inf")))
+    return rows
+
+
+# ---------------------------------------------------------------------------------------
+# the hunt
+
+
+TWO_DECKS = [c for _ in range(2) for c in full_deck(jokers=2)]
+
+
+@dataclass
+class Trial:
+    work: int
+    ms: float
+    refused: bool
+    cards: list[Card]
+    table: Table
+    answer: str
+
+
+_SEARCHES: list[Any] = []
+
+
+def _count_work() -> None:
+    """Keep every search made, to add up the work each question took."""
+    for kind in (arrange._Sweep, arrange._Plain):
+        init = kind.__init__
+
+        def counted(self: Any, *args: Any, _init: Any = init, **kwargs: Any) -> None:
+            _init(self, *args, **kwargs)
+            _SEARCHES.append(self)
+
+        kind.__init__ = counted  # type: ignore[method-assign]
+
+
+def _timed(ask: Callable[[], str], cards: list[Card], table: Table) -> Trial:
+    _SEARCHES.clear()
+    start = time.process_time()
+    refused = False
+    answer = ""
+    try:
+        answer = ask()
+    except SearchTooLarge:
+        refused = True
+    ms = (time.process_time() - start) * 1000
+    return Trial(sum(search.work for search in _SEARCHES), ms, refused, cards, table, answer)
+
+
+def run_best(cards: list[Card], table: Table) -> Trial:
+    def ask() -> str:
+        found = best_arrangement(cards, PAGAT)
+        return f"value {found.value}, {len(found.stranded)} stranded"
+
+    return _timed(ask, cards, table)
+
+
+def run_out(cards: list[Card], table: Table) -> Trial:
+    def ask() -> str:
+        return "can go out" if meld_all(cards, table, PAGAT) is not None else "cannot go out"
+
+    return _timed(ask, cards, table)
+
+
+def random_table(rng: random.Random, cards: list[Card]) -> Table:
+    """Up to six melds of the two decks on the table, taken out of ``cards``."""
+    melds = []
+    for i in range(rng.randint(0, 6)):
+        for _ in range(30):
+            if rng.random() < 0.6:
+                suit, low = rng.choice(SUITS), rng.randint(1, 12)
+                want = [Card(1 if r == 14 else r, suit)
+                        for r in range(low, low + rng.randint(3, 5)) if r <= 14]
+            else:
+                rank = rng.randint(1, 13)
+                want = [Card(rank, s) for s in rng.sample(SUITS, rng.choice([3, 4]))]
+            if len(want) >= 3 and all(want.count(c) <= cards.count(c) for c in want):
+                try:
+                    meld = make_meld(f"m{i}", want, PAGAT, "X")
+                except ValueError:
+                    continue
+                for c in want:
+                    cards.remove(c)
+                melds.append(meld)
+                break
+    return Table(tuple(melds))
+
+
+def meldable_hand(rng: random.Random, table: Table, cards: list[Card], size: int
+                  ) -> list[Card]:
+    """A hand of new melds and lay-offs, the kind a player going out holds."""
+    hand: list[Card] = []
+    tries = 0
+    while len(hand) < size and tries < 200 and cards:
+        tries += 1
+        card = rng.choice(cards)
+        if rng.random() < 0.4 and len(table):
+            targets = layoff_targets(table, card, PAGAT)
+            if targets:
+                target = rng.choice(targets)
+                table = table.with_meld(place(table.get(target.meld_id), target, None))
+                cards.remove(card)
+                hand.append(card)
+            continue
+        if card.is_joker:
+            if rng.random() < 0.3:
+                cards.remove(card)
+                hand.append(card)
+            continue
+        rest = pool_of(cards)
+        rest[card] -= 1
+        options = []
+        for _reading, used in melds_containing(card, rest, PAGAT):
+            options.append(used)
+            if len(options) > 12:
+                break
+        if options:
+            used = rng.choice(options)
+            if len(hand) + 1 + sum(used.values()) > size:
+                continue
+            cards.remove(card)
+            hand.append(card)
+            for other, count in used.items():
+                for _ in range(count):
+                    cards.remove(other)
+                    hand.append(other)
+    while len(hand) < size and cards:
+        hand.append(cards.pop())
+    return hand
+
+
+def window(rng: random.Random, cards: Sequence[Card] = TWO_DECKS) -> list[Card]:
+    """The cards of a few consecutive ranks (and the aces) and the jokers: the hands
+    where runs and sets overlap most."""
+    low = rng.randint(1, 9)
+    width = rng.randint(4, 8)
+    return [c for c in cards if c.is_joker or c.rank == 1 or low <= c.rank < low + width]
+
+
+@dataclass
+class Hunt:
+    random: list[Trial]  # hands dealt from the two decks at random
+    dense: list[Trial]  # hands from a window of a few ranks (and built to go out)
+    worst: Trial  # the slowest after the hill climb
+    climbed: int
+    climb_refused: int
+
+
+def hunt(kind: str, size: int, samples: int, climb: int, seed: int) -> Hunt:
+    """Random and dense hands of ``size`` cards, then a hill climb from the slowest."""
+    rng = random.Random(seed * 1000 + size)
+    run = run_best if kind == "best" else run_out
+    plain: list[Trial] = []
+    dense: list[Trial] = []
+    for i in range(samples):
+        deck = list(TWO_DECKS)
+        rng.shuffle(deck)
+        table = random_table(rng, deck) if kind == "out" else Table()
+        if i % 2 == 0:
+            cards = rng.sample(deck, min(size, len(deck)))
+        elif kind == "out" and i % 4 == 1:
+            cards = meldable_hand(rng, table, list(deck), size)
+        else:
+            source = window(rng, deck)
+            cards = rng.sample(source, min(size, len(source)))
+            left = list(deck)
+            for card in cards:
+                left.remove(card)
+            while len(cards) < size and left:
+                cards.append(left.pop())
+        (plain if i % 2 == 0 else dense).append(run(cards, table))
+    worst = max(plain + dense, key=lambda t: (t.work, t.ms))
+    cards, table = worst.cards, worst.table
+    source = window(rng)
+    refused = 0
+    for _ in range(climb):
+        candidate = list(cards)
+        index = rng.randrange(len(candidate))
+        counts: dict[Card, int] = {}
+        for c in (*candidate, *table.cards()):
+            counts[c.natural] = counts.get(c.natural, 0) + 1
+        spare = [c for c in source if counts.get(c, 0) < (4 if c.is_joker else 2)]
+        if not spare:
+            break
+        candidate[index] = rng.choice(spare)
+        trial = run(candidate, table)
+        refused += trial.refused
+        if (trial.work, trial.ms) > (worst.work, worst.ms):
+            worst, cards = trial, candidate
+    return Hunt(plain, dense, worst, climb, refused)
+
+
+def summary(trials: list[Trial]) -> str:
+    done = [t for t in trials if not t.refused]
+    slowest = max((t.ms for t in done), default=0.0)
+    refused = len(trials) - len(done)
+    return f"{fmt_ms(slowest):>9} | {refused:3}/{len(trials):<3}"
+
+
+def before_times(sizes: Sequence[int], count: int, cap_s: float) -> list[tuple[int, float, int]]:
+    """The old exhaustive search on random two-deck hands with jokers: the slowest of
+    ``count`` hands per size, stopping a size once one hand takes more than ``cap_s``."""
+    from tests.referee import reference_search as old
+
+    out = []
+    rng = random.Random(17)
+    for size in sizes:
+        slowest = 0.0
+        done = 0
+        for _ in range(count):
+            hand = rng.sample(TWO_DECKS, size)
+            spent = clock(lambda hand=hand: old.best_arrangement(hand, PAGAT))
+            slowest = max(slowest, spent)
+            done += 1
+            if spent > cap_s:
+                break
+        out.append((size, slowest * 1000, done))
+        if slowest > cap_s:
+            break
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+
+
+def fmt_ms(ms: float) -> str:
+    return f"{ms:.1f} ms" if ms < 1000 else f"{ms / 1000:.2f} s"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=400, help="hands per RLCard row")
+    parser.add_argument("--rounds", type=int, default=7, help="timing rounds (best of)")
+    parser.add_argument("--samples", type=int, default=30, help="random hands per size")
+    parser.add_argument("--climb", type=int, default=60, help="hill-climbing steps per size")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--before", action="store_true",
+                        help="also time the search the referee used before")
+    parser.add_argument("--quick", action="store_true", help="a short run")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.hands, args.rounds, args.samples, args.climb = 100, 3, 8, 10
+    _count_work()
+    most, why = largest_hand()
+    print(f"Rummy Scorebook meld search — {machine()}")
+    print(f"search limit {arrange.SEARCH_LIMIT:,} steps; the largest hand a game allows: "
+          f"{most} cards ({why})\n")
+    missed = []
+
+    rows = against_rlcard(args.rounds, args.hands, args.before)
+    if rows is None:
+        print("RLCard is not installed: pip install -e '.[bench]' (rows left out)\n")
+    else:
+        print("best_arrangement against RLCard (Basic Rummy rules, one deck, CPU time)")
+        width = max(len(r.label) for r in rows)
+        print(f"{'hands':{width}} | ours/hand | RLCard/hand | ours/RLCard | target | "
+              "disagree")
+        for r in rows:
+            target = "-" if r.target == float("inf") else f"<= {r.target:.2f}"
+            mark = "" if r.target == float("inf") else ("PASS" if r.met else "FAIL")
+            print(f"{r.label:{width}} | {r.ours:7.1f} µs | {r.theirs:9.1f} µs | "
+                  f"{r.ratio:11.2f} | {target:6} {mark:4} | {r.disagree}/{r.hands}")
+            if mark == "FAIL":
+                missed.append(r.label)
+        print("(disagree: hands where RLCard's best differs; for 13 cards RLCard combines"
+              " at most three melds)\n")
+
+    sizes_best = [10, 13, 20, 26, 30, 40, most]
+    sizes_out = [13, 20, 30, 40, 60, most]
+    for kind, sizes, label in (("best", sizes_best, "best_arrangement (Group my cards)"),
+                               ("out", sizes_out, "meld_all (the going-out check)")):
+        print(f"{label}: two decks, four jokers" + (", a table of up to six melds"
+                                                    if kind == "out" else ""))
+        print("cards | random: slowest completed | refused | dense: slowest completed | "
+              "refused | hill climb: slowest | its work | refused | the slowest hand")
+        for size in sizes:
+            found = hunt(kind, size, args.samples, args.climb, args.seed)
+            worst = found.worst
+            shown = " ".join(str(c) for c in sorted(worst.cards, key=arrange._listing_key))
+            what = "refused" if worst.refused else worst.answer
+            print(f"{size:5} | {summary(found.random)} | {summary(found.dense)} | "
+                  f"{fmt_ms(worst.ms):>9} | {worst.work:8,} | "
+                  f"{found.climb_refused:3}/{found.climbed:<3} | {what}: {shown}"
+                  + (f" (table: {'; '.join(str(m.reading) for m in worst.table)})"
+                     if len(worst.table) else ""))
+            # /arrange takes at most 30 cards; going out, any hand a game allows
+            if (kind == "out" or size <= 30) and worst.ms > BUDGET_MS:
+                missed.append(f"{kind} {size}: {fmt_ms(worst.ms)}")
+        print("(slowest completed: the slowest hand answered; refused: hands that reached "
+              "the limit and got SearchTooLarge, the time of which is in the hill-climb "
+              "column when the slowest was refused)\n")
+
+    if args.before:
+        print("the search before (tests/referee/reference_search.py), random two-deck "
+              "hands with jokers, slowest:")
+        for size, ms, done in before_times([10, 13, 16, 18, 20, 22, 24, 26], 10, 20.0):
+            print(f"  {size} cards: {fmt_ms(ms)} (of {done} hands)")
+        print()
+    print("targets met" if not missed else "TARGETS MISSED: " + "; ".join(missed))
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

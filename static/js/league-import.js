@@ -1,0 +1,68 @@
+// The league import form (templates/league/export.html): send the file with
+// XMLHttpRequest, so the page can say how much of it is sent, then that the server is
+// checking every hand, until its answer (the standings, or the form with what is wrong)
+// replaces the page. Without JavaScript the form posts as usual and the page says
+// beforehand that it will not change until the import is done.
+//
+// Markup: form[data-import] holding [data-import-status] (the message, aria-live) and
+// [data-import-progress] (a <progress>); the texts come from the form's
+// data-text-sending ("{percent}" is replaced), data-text-checking and data-text-lost.
+(function () {
+  "use strict";
+
+  var form = document.querySelector("form[data-import]");
+  if (!form || !window.XMLHttpRequest || !window.FormData) return;
+  var status = form.querySelector("[data-import-status]");
+  var bar = form.querySelector("[data-import-progress]");
+  var button = form.querySelector("button[type=submit]");
+  var file = form.querySelector("input[type=file]");
+
+  function say(text, done, total) {
+    status.textContent = text;
+    status.hidden = false;
+    bar.hidden = false;
+    if (total) {
+      bar.max = total;
+      bar.value = done;
+    } else {
+      bar.removeAttribute("value"); // indeterminate: the server is working
+    }
+  }
+
+  function show(html, url) {
+    // the server's answer becomes the page, as if the form had been posted
+    document.open();
+    document.write(html);
+    document.close();
+    if (url && window.history && window.history.replaceState) {
+      window.history.replaceState(null, "", url);
+    }
+  }
+
+  form.addEventListener("submit", function (event) {
+    if (!file || !file.files || !file.files.length) return; // the server says what is missing
+    event.preventDefault();
+    var request = new XMLHttpRequest();
+    request.open("POST", form.action);
+    request.upload.addEventListener("progress", function (e) {
+      if (!e.lengthComputable) return;
+      var percent = Math.floor((100 * e.loaded) / e.total);
+      say(form.getAttribute("data-text-sending").replace("{percent}", percent + " %"),
+          e.loaded, e.total);
+    });
+    request.upload.addEventListener("load", function () {
+      say(form.getAttribute("data-text-checking"));
+    });
+    request.addEventListener("load", function () {
+      show(request.responseText, request.responseURL);
+    });
+    request.addEventListener("error", function () {
+      say(form.getAttribute("data-text-lost"));
+      bar.hidden = true;
+      button.disabled = false;
+    });
+    button.disabled = true;
+    say(form.getAttribute("data-text-sending").replace("{percent}", "0 %"), 0, 1);
+    request.send(new FormData(form));
+  });
+})();

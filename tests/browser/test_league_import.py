@@ -1,0 +1,66 @@
+"""The league import at phone size, with JavaScript: the file goes up by XMLHttpRequest
+(the page says how much is sent, then that the server is checking every hand) and the
+server's answer replaces the page: the imported league's standings, or the form with
+what is wrong in the file."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scorebook import games, hands
+from scorebook.entry import entry_from_text
+from scorebook.exports import export_league
+from scorebook.extensions import db
+from tests.browser.serving import serve, sqlite_app
+from tests.browser.test_scorebook_game import start_game
+from tests.reading import sentence
+
+
+@pytest.fixture(scope="module")
+def import_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, bytes]]:
+    """A server, and the export of a league of one finished game (named Moved family)."""
+    folder: Path = tmp_path_factory.mktemp("import")
+    elsewhere = sqlite_app(folder, "elsewhere.sqlite3")  # the install the league comes from
+    with elsewhere.test_request_context():
+        game = games.create_game(games.default_league(), ["Ann", "Ben"], 0,
+                                 games.build_rules("rummy-500", {"target": 50}))
+        hands.record_hand(game, entry_from_text(["Ann", "Ben"], {
+            "Ann": {"melds": "as ah ad ac\nks kh kd kc"}, "Ben": {"hand": "5h"}},
+            "Ann", None, False, False))
+        data = export_league(games.default_league())
+        db.session.remove()
+    app = sqlite_app(folder, "import.sqlite3")
+    data["league"]["name"] = "Moved family"
+    with serve(app) as url:
+        yield url, json.dumps(data, indent=1).encode()
+
+
+def test_importing_a_league_with_the_page(page: Page, import_server: tuple[str, bytes],
+                                          screenshot) -> None:  # type: ignore[no-untyped-def]
+    url, file = import_server
+    start_game(page, url, ["Cy", "Dee"], "rummy-500")  # this browser owns a league
+    page.goto(f"{url}/league/export")
+    expect(page.get_by_text("A file of up to 512 MB")).to_be_visible()
+    screenshot("league-import")
+    form = page.locator("form[data-import]")
+    # a broken file first: the form comes back with the reason, in place
+    form.get_by_label("League file (JSON)").set_input_files(
+        {"name": "league.json", "mimeType": "application/json", "buffer": file[:200]})
+    form.get_by_role("button", name="Import").click()
+    expect(page.locator("#import-error")).to_contain_text("not JSON")
+    form = page.locator("form[data-import]")
+    form.get_by_label("League file (JSON)").set_input_files(
+        {"name": "league.json", "mimeType": "application/json", "buffer": file})
+    with page.expect_request(lambda r: r.method == "POST") as posted:
+        form.get_by_role("button", name="Import").click()
+    assert posted.value.resource_type == "xhr"  # sent by the script, which shows progress
+    expect(page.locator(".flash")).to_contain_text(
+        sentence("The league Moved family was imported, and this browser owns it"))
+    assert re.search(r"/league/\?season=all$", page.url), page.url
+    expect(page.locator("h1")).to_contain_text("Moved family")

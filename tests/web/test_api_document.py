@@ -1,0 +1,228 @@
+"""The OpenAPI document says what the JSON API accepts, in both directions.
+
+schemathesis makes bodies from the document (and bodies that break it); each one is
+judged by the document itself (a JSON Schema validator, not the generator's intent)
+and sent, as a scorer of a real game:
+
+- a body that fits is answered (2xx, or a 409 when the games API's hand moved on), or
+  refused with one of the operation's own ``x-content-codes`` (what a schema cannot
+  say: cards the decks in play do not hold, a meld that is not one) or a limit of every
+  request (too deep, too many values, too large);
+- a body that does not fit is refused (4xx).
+
+``API_DOC_EXAMPLES`` (default 25) sets the examples per operation and mode; ``make fuzz``
+raises it. Hand-written cases below pin what the document once got wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+import jsonschema_rs
+import pytest
+import schemathesis
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis.errors import Unsatisfiable
+from schemathesis import GenerationMode
+
+from referee import make_rules
+from scorebook import access, games, hands
+from scorebook.entry import entry_from_text
+from scorebook.extensions import db
+from scorebook.models import League
+from scorebook.openapi import LIMIT_CODES, openapi_document
+
+EXAMPLES = int(os.environ.get("API_DOC_EXAMPLES", "25"))
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+COMPONENTS = openapi_document()["components"]
+
+
+def validator(schema: dict[str, Any]) -> Any:
+    """A validator of ``schema`` with the document's components (fancy-regex patterns,
+    as schemathesis reads them: ECMAScript-like, with look-ahead)."""
+    whole = {"$schema": DRAFT, **schema, "components": COMPONENTS}
+    return jsonschema_rs.validator_for(whole, pattern_options=jsonschema_rs.FancyRegexOptions())
+
+
+def body_schema(method: str, path: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    operation = openapi_document()["paths"][path][method.lower()]
+    return operation, operation["requestBody"]["content"]["application/json"]["schema"]
+
+
+@pytest.fixture
+def game_app(make_app: Callable[..., Flask]) -> tuple[Flask, dict[str, int], str]:
+    app = make_app(PROPAGATE_EXCEPTIONS=False)
+    with app.test_request_context():
+        league = League(name="Document", scorer_token_hash=access.token_hash("d" * 43))
+        db.session.add(league)
+        db.session.commit()
+        game = games.create_game(league, ["You", "Ada"], 0, make_rules("pagat-500"))
+        hands.record_hand(game, entry_from_text(["You", "Ada"], {
+            "You": {"melds": "7s 8s 9s"}, "Ada": {"hand": "kd"}}, "You", None, False, False))
+        session: dict[str, Any] = {}
+        access.remember(session, league, access.SCORER)
+        cookie = app.session_interface.get_signing_serializer(app).dumps(session)  # type: ignore[attr-defined]
+        return app, {"game_id": game.id, "number": 1}, cookie
+
+
+def _query_fits(operation: Any, query: dict[str, Any] | None) -> bool:
+    """Whether the query string's values fit their parameters (they arrive as text)."""
+    schemas = {p.name: p.definition.get("schema", {}) for p in operation.query}
+    for name, value in (query or {}).items():
+        if name not in schemas:
+            continue
+        try:
+            number = int(str(value))
+        except ValueError:
+            return False
+        if not validator(schemas[name]).is_valid(number) or str(number) != str(value):
+            return False
+    return True
+
+
+def _refusal(response: Any) -> str:
+    try:
+        return str(response.json()["error"]["code"])
+    except (ValueError, KeyError, TypeError):
+        return f"HTTP {response.status_code}"
+
+
+def _judge(operation: Any, mode: GenerationMode, ids: dict[str, int], cookie: str,
+           wrong: list[str], counts: dict[str, int]) -> None:
+    """Send ``EXAMPLES`` cases of ``operation`` in ``mode``; note in ``wrong`` each answer
+    the document does not foretell."""
+    spec = openapi_document()["paths"][operation.path][operation.method.lower()]
+    content_codes = set(spec["x-content-codes"]) | set(LIMIT_CODES)
+    fits = validator(spec["requestBody"]["content"]["application/json"]["schema"])
+    fixed = {p.name: ids[p.name] for p in operation.path_parameters if p.name in ids}
+    strategy = operation.as_strategy(mode, path_parameters=fixed or None,
+                                     cookies={"session": cookie})
+
+    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(case=strategy)
+    def send(case: Any) -> None:
+        if not _query_fits(operation, case.query):
+            return  # a broken query string is the fuzz test's business
+        body = case.body
+        # raw bytes (not JSON at all) or no body: neither fits the document
+        body_fits = isinstance(body, dict | list | str | int | float | bool) and (
+            fits.is_valid(body))
+        response = case.call()
+        status = response.status_code
+        label = f"{case.method} {case.formatted_path} {json.dumps(body, default=repr)[:300]}"
+        if body_fits:
+            counts["fits"] += 1
+            if status < 300:
+                counts["answered"] += 1
+            elif status == 409 and "/games/" in operation.path:
+                pass  # another hand moved on: the body was read
+            elif status not in (400, 413) or _refusal(response) not in content_codes:
+                wrong.append(f"fits, refused {status} {_refusal(response)}: {label}")
+        else:
+            counts["breaks"] += 1
+            if not 400 <= status < 500:
+                wrong.append(f"does not fit, answered {status}: {label}")
+
+    started = time.perf_counter()
+    try:
+        send()
+    except Unsatisfiable:
+        pass
+    if os.environ.get("API_DOC_TIMES"):
+        print(f"{operation.label} {mode.value}: {time.perf_counter() - started:.1f} s")
+
+
+def test_the_document_says_what_the_api_accepts(
+        game_app: tuple[Flask, dict[str, int], str]) -> None:
+    app, ids, cookie = game_app
+    schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
+    operations = sorted((r.ok() for r in schema.get_all_operations() if r.ok().body),
+                        key=lambda op: op.method.upper() == "DELETE")
+    assert len(operations) >= 11  # nine questions, record and edit a hand
+    wrong: list[str] = []
+    seen: dict[str, dict[str, int]] = {}
+    for operation in operations:
+        counts = seen.setdefault(operation.label, {"fits": 0, "answered": 0, "breaks": 0})
+        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+            _judge(operation, mode, ids, cookie, wrong, counts)
+    assert not wrong, f"{len(wrong)} disagreements:\n" + "\n".join(wrong[:25])
+    for label, counts in seen.items():
+        assert counts["fits"] and counts["breaks"], (label, counts)
+        if "/games/" not in label:  # a random hand rarely matches the game's players
+            assert counts["answered"], (label, counts)
+
+
+# --- what the document once got wrong, both ways ---------------------------------------
+
+#: (path, body, fits the document): each one is also sent, and must be answered or
+#: refused as the document says.
+CASES = [
+    ("/referee/meld", {"cards": ["7S", "8S", "9S"]}, True),
+    ("/referee/meld", {"cards": "7s 8s 9s", "players": 3.0}, True),  # 3.0 is a whole number
+    ("/referee/meld", {"cards": ["7S", "8S", "9S"], "comment": "ignored"}, True),
+    ("/referee/meld", {"cards": ["7S", "8S", "9S"], "rules": "basic"}, True),
+    ("/referee/meld", {"cards": ["7S", "8S", "9S"], "rules": None, "players": None}, True),
+    ("/referee/meld", {}, False),  # no cards
+    ("/referee/meld", {"cards": ["7S", "nosniff"]}, False),
+    ("/referee/meld", {"cards": ["7S"], "rules": {"family": "basic", "jokers": True}}, False),
+    ("/referee/meld", {"cards": ["7S"], "rules": {"floating": True,
+                                                 "discard_required": True}}, False),
+    ("/referee/meld", {"cards": ["7S"], "rules": {"family": "basic"}, "players": 5}, False),
+    ("/referee/meld", {"cards": ["7S"], "rules": {"target": 150.0}}, True),
+    ("/referee/layoff", {"card": "9S", "table": [{"cards": "6s 7s 8s"}]}, True),
+    ("/referee/layoff", {"card": "9S", "table": [{"id": "", "cards": "6s 7s 8s"}]}, False),
+    ("/referee/layoff", {"card": "9S", "table": [{"id": " ", "cards": "6s 7s 8s"}]}, False),
+    ("/referee/layoff", {"card": "9S", "table": [{"id": 7, "cards": "6s 7s 8s"}]}, True),
+    ("/referee/layoff", {"card": "9S", "table": [{"id": "a\u0000", "cards": "6s"}]}, False),
+    ("/referee/layoff", {"card": "9S", "table": [{"id": "x" * 81, "cards": "6s"}]}, False),
+    ("/referee/layoff", {"card": "9S", "table": [{"id": "a\n", "cards": "6s 7s 8s"}]}, False),
+    ("/referee/layoff", {"table": []}, False),  # no card
+    ("/referee/draw", {"pile": [], "hand": []}, False),  # nothing to take
+    ("/referee/draw", {"pile": ["5H"], "hand": ["5S", "5D"], "take": 0}, False),
+    ("/referee/draw", {"pile": ["5H"], "hand": ["5S", "5D"], "take": 1.0}, True),
+    ("/referee/going-out", {}, False),  # no hand
+    ("/referee/going-out", {"hand": ["7S", "8S", "9S"], "took": None,
+                            "discard": None}, True),
+    ("/referee/rummy-call", {"discarder": "Ann", "caller": "Ben"}, False),  # no pile
+    ("/score/hand", {"players": [{"name": "Ann", "melds": ["7s 8s 9s"]},
+                                 {"name": "Ben", "hand": "5h"}], "went_out": "Ann"}, True),
+    ("/score/hand", {"players": [{"name": "Ann", "melds": 0}, {"name": "Ben"}]}, False),
+    ("/score/hand", {"players": [{"name": "Ann", "melds": [{"id": "a"}]},
+                                 {"name": "Ben"}]}, False),  # a meld without its cards
+    ("/score/hand", {"players": [{"name": "Ann"}]}, False),  # one player
+    ("/score/game", {"totals": [510.0, 20]}, True),
+    ("/score/game", {"totals": [510, 20], "names": ["Ann"]}, True),  # names-mismatch
+    ("/arrange", {"cards": " ".join(["2s"] * 31)}, False),
+]
+
+
+@pytest.mark.parametrize(("path", "body", "fits"), CASES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_a_body_is_answered_as_the_document_says(client: FlaskClient, path: str,
+                                                 body: dict[str, Any], fits: bool) -> None:
+    operation, schema = body_schema("POST", path)
+    assert validator(schema).is_valid(body) is fits
+    response = client.post(f"/api/v1{path}", json=body)
+    if fits:
+        assert response.status_code < 300 or (
+            response.get_json()["error"]["code"] in operation["x-content-codes"]
+        ), response.get_json()
+    else:
+        assert response.status_code == 400, response.get_json()
+
+
+def test_the_patterns_read_the_same_in_python() -> None:
+    """The document's patterns are the ones the API checks (scorebook.payloads)."""
+    from scorebook import payloads
+
+    doc = openapi_document()["components"]["schemas"]
+    assert doc["Card"]["pattern"] == payloads.CARD_PATTERN
+    assert doc["Name"]["anyOf"][0]["pattern"] == payloads.TEXT_PATTERN
+    assert doc["Name"]["anyOf"][0]["maxLength"] == payloads.MAX_TEXT
