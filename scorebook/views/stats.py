@@ -330,7 +330,8 @@ def recap(season_id: int) -> str:
         desc = "; ".join(ngettext("%(name)s: %(num)s win", "%(name)s: %(num)s wins", n,
                                   name=isolate(nm)) for nm, n in rows) + "."
         chart = count_bars(rows, gettext("Games won in the season %(name)s",
-                                         name=isolate(season.name)), desc, "recap-wins", highlight=len(summary.podium))
+                                         name=isolate(season.name)), desc,
+                           "recap-wins", highlight=len(summary.podium))
     return render_template(
         "stats/recap.html", league=league, season=season, seasons=seasons, recap=summary,
         wins_chart=chart, share_text=share_text(league, season, summary),
