@@ -671,3 +671,85 @@ def test_an_ace_laid_off_on_two_to_king_counts_at_the_end_it_went(ctx: None) -> 
     assert ben.sums.laid_off_points == 15 + 1  # and the scores the referee stored agree
     assert games.totals(game) == [168, 16 - 4]
     assert stats("Ann").sums.fed_by_others == 2
+
+
+# --- every write reaches the pages (the figures kept in the process included) --------------
+
+
+def records_said(client) -> str:  # type: ignore[no-untyped-def]
+    return page_in(client, "/league/records?season=all")
+
+
+def test_every_write_reaches_the_records_page(client, made: dict[str, Game]) -> None:
+    """A page seen before keeps its figures (scorebook.stats.memo) until something
+    under them changes: a hand saved, edited or deleted, a game deleted.  Each step's
+    answer is worked out from the cards in this module's docstring."""
+    page = records_said(client)
+    assert "<bdi>Ben</bdi> scored 97 in one hand" in page  # G2 hand 2
+    assert "5 hands, won by <bdi>Ann</bdi>" in page  # the longest game: G1
+    assert records_said(client) == page  # seen before: the same, from what was kept
+
+    # a hand deleted: G2 is no longer finished, its 97 leaves; Ann's 66 (G1 hand 4) leads
+    g2 = made["g2"]
+    last = g2.hands[2]
+    hands.delete_hand(last, last.version)
+    page = records_said(client)
+    assert "scored 97" not in page and "<bdi>Ann</bdi> scored 66 in one hand" in page
+
+    # a hand saved: G2 finished again, now with a bigger last hand for Ben:
+    # JK=JD QD KD (35), 8D 8H 8S (24), 9S 10S JS QS KS (49) = 108
+    hands.record_hand(g2, entry_from_text(["Ann", "Ben"], {
+        "Ben": {"melds": "jk=jd qd kd\n8d 8h 8s\n9s 10s js qs ks"}, "Ann": {"hand": "2d"}},
+        "Ben", None, False, False))
+    assert g2.status == FINISHED
+    page = records_said(client)
+    assert "<bdi>Ben</bdi> scored 108 in one hand" in page
+
+    # a hand edited: the same hand without the spade run is 59 again; 97 is back on top
+    third = g2.hands[2]
+    hands.edit_hand(third, entry_from_text(["Ann", "Ben"], {
+        "Ben": {"melds": "jk=jd qd kd\n8d 8h 8s"}, "Ann": {"hand": "2d"}},
+        "Ben", None, False, False), third.version)
+    page = records_said(client)
+    assert "<bdi>Ben</bdi> scored 97 in one hand" in page and "108" not in page
+
+    # a game deleted: G1 (5 hands) goes; the longest game is G2's 3 hands
+    db.session.delete(made["g1"])
+    db.session.commit()
+    page = records_said(client)
+    assert "5 hands, won by" not in page and "3 hands, won by <bdi>Ben</bdi>" in page
+
+
+def test_a_renamed_player_is_renamed_in_the_kept_figures(client, made: dict[str, Game]
+                                                         ) -> None:
+    assert "<bdi>Ben</bdi> won from 94 points behind" in records_said(client)
+    league.rename_player(who("Ben"), "Benedetto")
+    page = records_said(client)
+    assert "<bdi>Benedetto</bdi> won from 94 points behind" in page
+    assert "<bdi>Ben</bdi>" not in page
+
+
+def test_an_imported_league_has_the_same_figures(app: Flask, made: dict[str, Game]) -> None:
+    """A league exported and imported again (every game imported) is counted on its
+    first view, and gives the figures worked out above."""
+    from scorebook.exports import export_league, import_league
+    from scorebook.models import League
+
+    data = export_league(games.default_league())
+    data["league"]["name"] = "The copy"
+    empty = League(name="An empty league")
+    db.session.add(empty)
+    db.session.commit()
+    copy = import_league(data, replace=empty)
+    assert cache.stale(copy.id)[0]  # nothing counted yet: every game waits
+    league.prepare(copy)
+    cache.refresh(copy.id)
+    assert cache.stale(copy.id) == ([], [])
+    found = {r.kind: (r.value, r.name) for r in records(Scope(copy.id))}
+    assert found["highest-hand"] == (97, "Ben") and found["comeback"] == (94, "Ben")
+    assert found["longest-game"] == (5, "Ann") and found["shortest-game"] == (1, "Cy")
+    ann = db.session.scalar(select(Player).where(Player.league_id == copy.id,
+                                                 Player.name == "Ann"))
+    assert ann is not None
+    s = player_stats(ann, Scope(copy.id)).sums
+    assert (s.games, s.hands, s.going_rummy) == (3, 9, 0)
