@@ -272,7 +272,7 @@ def build(games: int, players: int, seed: int = 500,
             b.counts["hands"] += 1
             b.counts["scores"] += len(table)
         winner = max(table, key=lambda p: totals[p])
-        b.rows[Game].append({"id": g, "league_id": league.id, "family": FAMILY,
+        b.rows[Game].append({"id": g, "number": g, "league_id": league.id, "family": FAMILY,
                              "rules_json": rules, "target": 500, "status": FINISHED,
                              "winner_id": winner, "started_at": when - timedelta(hours=2),
                              "finished_at": when, "revision": number})

@@ -2,6 +2,12 @@
 edit and delete a hand.  The same services as the pages (:mod:`scorebook.hands`),
 so the referee checks everything the same way and two phones saving one hand get
 one stored hand and a ``409`` with the hand that won.
+
+A hand is addressed by its number, which moves up when an earlier hand is deleted;
+its ``id`` never moves.  ``PUT`` and ``DELETE`` need the ``version`` read (else
+``428``) and should send the ``id`` read too: a stale change is a ``409`` that
+carries the hand as it is now (``error.hand``) and says whether the hands were
+renumbered (``error.renumbered``), never a change to another hand.
 """
 
 from __future__ import annotations
@@ -14,7 +20,14 @@ from scorebook.entry import HandError, entry_from_json, entry_json, stored_playe
 from scorebook.errors import error_response
 from scorebook.extensions import db
 from scorebook.games import load_game, totals, verdict_of
-from scorebook.hands import HandConflict, delete_hand, edit_hand, record_hand
+from scorebook.hands import (
+    HandConflict,
+    VersionRequired,
+    check_stale,
+    delete_hand,
+    edit_hand,
+    record_hand,
+)
 from scorebook.models import Game, Hand
 from scorebook.payloads import PayloadError, check_budget, parse_json
 from scorebook.plain_text import db_int
@@ -33,10 +46,15 @@ class _NotFound(Exception):
     pass
 
 
-def hand_of(game: Game, number: int) -> Hand:
+def hand_at(game: Game, number: int) -> Hand | None:
     hand = db.session.scalar(db.select(Hand).where(Hand.game_id == game.id,
                                                    Hand.number == number))
-    if hand is None or not hand.complete:
+    return hand if hand is not None and hand.complete else None
+
+
+def hand_of(game: Game, number: int) -> Hand:
+    hand = hand_at(game, number)
+    if hand is None:
         raise _NotFound()
     return hand
 
@@ -48,6 +66,7 @@ def hand_json(game: Game, hand: Hand) -> dict[str, Any]:
     players = stored_players(hand, names, ids)
     went_out = name_of.get(hand.went_out_id) if hand.went_out_id else None
     return {
+        "id": hand.id,
         "number": hand.number,
         "version": hand.version,
         "dealer": name_of.get(hand.dealer_id),
@@ -61,6 +80,7 @@ def game_json(game: Game) -> dict[str, Any]:
     verdict = verdict_of(game)
     return {
         "id": game.id,
+        "number": game.number,
         "family": game.family,
         "rules": game.rules_spec,
         "status": game.status,
@@ -68,7 +88,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "totals": totals(game),
         "winner": game.winner.name if game.winner else None,
         "verdict": {"code": verdict.code, "rules": list(verdict.rules)},
-        "hands": [{"number": h.number, "version": h.version, "ending": h.ending,
+        "hands": [{"id": h.id, "number": h.number, "version": h.version, "ending": h.ending,
                    "scores": {s.player.name: s.score for s in h.scores}}
                   for h in game.hands if h.complete],
     }
@@ -77,8 +97,9 @@ def game_json(game: Game) -> dict[str, Any]:
 def _conflict(game: Game, conflict: HandConflict) -> Response:
     response = error_response(409, conflict.message, conflict.code)
     body = response.get_json()
+    body["error"]["renumbered"] = conflict.renumbered
     stored = db.session.get(Hand, conflict.hand_id) if conflict.hand_id else None
-    if stored is not None and stored.complete:
+    if stored is not None and stored.complete and stored.game_id == game.id:
         body["error"]["hand"] = hand_json(game, stored)
     response.set_data(jsonify(body).get_data())
     return response
@@ -114,15 +135,41 @@ def _body() -> dict[str, Any]:
     return body
 
 
-def _version(body: dict[str, Any]) -> int | None:
-    version = body.get("version", request.args.get("version"))
-    if version is None:
+def _whole(body: dict[str, Any], key: str, what: str) -> int | None:
+    value = body.get(key)
+    if value is None:  # absent or null in the body: the query string may say
+        value = request.args.get(key)
+    if value is None:
         return None
-    number = db_int(version) if not isinstance(version, float) else None
+    number = db_int(value) if not isinstance(value, float) else None
     if number is None:
-        raise HandError("version must be the number the hand had when you read it",
-                        "bad-request")
+        raise HandError(what, "bad-request")
     return number
+
+
+def _version(body: dict[str, Any]) -> int:
+    """The ``version`` the client read (body, or the query string): required."""
+    version = _whole(body, "version", "version must be the number the hand had when you "
+                                      "read it")
+    if version is None:
+        raise VersionRequired()
+    return version
+
+
+def _hand_id(body: dict[str, Any]) -> int | None:
+    """The ``id`` of the hand the client read, if it says (it should)."""
+    return _whole(body, "id", "id must be the id the hand had when you read it")
+
+
+def _target(game: Game, number: int, body: dict[str, Any]) -> Hand:
+    """The hand a PUT or DELETE may change: the one at ``number`` if it is the hand and
+    the version the client read; a hand that went (or moved) since: 409; none: 404."""
+    hand = hand_at(game, number)
+    hand_id = _hand_id(body)
+    version = _version(body)
+    if hand is None and hand_id is None:
+        raise _NotFound()
+    return check_stale(game, number, hand, hand_id, version)
 
 
 def _entry(body: dict[str, Any], game: Game) -> Any:
@@ -173,11 +220,11 @@ def create_hand(game_id: int) -> Response | tuple[Response, int]:
 @bp.put("/<int:game_id>/hands/<int:number>")
 def update_hand(game_id: int, number: int) -> Response:
     game = game_or_404(game_id)
-    hand = hand_of(game, number)
     try:
         body = _body()
-        entry = _entry(body, game)
-        hand = edit_hand(hand, entry, _version(body))
+        entry = _entry(body, game)  # a hand that cannot be read is a 400 whatever else
+        hand = _target(game, number, body)
+        hand = edit_hand(hand, entry, _version(body), _hand_id(body))
     except HandConflict as conflict:
         return _conflict(game, conflict)
     except HandError as error:
@@ -189,10 +236,11 @@ def update_hand(game_id: int, number: int) -> Response:
 @bp.delete("/<int:game_id>/hands/<int:number>")
 def remove_hand(game_id: int, number: int) -> Response:
     game = game_or_404(game_id)
-    hand = hand_of(game, number)
     try:
-        body = _json()
-        delete_hand(hand, _version(body if isinstance(body, dict) else {}))
+        raw = _json()
+        body = raw if isinstance(raw, dict) else {}
+        hand = _target(game, number, body)
+        delete_hand(hand, _version(body), _hand_id(body))
     except HandConflict as conflict:
         return _conflict(game, conflict)
     except HandError as error:

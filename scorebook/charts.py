@@ -22,7 +22,6 @@ MARKERS = ("circle", "square", "triangle", "diamond", "cross", "circle", "square
 
 WIDTH, HEIGHT = 340, 200
 LEFT, RIGHT, TOP, BOTTOM = 40, 12, 12, 24
-LEGEND_ROW = 20
 MINUS = "\u2212"
 
 
@@ -57,8 +56,7 @@ def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: 
     high = max([target, *values])
     plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
-    legend_rows = (len(names) + 1) // 2
-    total_h = HEIGHT + 8 + legend_rows * LEGEND_ROW
+    total_h = HEIGHT
 
     def x(i: int) -> float:
         return LEFT + plot_w * i / max(hands, 1)
@@ -109,16 +107,27 @@ def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: 
         for px, py in points[1:] if show_markers else points[-1:]:
             out.append(_marker(marker, px, py, colour))
         out.append("</g>")
-        lx = 8 + (k % 2) * (WIDTH // 2)
-        ly = HEIGHT + 8 + (k // 2) * LEGEND_ROW + 10
-        out.append(f'<line x1="{lx}" x2="{lx + 28}" y1="{ly}" y2="{ly}" stroke="{colour}" '
-                   f'stroke-width="2.5"{dash_attr}/>')
-        out.append(_marker(marker, lx + 14, ly, colour))
-        total = str(series[-1] if series else 0).replace("-", MINUS)
-        out.append(f'<text x="{lx + 34}" y="{ly + 4}" font-size="12" fill="#1a1a1a">'
-                   f'{escape(isolate(name))} {total}</text>')
     out.append("</svg>")
+    out.append(_legend(names, running))
     return Markup("".join(out))
+
+
+def _legend(names: Sequence[str], running: Sequence[Sequence[int]]) -> str:
+    """The key to the lines, as a list under the chart (not inside it): a long name
+    wraps onto a line of its own instead of running over its neighbour's.  Each entry
+    draws its line's colour, dash and marker, and gives the player's total."""
+    items = []
+    for k, (name, series) in enumerate(zip(names, running)):
+        colour, dash, marker = COLOURS[k % 8], DASHES[k % 8], MARKERS[k % 8]
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        total = str(series[-1] if series else 0).replace("-", MINUS)
+        items.append(
+            f'<li><svg class="legend-line" viewBox="0 0 32 12" width="32" height="12" '
+            f'aria-hidden="true" focusable="false"><line x1="1" x2="31" y1="6" y2="6" '
+            f'stroke="{colour}" stroke-width="2.5"{dash_attr}/>{_marker(marker, 16, 6, colour)}'
+            f'</svg><bdi class="legend-name">{escape(name)}</bdi> '
+            f'<span class="legend-total">{total}</span></li>')
+    return f'<ul class="chart-legend">{"".join(items)}</ul>'
 
 
 # --- league charts: a rating over time, a score distribution ------------------------------

@@ -62,10 +62,12 @@ class HandError(ValueError):
 
 @dataclass
 class Entry:
-    """One hand as submitted: every player's cards, how it ended, who went out."""
+    """One hand as submitted: every player's cards, how it ended, who went out.
+    ``ending`` is None when nobody said how the hand ended: the hand is then refused
+    (:func:`scorebook.hands.check_entry`), never taken as a stock-out or a draw."""
 
     players: list[PlayerHand]
-    ending: str = WENT_OUT
+    ending: str | None = WENT_OUT
     went_out: str | None = None
     raw: dict[str, Any] = field(default_factory=dict)
     #: The melds' cards were tapped in any order (the record page's card picker), not
@@ -73,15 +75,16 @@ class Entry:
     loose: bool = False
 
 
-def default_ending(went_out: str | None, basic: bool) -> str:
-    if went_out is not None:
-        return WENT_OUT
-    return DRAW if basic else STOCK_OUT
+def default_ending(went_out: str | None, basic: bool) -> str | None:
+    """The ending a hand has when only who went out was said: someone went out. With
+    nobody named, there is no default: a stock-out or a draw is only ever chosen."""
+    return WENT_OUT if went_out is not None else None
 
 
 def entry_from_json(obj: Any, basic: bool, loose: bool = False) -> Entry:
     """An entry from ``{"players": [...], "went_out": name|null, "ending"?}``; ``loose``
-    when the melds' cards are a loose bunch (tapped in the picker), not as they lie."""
+    when the melds' cards are a loose bunch (tapped in the picker), not as they lie. An
+    ending left out is "out" when someone went out, else not given (refused)."""
     if not isinstance(obj, Mapping):
         raise HandError(gettext("The hand could not be read; please try again."), "bad-json")
     try:
@@ -92,7 +95,7 @@ def entry_from_json(obj: Any, basic: bool, loose: bool = False) -> Entry:
     ending = obj.get("ending")
     if ending is None:
         ending = default_ending(went_out, basic)
-    if ending not in HAND_ENDINGS:
+    if ending is not None and ending not in HAND_ENDINGS:
         raise HandError([Problem(gettext("Say how the hand ended."), field="ending")])
     return Entry(players, ending, went_out, dict(obj), loose)
 
@@ -257,6 +260,14 @@ def entry_json(players: Sequence[PlayerHand], went_out: str | None, ending: str
     }
 
 
+def card_text(card: Card) -> str:
+    """A card as the typed form shows it, with its suit symbol (``7♠``, ``JK=8♥``): the
+    way a person reads it, and read back like ``7s``."""
+    if card.is_joker:
+        return "JK" if card.stands_for is None else "JK=" + card.stands_for.pretty()
+    return card.pretty()
+
+
 def entry_texts(players: Sequence[PlayerHand]) -> dict[str, dict[str, str]]:
     """The typed-text form of a hand, for the form without JavaScript."""
     where: dict[str, tuple[str, int]] = {}
@@ -268,12 +279,13 @@ def entry_texts(players: Sequence[PlayerHand]) -> dict[str, dict[str, str]]:
         layoffs = []
         for card, onto, end in p.layoff_ends():
             owner, number = where.get(onto, (p.name, 0))
-            line = f"{card} {number}" if owner == p.name else f"{card} {owner} {number}"
+            text = card_text(card)
+            line = f"{text} {number}" if owner == p.name else f"{text} {owner} {number}"
             layoffs.append(f"{line} {end_word(end)}" if end else line)
         out[p.name] = {
-            "melds": "\n".join(" ".join(str(c) for c in cards) for _mid, cards in p.melds),
+            "melds": "\n".join(" ".join(card_text(c) for c in cards) for _mid, cards in p.melds),
             "layoffs": "\n".join(layoffs),
-            "hand": " ".join(str(c) for c in p.hand),
+            "hand": " ".join(card_text(c) for c in p.hand),
         }
     return out
 

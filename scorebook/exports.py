@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import IO, Any
@@ -42,6 +43,7 @@ from scorebook.entry import Entry, HandError, Problem, _card_error
 from scorebook.extensions import db
 from scorebook.games import ENDINGS, MAX_NAME_LENGTH, complete_hands, family_name, verdict_of
 from scorebook.hands import _meld_name, _scoring_problem, _store, check_entry, check_melds
+from scorebook.history import clean_player_name
 from scorebook.i18n import rules_error_text
 from scorebook.league import MAX_SEASON_NAME, as_utc, ensure_seasons, prepare, season_of_day
 from scorebook.models import (
@@ -184,17 +186,17 @@ def league_csv(league: League) -> str:
         gettext("Won"), gettext("Hands"), gettext("Melded"), gettext("Stranded"),
         gettext("Rating after"),
     ]]
-    query = (select(GameResult, Game.family, Seat.position, Player.name)
+    query = (select(GameResult, Game.family, Seat.position, Player.name, Game.number)
              .join(Game, Game.id == GameResult.game_id)
              .join(Player, Player.id == GameResult.player_id)
              .join(Seat, (Seat.game_id == GameResult.game_id)
                    & (Seat.player_id == GameResult.player_id))
              .where(GameResult.league_id == league.id)
              .order_by(GameResult.seq, Seat.position))
-    for result, family, position, name in db.session.execute(query).tuples():
+    for result, family, position, name, number in db.session.execute(query).tuples():
         finished = as_utc(result.finished_at)
         season = season_of_day(seasons, finished.date())
-        rows.append([result.game_id, finished.strftime("%Y-%m-%d %H:%M"),
+        rows.append([number, finished.strftime("%Y-%m-%d %H:%M"),
                      season.name if season else "", family, name, position + 1,
                      result.total, result.position, 1 if result.won else 0, result.hands,
                      result.melded, result.stranded, ratings.display_rating(result.mu)])
@@ -276,7 +278,8 @@ def _export_game(game: Game, name: Mapping[int, str], changes: Sequence[Change]
                        for s in sorted(h.scores, key=lambda s: s.id)],
         } for h in game.hands],
         "changes": [{"hand": c.hand_number, "action": c.action, "summary": c.summary,
-                     "device": c.device, "session": c.session_key, "at": _time(c.at)}
+                     "details": c.details, "device": c.device, "player": c.player,
+                     "session": c.session_key, "at": _time(c.at)}
                     for c in changes],
     }
 
@@ -555,7 +558,7 @@ def _import_game(league: League, index: int, g: Any, who: Callable[[Any], Player
     winner = _field(g, "winner", (str, type(None)))
     # (league_id, not league: the league's list of games would keep every game in memory)
     game = Game(league_id=league.id, family=rules.family, rules_json=rules.as_dict(),
-                target=_field(g, "target", int), status=status,
+                target=_field(g, "target", int), status=status, number=index,
                 winner=who(winner) if winner is not None else None,
                 started_at=_parse_time(_field(g, "started_at", str), "started_at"),
                 finished_at=_parse_time(_field(g, "finished_at", (str, type(None))),
@@ -595,11 +598,26 @@ def _import_game(league: League, index: int, g: Any, who: Callable[[Any], Player
         rows.append(Change(game_id=game.id, hand_number=_field(c, "hand", (int, type(None))),
                            action=_field(c, "action", str),
                            summary=_field(c, "summary", str),
+                           details=_details(c.get("details")),
                            device=_field(c, "device", str),
+                           player=clean_player_name(_field(c, "player", str))
+                           if "player" in c else "",
                            session_key=_field(c, "session", str),
                            at=_parse_time(_field(c, "at", str), "at")))
         db.session.add(rows[-1])
     return rows
+
+
+def _details(value: Any) -> dict[str, Any] | None:
+    """A history entry's details as filed (an object, or nothing; at most 20,000
+    characters of JSON, so a file cannot make one entry huge)."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise LeagueImportError(gettext("A history entry's details must be an object."))
+    if len(json.dumps(value)) > 20000:
+        raise LeagueImportError(gettext("A history entry's details are too long."))
+    return value
 
 
 def _check_result(game: Game) -> None:
@@ -662,7 +680,7 @@ def _import_hand(game: Game, rules: RuleSet, h: Any, who: Callable[[Any], Player
     went_out = seated(out) if out is not None else None
     going_rummy = _field(h, "going_rummy", bool)
     complete = _field(h, "complete", bool)
-    hand = Hand(number=h["number"], dealer_id=ids[seated(_field(h, "dealer", str))],
+    hand = Hand(number=h["number"], dealer_id=ids[seated(_field(h, "dealer", str))], version=1,
                 ending=ending, went_out_id=ids[went_out] if went_out else None,
                 going_rummy=going_rummy, complete=complete,
                 created_at=_parse_time(_field(h, "created_at", str), "created_at"),

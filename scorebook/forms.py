@@ -29,6 +29,8 @@ from scorebook.models import DRAW, STOCK_OUT
 from scorebook.plain_text import PlainText
 
 MAX_SEATS = 8
+#: Seats the new-game form shows at first; "Add a seat" shows one more, up to MAX_SEATS.
+SHOWN_SEATS = 4
 
 #: Each house-rule option: (field name, label, one-line explanation).
 OPTION_HELP: dict[str, tuple[Any, Any]] = {
@@ -149,6 +151,13 @@ class NewGameForm(FlaskForm):
     one_meld_per_turn = BooleanField(OPTION_HELP["one_meld_per_turn"][0])
     target = IntegerField(OPTION_HELP["target"][0], validators=[
         Optional(), NumberRange(min=1, max=100000)])
+    #: How many seat rows the page shows (the rest wait behind "Add a seat").
+    shown_seats: int = SHOWN_SEATS
+
+    def visible_seats(self) -> int:
+        """The rows to show: ``shown_seats``, and always every filled seat."""
+        filled = [i for i, f in enumerate(self.players) if f.data]
+        return min(MAX_SEATS, max(self.shown_seats, (filled[-1] + 1) if filled else 0))
 
     def seated(self) -> list[tuple[int, str]]:
         """(seat index, name) of every filled seat, in seating order."""
@@ -186,6 +195,8 @@ class PlayerCardsForm(Form):
 class HandForm(FlaskForm):
     number = HiddenField()
     version = HiddenField()
+    #: The id of the hand being edited: it never moves, unlike its number.
+    hand_id = HiddenField()
     hand_json = HiddenField()
     #: An edited hand as the picker's script loads it (never submitted).
     initial_json: str = ""
@@ -208,9 +219,26 @@ def outcome_choices(names: list[str], basic: bool) -> list[SelectChoice]:
 
 
 class VersionForm(FlaskForm):
-    """A button that changes a hand: carries the version the scorer saw."""
+    """A button that changes a hand: carries the hand (its id, which never moves) and
+    the version the scorer saw."""
 
     version = HiddenField()
+    hand_id = HiddenField()
+
+
+class LiveUndoForm(FlaskForm):
+    """"Take back": the move the page named (the id of its last card)."""
+
+    version = HiddenField()
+    move = HiddenField()
+
+
+class LiveCancelForm(FlaskForm):
+    """Cancel a live hand (no move yet) or abandon it (``confirm``: throw its moves
+    away); ``moves`` is how many moves the page showed."""
+
+    moves = HiddenField()
+    confirm = BooleanField(_l("Yes, throw away what was recorded in this hand"))
 
 
 class LiveMeldForm(FlaskForm):

@@ -130,7 +130,8 @@ def create_game(league: League, names: Sequence[str], first_dealer: int,
                              "first_dealer")
     players = [player_named(league, name) for name in names]
     game = Game(league=league, family=rules.family, rules_json=rules.as_dict(),
-                target=rules.target_for(len(names)), status=IN_PROGRESS)
+                target=rules.target_for(len(names)), status=IN_PROGRESS,
+                number=next_game_number(league))
     for position, player in enumerate(players):
         game.seats.append(Seat(player=player, position=position,
                                first_dealer=position == first_dealer))
@@ -140,6 +141,17 @@ def create_game(league: League, names: Sequence[str], first_dealer: int,
     else:
         db.session.flush()  # the game's id, for the history entry
     return game
+
+
+def next_game_number(league: League) -> int:
+    """The number the league's next game gets (its first is 1).  Two games started in
+    one league at the same moment would get the same number: the unique (league,
+    number) constraint refuses the second, and the page starting it tries again."""
+    if league.id is None:
+        return 1
+    last = db.session.scalar(db.select(db.func.max(Game.number))
+                             .where(Game.league_id == league.id))
+    return (last or 0) + 1
 
 
 def load_game(game_id: int, with_hands: bool = True) -> Game | None:
@@ -269,6 +281,7 @@ class Scoreboard:
     live_number: int | None
     progress: list[int] = field(default_factory=list)  # percent of the target, 0-100
     rematch_id: int | None = None  # the game that plays this one again, once started
+    rematch_number: int | None = None  # that game's number within the league
 
     @property
     def running(self) -> list[list[int]]:
@@ -308,6 +321,7 @@ def scoreboard(game: Game) -> Scoreboard:
     top = max(running) if running else 0
     leaders = [n for n, t in zip(names, running) if t == top] if rows else []
     next_dealer = names[next_dealer_position(game)] if game.is_open else None
+    rematch_id = rematch_of(game) if game.status == FINISHED else None
     return Scoreboard(
         game=game, names=names, rows=rows, totals=running, target=game.target,
         verdict=verdict, message=explain(verdict), next_dealer=next_dealer,
@@ -315,7 +329,9 @@ def scoreboard(game: Game) -> Scoreboard:
         live_number=live_number,
         progress=[max(0, min(100, round(100 * t / game.target))) if game.target else 0
                   for t in running],
-        rematch_id=rematch_of(game) if game.status == FINISHED else None,
+        rematch_id=rematch_id,
+        rematch_number=db.session.scalar(db.select(Game.number).where(
+            Game.id == rematch_id)) if rematch_id else None,
     )
 
 

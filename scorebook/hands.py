@@ -6,14 +6,33 @@ the referee's score of each player (a cache), the game's status and winner, and
 a history entry.  Two phones saving the same hand: the unique (game, hand number)
 constraint and the hand's ``version`` make one of them fail with
 :class:`HandConflict`, which carries the hand that was stored.
+
+Stale writes never land on another hand.  A hand is addressed by its number, which
+moves up when an earlier hand is deleted, so a change says which hand it means (its
+``id``, which never moves) and which ``version`` of it was read.  The versions are
+chosen here, never by a plain counter per hand: an edit or a live move adds one,
+and a hand that takes a number (recorded, started live, or moved up by a deletion)
+starts above :attr:`Game.hand_version_mark`, the highest version any hand had when
+it gave its number up.  So the version found at a number only ever grows, and a
+phone holding (number, version) of a hand that has since gone can never match the
+hand that now has that number, even when it sends no id (:func:`check_stale`).
+
+The live hand is locked move by move, not as a whole (:func:`_lock_live`): each
+move's transaction first takes the hand's row, so moves sent at the same moment
+from two phones are applied one after the other, each checked against the table
+as the other left it.  A move is refused only when it really conflicts: a card
+already used up, a lay-off on a meld that is gone or that no longer takes it, or a
+hand that has finished.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from flask_babel import gettext
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -42,6 +61,7 @@ from scorebook.bidi import isolate
 from scorebook.entry import Entry, HandError, Problem, stored_players
 from scorebook.extensions import db
 from scorebook.games import live_hand, next_dealer_position, next_hand_number, recompute
+from scorebook.i18n import signed_number
 from scorebook.models import (
     DRAW,
     MELD_LABEL_LENGTH,
@@ -62,13 +82,28 @@ from scorebook.wording import explain, meld_label, meld_name
 
 class HandConflict(HandError):
     """The hand changed under the scorer (another phone saved it first): 409.
-    ``hand_id`` is the stored hand to show instead."""
+    ``hand_id`` is the stored hand to show instead; ``renumbered`` says the hands were
+    renumbered since the scorer read them (a hand before this one was deleted)."""
 
     status = 409
 
-    def __init__(self, message: str, hand_id: int | None, code: str = "hand-conflict") -> None:
+    def __init__(self, message: str, hand_id: int | None, code: str = "hand-conflict",
+                 renumbered: bool = False) -> None:
         super().__init__(message, code)
         self.hand_id = hand_id
+        self.renumbered = renumbered
+
+
+class VersionRequired(HandError):
+    """A change or a deletion that does not say which version of the hand it means:
+    428 Precondition Required (without it, a stale phone could change another hand)."""
+
+    status = 428
+
+    def __init__(self) -> None:
+        super().__init__(gettext("Send the version of the hand you read (its “version”), so "
+                                 "that a change meant for another version cannot land on "
+                                 "it."), "version-required")
 
 
 class GameClosed(HandError):
@@ -101,8 +136,19 @@ def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
     players = [given[n] for n in names]
     problems: list[Problem] = []
 
+    if not any(p.melds or p.layoffs or p.hand for p in players):
+        raise HandError([Problem(gettext(
+            "No cards were entered, so there is no hand to save. Enter every player's "
+            "cards: what they put down, laid off and were left holding."), field="cards")],
+            "empty-hand")
     endings = (WENT_OUT, DRAW) if rules.is_basic else (WENT_OUT, STOCK_OUT)
-    if entry.ending not in endings:
+    if entry.ending is None:
+        problems.append(Problem(
+            gettext("Say how the hand ended. Choose who went out, or that it was a draw.")
+            if rules.is_basic else
+            gettext("Say how the hand ended. Choose who went out, or that the stock ran out."),
+            field="ending"))
+    elif entry.ending not in endings:
         problems.append(Problem(gettext("Say how the hand ended."), field="ending"))
     elif entry.ending == WENT_OUT and entry.went_out is None:
         problems.append(Problem(gettext("Say who went out."), field="went_out"))
@@ -299,7 +345,60 @@ def _set_outcome(hand: Hand, game: Game, entry: Entry) -> None:
 
 
 def summary(players: Sequence[PlayerHand], result: HandScore) -> str:
-    return ", ".join(f"{p.name} {p.score:+d}" for p in result.players)
+    """``Ann +40, Ben -12, Cy 0``: the plain, language-neutral summary a history entry
+    keeps (the page gives it a real minus sign)."""
+    return ", ".join(f"{p.name} {p.score:+d}" if p.score else f"{p.name} 0"
+                     for p in result.players)
+
+
+def scores_text(hand: Hand) -> str:
+    """``Ann +40, Ben −12``: a stored hand's scores in seat order, as a page says them."""
+    by_player = {s.player_id: s.score for s in hand.scores}
+    return ", ".join(f"{seat.player.name} {signed_number(by_player.get(seat.player_id, 0))}"
+                     for seat in hand.game.seats)
+
+
+def snapshot(hand: Hand) -> dict[str, Any]:
+    """What a hand holds, as plain data for the history (:class:`Change.details`): how
+    it ended and, per player in seat order, the score, the melds put down, the cards
+    laid off (with the meld they went on) and the cards left in hand."""
+    game = hand.game
+    names = {s.player_id: s.player.name for s in game.seats}
+    scores = {s.player_id: s.score for s in hand.scores}
+    labels: dict[str, str] = {}
+    counts: dict[int, int] = {}
+    for m in hand.melds:
+        counts[m.owner_id] = counts.get(m.owner_id, 0) + 1
+        labels[m.label] = f"{names.get(m.owner_id, '?')}-{counts[m.owner_id]}"
+    players = []
+    for seat in game.seats:
+        pid = seat.player_id
+        players.append({
+            "name": seat.player.name,
+            "score": scores.get(pid) if hand.complete else None,
+            "melds": [[c.text for c in m.cards if not c.is_layoff]
+                      for m in hand.melds if m.owner_id == pid],
+            "layoffs": [[c.text, labels[m.label]] for m in hand.melds for c in m.cards
+                        if c.is_layoff and c.laid_by_id == pid],
+            "hand": [c.card for c in hand.stranded if c.player_id == pid],
+        })
+    return {"number": hand.number, "ending": hand.ending,
+            "went_out": names.get(hand.went_out_id) if hand.went_out_id else None,
+            "going_rummy": hand.going_rummy, "complete": hand.complete,
+            "players": players}
+
+
+def _fresh_version(game: Game) -> int:
+    """The version a hand starts with when it takes a number: above every version a hand
+    had when it gave a number up, so no phone can still hold it for that number."""
+    return (game.hand_version_mark or 0) + 1
+
+
+def _retire_versions(game: Game, leaving: Sequence[Hand]) -> int:
+    """Hands about to give up their numbers: raise the game's mark above their versions."""
+    mark = max([game.hand_version_mark or 0, *(h.version for h in leaving)])
+    game.hand_version_mark = mark
+    return mark
 
 
 def record_hand(game: Game, entry: Entry, number: int | None = None) -> Hand:
@@ -323,7 +422,7 @@ def record_hand(game: Game, entry: Entry, number: int | None = None) -> Hand:
     players, result = check_entry(game, entry)
     dealer = game.seats[next_dealer_position(game)].player_id
     hand = Hand(game_id=game.id, number=expected, dealer_id=dealer, complete=True,
-                melds=[], stranded=[], scores=[])
+                version=_fresh_version(game), melds=[], stranded=[], scores=[])
     db.session.add(hand)
     _set_outcome(hand, game, entry)
     game_id = game.id
@@ -355,11 +454,45 @@ def record_hand(game: Game, entry: Entry, number: int | None = None) -> Hand:
     return hand
 
 
-def _check_version(hand: Hand, version: int | None) -> None:
-    if version is not None and version != hand.version:
+def check_stale(game: Game, number: int, hand: Hand | None, hand_id: int | None,
+                version: int | None) -> Hand:
+    """The hand a change to hand ``number`` may be made to: ``hand`` (the complete hand
+    now at that number, or None), if it is the one the phone read (``hand_id``, when
+    the phone sent it) at the version the phone read.  Otherwise a
+    :class:`HandConflict` that shows the hand as it is now and says why: it was
+    changed, or the hands were renumbered (a hand before it was deleted)."""
+    if version is None:
+        raise VersionRequired()
+    if hand_id is not None and (hand is None or hand.id != hand_id):
+        meant = db.session.get(Hand, hand_id)
+        if meant is not None and meant.game_id == game.id and meant.complete:
+            raise HandConflict(gettext(
+                "The hands were renumbered on another phone (a hand before this one was "
+                "deleted): the hand you opened as hand %(number)s is now hand %(now)s. "
+                "Nothing was changed. Here it is as it is now.",
+                number=number, now=meant.number), meant.id, "hands-renumbered", True)
+        if hand is not None:
+            raise HandConflict(gettext(
+                "Hand %(number)s was deleted on another phone, and the later hands were "
+                "renumbered: the hand numbered %(number)s now is another one. Nothing was "
+                "changed. Here is hand %(number)s as it is now.", number=number), hand.id,
+                "hands-renumbered", True)
+        raise HandConflict(gettext("Hand %(number)s was deleted on another phone. Nothing "
+                                   "was changed.", number=number), None, "hand-deleted", True)
+    if hand is None:
+        raise HandError(gettext("There is no hand %(number)s.", number=number), "not-found")
+    if version != hand.version:
+        if hand_id is None and version < (game.hand_version_mark or 0) + 1 <= hand.version:
+            # a version older than the last renumbering: the phone may mean another hand
+            raise HandConflict(gettext(
+                "Hand %(number)s is not as you read it: it was changed since, or a hand "
+                "before it was deleted and the hands were renumbered. Nothing was changed. "
+                "Here is hand %(number)s as it is now.", number=number), hand.id,
+                "hand-changed", True)
         raise HandConflict(gettext("Hand %(number)s was changed (on another phone?) since you "
                                    "opened it. Here it is now.", number=hand.number),
                            hand.id, "hand-changed")
+    return hand
 
 
 @contextmanager
@@ -375,43 +508,55 @@ def _guard(hand_id: int, number: int) -> Iterator[None]:
                            hand_id, "hand-changed") from None
 
 
-def _store_complete(hand: Hand, game: Game, entry: Entry, action: str) -> Hand:
+def _store_complete(hand: Hand, game: Game, entry: Entry, action: str,
+                    details: Mapping[str, Any] | None = None) -> Hand:
     """Check ``entry`` with the referee and store it as ``hand``'s cards, complete,
-    in one transaction (an edit, or a live hand finished); ``action`` is logged."""
+    in one transaction (an edit, or a live hand finished); ``action`` is logged, with
+    the hand before and after it when ``details`` holds the hand before."""
     players, result = check_entry(game, entry)
     hand_id, number = hand.id, hand.number
     with _guard(hand_id, number):
         _set_outcome(hand, game, entry)
         _store(hand, game, players, result)
         hand.complete = True
+        hand.version = hand.version + 1
         recompute(game)
-        history.log(game, action, summary(players, result), number)
+        extra = None
+        if details is not None:
+            db.session.flush()
+            extra = {**details, "after": snapshot(hand)}
+        history.log(game, action, summary(players, result), number, extra)
     return hand
 
 
-def edit_hand(hand: Hand, entry: Entry, version: int | None) -> Hand:
-    """Replace a stored hand's cards (``version``: the one the scorer edited)."""
-    _check_version(hand, version)
+def edit_hand(hand: Hand, entry: Entry, version: int | None, hand_id: int | None = None
+              ) -> Hand:
+    """Replace a stored hand's cards (``version``: the one the scorer edited; ``hand_id``:
+    the hand the scorer edited, when the page or the client says)."""
     game = hand.game
-    return _store_complete(hand, game, entry, history.EDITED)
+    check_stale(game, hand.number, hand, hand_id, version)
+    return _store_complete(hand, game, entry, history.EDITED, {"before": snapshot(hand)})
 
 
-def delete_hand(hand: Hand, version: int | None) -> None:
-    """Delete a hand; later hands move up one number."""
-    _check_version(hand, version)
+def delete_hand(hand: Hand, version: int | None, hand_id: int | None = None) -> None:
+    """Delete a hand; later hands move up one number (and take fresh versions)."""
     game = hand.game
-    number, hand_id = hand.number, hand.id
-    with _guard(hand_id, number):
+    check_stale(game, hand.number, hand, hand_id, version)
+    number, the_id = hand.number, hand.id
+    held = snapshot(hand)
+    later = list(db.session.scalars(db.select(Hand).where(
+        Hand.game_id == game.id, Hand.number > number).order_by(Hand.number)))
+    with _guard(the_id, number):
+        mark = _retire_versions(game, [hand, *later])
         db.session.delete(hand)
         db.session.flush()
-        later = db.session.scalars(db.select(Hand).where(
-            Hand.game_id == game.id, Hand.number > number).order_by(Hand.number))
-        for other in list(later):
+        for other in later:
             other.number -= 1
+            other.version = mark + 1
             db.session.flush()
         recompute(game)
         history.log(game, history.DELETED, gettext("Hand %(number)s deleted", number=number),
-                    number)
+                    number, {"held": held, "moved": len(later)})
 
 
 # --- the live hand -------------------------------------------------------------------------
@@ -428,13 +573,14 @@ def start_live(game: Game) -> Hand:
     number = next_hand_number(game)
     dealer = game.seats[next_dealer_position(game)].player_id
     hand = Hand(game_id=game.id, number=number, dealer_id=dealer, complete=False,
-                ending=WENT_OUT)
+                ending=WENT_OUT, version=_fresh_version(game))
     db.session.add(hand)
     try:
         db.session.flush()
+        game.revision = (game.revision or 0) + 1  # the scoreboard now says it is live
         history.log(game, history.LIVE_STARTED, "", number)
         db.session.commit()
-    except IntegrityError:
+    except (IntegrityError, StaleDataError):
         db.session.rollback()
         raise HandConflict(gettext("Hand %(number)s was just started on another phone.",
                                    number=number), None, "hand-recorded") from None
@@ -457,20 +603,71 @@ def _live_cards(hand: Hand) -> list[Card]:
         lay[0] for p in players for lay in p.layoffs]
 
 
-def _ensure_live(hand: Hand, version: int | None) -> None:
-    if hand.complete:
-        raise HandConflict(gettext("Hand %(number)s has already been finished.",
-                                   number=hand.number), hand.id, "hand-recorded")
+def live_moves(hand: Hand) -> int:
+    """How many moves a live hand holds: each meld put down and each card laid off."""
+    return sum(1 for m in hand.melds) + sum(1 for m in hand.melds for c in m.cards
+                                            if c.is_layoff)
+
+
+def finished_elsewhere(hand_id: int, number: int) -> HandConflict:
+    """The live hand a move was meant for has ended on another phone: say how."""
+    hand = db.session.get(Hand, hand_id)
+    if hand is not None and hand.complete:
+        return HandConflict(gettext("Hand %(number)s was saved on another phone: %(scores)s.",
+                                    number=hand.number, scores=scores_text(hand)),
+                            hand.id, "hand-finished")
+    return HandConflict(gettext("Hand %(number)s was cancelled on another phone; nothing of "
+                                "it was kept.", number=number), None, "hand-cancelled")
+
+
+def _lock_live(hand: Hand) -> None:
+    """Begin a live move: take the hand's row (a move from another phone waits here until
+    this one is stored, and this one waits for it), add one to its version, then read
+    the hand again as the other moves left it.  A hand finished (or cancelled) on
+    another phone meanwhile: :class:`HandConflict`."""
+    hand_id, number = hand.id, hand.number
     if not hand.game.is_open:  # abandoned while the hand was being played
         raise GameClosed(gettext("This game is over: no more hands can be recorded."),
                          "game-closed")
-    _check_version(hand, version)
+    taken = db.session.execute(
+        update(Hand).where(Hand.id == hand_id, Hand.complete.is_(False))
+        .values(version=Hand.version + 1, updated_at=utcnow())
+        .execution_options(synchronize_session=False))
+    if taken.rowcount != 1:
+        db.session.rollback()
+        raise finished_elsewhere(hand_id, number)
+    db.session.expire_all()  # everything read before the lock may be older than the row
+    if not hand.game.is_open:
+        db.session.rollback()
+        raise GameClosed(gettext("This game is over: no more hands can be recorded."),
+                         "game-closed")
+
+
+@contextmanager
+def _live_move(hand: Hand) -> Iterator[None]:
+    """One live move, locked (:func:`_lock_live`) and committed; refused: rolled back."""
+    _lock_live(hand)
+    try:
+        yield
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def _ensure_live(hand: Hand) -> None:
+    if hand.complete:
+        raise finished_elsewhere(hand.id, hand.number)
+    if not hand.game.is_open:  # abandoned while the hand was being played
+        raise GameClosed(gettext("This game is over: no more hands can be recorded."),
+                         "game-closed")
 
 
 def live_meld(hand: Hand, player: str, cards: Sequence[Card], version: int | None = None
               ) -> Meld:
-    """A meld put down during play."""
-    _ensure_live(hand, version)
+    """A meld put down during play.  ``version`` is accepted for older forms and not
+    checked: a move conflicts only with what it really clashes with (see the module)."""
+    _ensure_live(hand)
     game = hand.game
     rules = game.rules
     _names, ids = _names_ids(game)
@@ -479,23 +676,22 @@ def live_meld(hand: Hand, player: str, cards: Sequence[Card], version: int | Non
     problem = _check_meld(cards, rules)
     if problem:
         raise HandError([Problem(problem, player, "melds")])
-    too_many = check_copies(_live_cards(hand) + list(cards), rules, len(ids))
-    if too_many is not None:
-        raise HandError([Problem(explain(too_many), player, "melds")])
-    taken = {m.label for m in hand.melds}
-    k = sum(1 for m in hand.melds if m.owner_id == ids[player]) + 1
-    while meld_label(player, k) in taken:
-        k += 1
-    label = meld_label(player, k)
-    reading = make_meld(label, cards, rules).reading
-    meld = Meld(owner_id=ids[player], label=label,
-                position=max((m.position for m in hand.melds), default=-1) + 1,
-                kind=reading.kind, reading=str(reading))
-    meld.cards = [_meld_card(c, ids[player], False, i)
-                  for i, c in enumerate(_declared(cards, reading))]
-    with _guard(hand.id, hand.number):
+    with _live_move(hand):
+        too_many = check_copies(_live_cards(hand) + list(cards), rules, len(ids))
+        if too_many is not None:
+            raise HandError([Problem(explain(too_many), player, "melds")], "card-used")
+        taken = {m.label for m in hand.melds}
+        k = sum(1 for m in hand.melds if m.owner_id == ids[player]) + 1
+        while meld_label(player, k) in taken:
+            k += 1
+        label = meld_label(player, k)
+        reading = make_meld(label, cards, rules).reading
+        meld = Meld(owner_id=ids[player], label=label,
+                    position=max((m.position for m in hand.melds), default=-1) + 1,
+                    kind=reading.kind, reading=str(reading))
+        meld.cards = [_meld_card(c, ids[player], False, i)
+                      for i, c in enumerate(_declared(cards, reading))]
         hand.melds.append(meld)
-        hand.updated_at = utcnow()
         history.log(game, history.LIVE_MELD,
                     f"{player}: {' '.join(str(c) for c in cards)}", hand.number)
     return meld
@@ -506,55 +702,58 @@ def live_layoff(hand: Hand, player: str, card: Card, onto: str, version: int | N
     """A card laid off during play, on meld ``onto`` (its label; empty: the one meld
     the card fits, when there is only one), at ``end`` of a run (``low``/``high``): an
     ace that fits both ends of a run 2…K goes where the player says (``values.ace-end``),
-    and without ``end`` the player is asked (:class:`HandError` code ``ace-end``)."""
-    _ensure_live(hand, version)
+    and without ``end`` the player is asked (:class:`HandError` code ``ace-end``).
+    ``version`` is not checked (see :func:`live_meld`): the lay-off is checked against
+    the table as it is when the hand's row is taken."""
+    _ensure_live(hand)
     game = hand.game
     rules = game.rules
     _names, ids = _names_ids(game)
     if player not in ids:
         raise HandError(gettext("Choose who laid the card off."))
-    too_many = check_copies(_live_cards(hand) + [card], rules, len(ids))
-    if too_many is not None:
-        raise HandError([Problem(explain(too_many), player, "layoffs")])
-    table = build_table(rules, live_table_players(hand))
-    if not onto:
-        verdict = check_layoff(table, card, rules)
-        fits = list(dict.fromkeys(t.meld_id for t in verdict.detail.get("targets", ())))
-        if len(fits) != 1:  # none fits, or several: the referee says which and why
-            raise HandError([Problem(explain(verdict), player, "layoffs")])
-        onto = fits[0]
-    meld = next((m for m in hand.melds if m.label == onto), None)
-    if meld is None:
-        raise HandError([Problem(gettext("Choose the meld the card went on."), player,
-                                 "layoffs")])
-    if end is None and check_layoff(table, card, rules, onto).code == "layoff.ace-either-end":
-        raise HandError([Problem(gettext(
-            "%(card)s fits at both ends of %(meld)s: say whether it goes at the low end, "
-            "below the two (worth %(low)s), or at the high end, above the king (worth 15).",
-            card=card.pretty(), meld=meld_name(onto),
-            low=card_value(card, rules, low_ace=True)), player, "layoffs")], "ace-end")
-    try:
-        after = apply_layoff(table, onto, card, player, rules, end)
-    except TableError as exc:
-        if exc.verdict is not None:
-            text = explain(exc.verdict)
-        elif end == "low":
-            text = gettext("%(card)s cannot be laid off at the low end of %(meld)s.",
-                           card=card.pretty(), meld=meld_name(onto))
-        elif end == "high":
-            text = gettext("%(card)s cannot be laid off at the high end of %(meld)s.",
-                           card=card.pretty(), meld=meld_name(onto))
-        else:
-            text = gettext("Say which card the joker stands for (e.g. JK=8H).")
-        raise HandError([Problem(text, player, "layoffs")]) from exc
-    before, now = table.get(onto).reading, after.get(onto).reading
-    placed = now.cards[0] if now.kind == RUN and now.low < before.low else now.cards[-1]
-    laid = placed if card.is_joker else card
-    with _guard(hand.id, hand.number):
+    with _live_move(hand):
+        too_many = check_copies(_live_cards(hand) + [card], rules, len(ids))
+        if too_many is not None:
+            raise HandError([Problem(explain(too_many), player, "layoffs")], "card-used")
+        table = build_table(rules, live_table_players(hand))
+        if not onto:
+            verdict = check_layoff(table, card, rules)
+            fits = list(dict.fromkeys(t.meld_id for t in verdict.detail.get("targets", ())))
+            if len(fits) != 1:  # none fits, or several: the referee says which and why
+                raise HandError([Problem(explain(verdict), player, "layoffs")])
+            onto = fits[0]
+        meld = next((m for m in hand.melds if m.label == onto), None)
+        if meld is None:
+            raise HandError([Problem(gettext(
+                "That meld is no longer on the table (taken back on another phone?): "
+                "choose the meld the card went on."), player, "layoffs")], "meld-gone")
+        if end is None and check_layoff(table, card, rules, onto).code == \
+                "layoff.ace-either-end":
+            raise HandError([Problem(gettext(
+                "%(card)s fits at both ends of %(meld)s: say whether it goes at the low end, "
+                "below the two (worth %(low)s), or at the high end, above the king (worth 15).",
+                card=card.pretty(), meld=meld_name(onto),
+                low=card_value(card, rules, low_ace=True)), player, "layoffs")], "ace-end")
+        try:
+            after = apply_layoff(table, onto, card, player, rules, end)
+        except TableError as exc:
+            if exc.verdict is not None:
+                text = explain(exc.verdict)
+            elif end == "low":
+                text = gettext("%(card)s cannot be laid off at the low end of %(meld)s.",
+                               card=card.pretty(), meld=meld_name(onto))
+            elif end == "high":
+                text = gettext("%(card)s cannot be laid off at the high end of %(meld)s.",
+                               card=card.pretty(), meld=meld_name(onto))
+            else:
+                text = gettext("Say which card the joker stands for (e.g. JK=8H).")
+            raise HandError([Problem(text, player, "layoffs")]) from exc
+        before, now = table.get(onto).reading, after.get(onto).reading
+        placed = now.cards[0] if now.kind == RUN and now.low < before.low else now.cards[-1]
+        laid = placed if card.is_joker else card
         meld.cards.append(_meld_card(laid, ids[player], True, len(meld.cards),
                                      layoff_end(after, onto, laid)))
         meld.kind, meld.reading = now.kind, str(now)
-        hand.updated_at = utcnow()
         history.log(game, history.LIVE_LAYOFF, f"{player}: {card} → {onto}", hand.number)
 
 
@@ -565,36 +764,73 @@ def last_live_card(hand: Hand) -> MeldCard | None:
     return max(cards, key=lambda c: c.id) if cards else None
 
 
-def live_undo(hand: Hand, version: int | None = None) -> bool:
-    """Take back the last meld or lay-off recorded; False when there is none."""
-    _ensure_live(hand, version)
-    last = last_live_card(hand)
-    if last is None:
-        return False
-    meld = last.meld
-    with _guard(hand.id, hand.number):
+def live_undo(hand: Hand, version: int | None = None, move: int | None = None) -> bool:
+    """Take back the last meld or lay-off recorded; False when there is none.  ``move``
+    is the card the page named as the last move (:func:`last_live_card`): when another
+    phone has recorded a move since, nothing is taken back (:class:`HandConflict`)."""
+    _ensure_live(hand)
+    with _live_move(hand):
+        last = last_live_card(hand)
+        if last is None:
+            return False
+        if move is not None and last.id != move:
+            raise HandConflict(gettext(
+                "Another phone recorded a move after the one you meant, so nothing was taken "
+                "back. Look at the table: “Take back” now means its last move."), hand.id,
+                "move-changed")
+        meld = last.meld
         if last.is_layoff:
             meld.cards.remove(last)
             what = f"{last.text} → {meld.label}"
         else:
             hand.melds.remove(meld)
             what = meld.label
-        hand.updated_at = utcnow()
         history.log(hand.game, history.LIVE_UNDO, what, hand.number)
     return True
 
 
-def finish_live(hand: Hand, stranded: Mapping[str, Sequence[Card]], ending: str,
+def finish_live(hand: Hand, stranded: Mapping[str, Sequence[Card]], ending: str | None,
                 went_out: str | None, going_rummy: bool, version: int | None = None) -> Hand:
     """End a live hand: the cards left in each hand, and how it ended.  Stored with
-    exactly the same checks and records as a hand entered at the end."""
-    _ensure_live(hand, version)
+    exactly the same checks and records as a hand entered at the end, on the table as
+    it is when the hand's row is taken (moves sent at that moment are in)."""
+    _ensure_live(hand)
+    _lock_live(hand)
     game = hand.game
-    players = [PlayerHand(p.name, p.melds, p.layoffs, tuple(stranded.get(p.name, ())),
-                          going_rummy and p.name == went_out)
-               for p in live_table_players(hand)]
-    entry = Entry(players, ending, went_out)
-    return _store_complete(hand, game, entry, history.LIVE_FINISHED)
+    try:
+        players = [PlayerHand(p.name, p.melds, p.layoffs, tuple(stranded.get(p.name, ())),
+                              going_rummy and p.name == went_out)
+                   for p in live_table_players(hand)]
+        entry = Entry(players, ending, went_out)
+        return _store_complete(hand, game, entry, history.LIVE_FINISHED)
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def cancel_live(hand: Hand, moves_seen: int | None, confirmed: bool) -> None:
+    """Throw a live hand away (started by mistake, or not to be finished).  One that
+    holds moves needs ``confirmed``; ``moves_seen`` is how many moves the page showed:
+    when another phone has recorded one since, nothing is thrown away."""
+    _ensure_live(hand)
+    game = hand.game
+    with _live_move(hand):
+        moves = live_moves(hand)
+        if moves_seen is not None and moves > moves_seen:
+            raise HandConflict(gettext(
+                "Another phone has just recorded a move in hand %(number)s, so it was not "
+                "thrown away. Look at the table, then decide again.", number=hand.number),
+                hand.id, "move-changed")
+        if moves and not confirmed:
+            raise HandError([Problem(gettext(
+                "Hand %(number)s holds moves: tick the box to say they should be thrown "
+                "away.", number=hand.number), field="confirm")], "confirm-needed")
+        held = snapshot(hand)
+        number = hand.number
+        _retire_versions(game, [hand])
+        game.revision = (game.revision or 0) + 1
+        db.session.delete(hand)
+        history.log(game, history.LIVE_CANCELLED, "", number, {"held": held, "moves": moves})
 
 
 # --- proving the stored scores -------------------------------------------------------------

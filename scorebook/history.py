@@ -1,14 +1,26 @@
-"""A game's history: every change, when, and from which device and session."""
+"""A game's history: every change, when, and from which phone.
+
+A phone is named the way a family recognises it: by its browser and system
+("Chrome · Android", from the User-Agent) and by the player name it gave when it
+joined the league (:func:`remember_player`), if it gave one.  The random id kept in
+the session cookie is stored too (it tells two unnamed phones apart in an export),
+but never shown.
+"""
 
 from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Mapping
+from typing import Any
 
 from flask import has_request_context, request, session
 
 from scorebook.extensions import db
 from scorebook.models import Change, Game
+
+#: The longest player name a phone can give (as a player's name in a league).
+PLAYER_NAME_LENGTH = 40
 
 #: What a change did (the history page translates these).
 RECORDED = "recorded"
@@ -19,6 +31,7 @@ LIVE_MELD = "live-meld"
 LIVE_LAYOFF = "live-layoff"
 LIVE_UNDO = "live-undo"
 LIVE_FINISHED = "live-finished"
+LIVE_CANCELLED = "live-cancelled"
 GAME_STARTED = "game-started"
 GAME_ABANDONED = "game-abandoned"
 GAME_REMATCH = "game-rematch"  # on the finished game: a new one plays it again
@@ -51,12 +64,43 @@ def session_key() -> str:
     return key
 
 
-def log(game: Game, action: str, summary: str = "", hand_number: int | None = None) -> Change:
+def clean_player_name(name: str | None) -> str:
+    """A player name as a phone gives it: spaces folded, control characters dropped,
+    at most :data:`PLAYER_NAME_LENGTH` characters."""
+    text = "".join(ch for ch in (name or "") if ch.isprintable())
+    return " ".join(text.split())[:PLAYER_NAME_LENGTH]
+
+
+def remember_player(store: Any, league_id: int, name: str | None) -> None:
+    """This browser is ``name``'s phone in the league (an empty name forgets it)."""
+    raw = store.get("players")
+    names = dict(raw) if isinstance(raw, dict) else {}
+    cleaned = clean_player_name(name)
+    if cleaned:
+        names[str(league_id)] = cleaned
+    else:
+        names.pop(str(league_id), None)
+    store["players"] = names
+
+
+def player_of(league_id: int) -> str:
+    """The player name this browser joined the league as ("" when it gave none)."""
+    if not has_request_context():
+        return ""
+    raw = session.get("players")
+    name = raw.get(str(league_id)) if isinstance(raw, dict) else None
+    return clean_player_name(name) if isinstance(name, str) else ""
+
+
+def log(game: Game, action: str, summary: str = "", hand_number: int | None = None,
+        details: Mapping[str, Any] | None = None) -> Change:
     """Add a history entry to the current transaction."""
     device = describe_agent(request.headers.get("User-Agent", "")) if has_request_context() \
         else "command line"
     change = Change(game_id=game.id, hand_number=hand_number, action=action,
-                    summary=summary[:2000], device=device[:80], session_key=session_key())
+                    summary=summary[:2000], details=dict(details) if details else None,
+                    device=device[:80], player=player_of(game.league_id),
+                    session_key=session_key())
     db.session.add(change)
     return change
 

@@ -440,6 +440,7 @@ class RecentGame:
     won: bool
     total: int
     table: list[tuple[str, int]] = field(default_factory=list)  # (name, total), seat order
+    number: int = 0  # the game's number within its league
 
 
 def head_to_head(player: Player, season: Season | None = None) -> list[HeadToHead]:
@@ -476,11 +477,12 @@ def rating_history(player: Player) -> list[RatingPoint]:
 def recent_games(player: Player, limit: int = 10) -> list[RecentGame]:
     rows = list(db.session.execute(
         select(GameResult.game_id, GameResult.finished_at, GameResult.position,
-               GameResult.won, GameResult.total)
+               GameResult.won, GameResult.total, Game.number)
+        .join(Game, Game.id == GameResult.game_id)
         .where(GameResult.player_id == player.id)
         .order_by(GameResult.seq.desc()).limit(limit)))
-    games = [RecentGame(r.game_id, r.finished_at, r.position, bool(r.won), r.total)
-             for r in rows]
+    games = [RecentGame(r.game_id, r.finished_at, r.position, bool(r.won), r.total,
+                        number=r.number) for r in rows]
     tables = game_tables([g.game_id for g in games])
     for g in games:
         g.table = [(name, total) for _pid, name, total in tables.get(g.game_id, [])]

@@ -26,6 +26,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -50,6 +51,25 @@ MELD_LABEL_LENGTH = 80
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def _next_game_number(context: Any) -> int:
+    """A new game's number when none is given: one after the league's last.  (The
+    services give it themselves; this keeps any other insert right.)"""
+    league_id = context.get_current_parameters().get("league_id")
+    last = context.connection.execute(
+        text("SELECT max(number) FROM game WHERE league_id = :league"),
+        {"league": league_id}).scalar()
+    return int(last or 0) + 1
+
+
+def _first_hand_version(context: Any) -> int:
+    """A new hand's version when none is given: above its game's mark (see
+    :attr:`Game.hand_version_mark`)."""
+    game_id = context.get_current_parameters().get("game_id")
+    mark = context.connection.execute(
+        text("SELECT hand_version_mark FROM game WHERE id = :game"), {"game": game_id}).scalar()
+    return int(mark or 0) + 1
 
 
 class League(db.Model):
@@ -108,10 +128,14 @@ class Game(db.Model):
     __tablename__ = "game"
     __table_args__ = (
         CheckConstraint(f"status IN {GAME_STATUSES!r}", name="status"),
+        UniqueConstraint("league_id", "number"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("league.id"), index=True)
+    #: The game's number within its league (a family's first game is Game 1): what the
+    #: pages call it. URLs use ``id``, which is unique across the whole server.
+    number: Mapped[int] = mapped_column(Integer, default=_next_game_number)
     family: Mapped[str] = mapped_column(String(20))
     #: The rule set, frozen when the game starts (``RuleSet.as_dict()``).
     rules_json: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -126,6 +150,11 @@ class Game(db.Model):
     #: rules). Unique: two phones tapping at once start one rematch, not two.
     rematch_of_id: Mapped[int | None] = mapped_column(
         ForeignKey("game.id", ondelete="SET NULL"), unique=True)
+    #: The highest version a hand of this game had when it gave up its number (deleted,
+    #: cancelled, or moved up when an earlier hand was deleted).  A hand that takes a
+    #: number starts above it, so the version at each number only ever grows: a phone
+    #: still holding (number, version) of a hand that went can never match another.
+    hand_version_mark: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     league: Mapped[League] = relationship(back_populates="games")
     winner: Mapped[Player | None] = relationship()
@@ -196,8 +225,13 @@ class Seat(db.Model):
 
 
 class Hand(db.Model):
-    """One hand of a game.  ``complete`` is False while a live hand is being played;
-    ``version`` guards against two phones changing the same hand at once."""
+    """One hand of a game.  ``complete`` is False while a live hand is being played.
+
+    A hand is addressed by its ``number`` (which moves up when an earlier hand is
+    deleted) and identified by its ``id`` (which never moves); ``version`` guards
+    against two phones changing the same hand at once.  The services set the version
+    themselves (:mod:`scorebook.hands`): an edit or a live move adds one, a hand that
+    takes a number starts above :attr:`Game.hand_version_mark`."""
 
     __tablename__ = "hand"
     __table_args__ = (
@@ -213,7 +247,7 @@ class Hand(db.Model):
     went_out_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
     going_rummy: Mapped[bool] = mapped_column(Boolean, default=False)
     complete: Mapped[bool] = mapped_column(Boolean, default=True)
-    version: Mapped[int] = mapped_column(Integer, nullable=False)
+    version: Mapped[int] = mapped_column(Integer, nullable=False, default=_first_hand_version)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
@@ -232,7 +266,8 @@ class Hand(db.Model):
         back_populates="hand", cascade="all, delete-orphan"
     )
 
-    __mapper_args__ = {"version_id_col": version}
+    #: Every UPDATE says ``WHERE version = <as read>``; the services choose the new value.
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
     def score_of(self, player_id: int) -> HandScore | None:
         return next((s for s in self.scores if s.player_id == player_id), None)
@@ -336,7 +371,11 @@ class HandScore(db.Model):
 
 
 class Change(db.Model):
-    """One entry of a game's history: what changed, when and from which device."""
+    """One entry of a game's history: what changed, when and from which phone.
+
+    ``details`` holds what a reader needs to see the change itself (an edit's hand
+    before and after, what a deleted hand held); ``device`` the browser and system,
+    ``player`` the name the browser joined the league as (if it gave one)."""
 
     __tablename__ = "change"
 
@@ -345,7 +384,9 @@ class Change(db.Model):
     hand_number: Mapped[int | None] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(20))
     summary: Mapped[str] = mapped_column(Text, default="")
+    details: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     device: Mapped[str] = mapped_column(String(80), default="")
+    player: Mapped[str] = mapped_column(String(40), default="")
     session_key: Mapped[str] = mapped_column(String(16), default="")
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

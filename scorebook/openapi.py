@@ -255,12 +255,22 @@ HAND_BODY = _obj(
     ["players"],
     number=_nullable({"type": "integer", "minimum": 1, "maximum": MAX_ID},
                      description="the number of the hand being recorded (the next one)"),
+    id=_nullable({"type": "integer", "minimum": 0, "maximum": MAX_ID},
+                 description="the id of the hand you read (it never moves, unlike its "
+                             "number): send it with a change"),
     version=_nullable({"type": "integer", "minimum": 0, "maximum": MAX_ID},
-                      description="the version of the hand you read (a 409 if it changed)"),
-    went_out=_nullable(_NAME), ending=_nullable({"enum": ["out", "stock", "draw"]}),
+                      description="the version of the hand you read (a 409 if it changed); "
+                                  "required to change a hand (a 428 without it)"),
+    went_out=_nullable(_NAME),
+    ending=_nullable({"enum": ["out", "stock", "draw"]},
+                     description="how the hand ended; may be left out only when went_out "
+                                 "names who went out (a stock-out or a draw is never "
+                                 "assumed)"),
     players={"type": "array", "items": {"$ref": "#/components/schemas/PlayerHand"},
              "minItems": 2, "maxItems": 8,
              "description": "every player of the game, as in /score/hand"})
+#: An edit's body: the hand, and the version (and id) of the hand read.
+EDIT_BODY = {**HAND_BODY, "required": ["players", "version"]}
 
 
 def _json(description: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -282,13 +292,20 @@ def _games_paths() -> dict[str, Any]:
     version = {"name": "version", "in": "query", "required": False,
                "description": "the version of the hand you read (or version in the body)",
                "schema": {"type": "integer", "minimum": 0, "maximum": MAX_ID}}
+    hand_id = {"name": "id", "in": "query", "required": False,
+               "description": "the id of the hand you read (or id in the body)",
+               "schema": {"type": "integer", "minimum": 0, "maximum": MAX_ID}}
     error = _json("No such game or hand (or not in your leagues)",
                   {"$ref": "#/components/schemas/Error"})
     bad = _bad_input(HAND_CODES)
     forbidden = _json("A viewer may read the game, not change it",
                       {"$ref": "#/components/schemas/Error"})
-    conflict = _json("Another phone saved or changed this hand first; the stored hand is in "
-                     "error.hand", {"$ref": "#/components/schemas/Error"})
+    conflict = _json("Another phone saved or changed this hand first, or the hands were "
+                     "renumbered since you read them (error.renumbered): nothing was changed; "
+                     "the hand as it is now is in error.hand",
+                     {"$ref": "#/components/schemas/Error"})
+    no_version = _json("The change did not say which version of the hand it is for",
+                       {"$ref": "#/components/schemas/Error"})
     body = {"required": True, "content": {"application/json": {"schema": HAND_BODY}}}
     hand = _json("The hand", {"type": "object"})
     return {
@@ -305,17 +322,24 @@ def _games_paths() -> dict[str, Any]:
             "get": {"summary": "One recorded hand, card by card",
                     "parameters": [game_id, number],
                     "responses": {"200": hand, "404": error}},
-            "put": {"summary": "Replace a hand's cards (send the version you read)",
-                    "parameters": [game_id, number, version], "requestBody": body,
+            "put": {"summary": "Replace a hand's cards (send the id and version you read)",
+                    "parameters": [game_id, number, version, hand_id],
+                    "requestBody": {"required": True, "content": {
+                        "application/json": {"schema": EDIT_BODY}}},
                     "x-content-codes": HAND_CODES,
                     "responses": {"200": hand, "400": bad, "403": forbidden,
-                                  "404": error, "409": conflict}},
-            "delete": {"summary": "Delete a hand (later hands move up one)",
-                       "parameters": [game_id, number, version],
+                                  "404": error, "409": conflict, "428": no_version}},
+            "delete": {"summary": "Delete a hand (send the id and version you read; later "
+                                  "hands move up one)",
+                       "description": "version and id as query parameters, or as a JSON "
+                                      "body {\"version\": …, \"id\": …}; without a "
+                                      "version, 428",
+                       "parameters": [game_id, number, version, hand_id],
                        "responses": {"200": _json("The game after"),
-                                     "400": _json("version is not a version",
+                                     "400": _json("version or id is not a number",
                                                   {"$ref": "#/components/schemas/Error"}),
-                                     "403": forbidden, "404": error, "409": conflict}},
+                                     "403": forbidden, "404": error, "409": conflict,
+                                     "428": no_version}},
         },
     }
 

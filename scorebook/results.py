@@ -53,7 +53,7 @@ def game_share(board: Any) -> Shared:
     """What a finished game's Share button sends (``board``: a games.Scoreboard)."""
     game = board.game
     return Shared(
-        title=gettext("Game %(id)s", id=game.id),
+        title=gettext("Game %(id)s", id=game.number),
         text=game_text(board.names, board.totals, board.winner, len(board.rows)),
         url=external_url("games.show", game_id=game.id))
 

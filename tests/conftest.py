@@ -98,6 +98,10 @@ def make_app(tmp_path: Path) -> Iterator[Callable[..., Flask]]:
         with app.app_context():
             db.session.remove()  # close sessions first: PostgreSQL waits on open ones
             db.drop_all()
+            # Hand the pool's connections back now, not whenever the engine is collected:
+            # the tests of twenty phones at once open twenty each, and a PostgreSQL
+            # server shared by several test runs has only so many (max_connections).
+            db.engine.dispose()
 
 
 @pytest.fixture

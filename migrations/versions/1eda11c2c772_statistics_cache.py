@@ -5,7 +5,7 @@ finished game's cards into them the first time they are needed (a few seconds a
 page view for a big league), or ``flask scorebook stats`` counts them all at once.
 
 Revision ID: 1eda11c2c772
-Revises: 881091dceb55
+Revises: 0e9a6693eb11
 Create Date: 2026-12-01 11:34:45.148902
 
 """
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '1eda11c2c772'
-down_revision = '881091dceb55'
+down_revision = '0e9a6693eb11'
 branch_labels = None
 depends_on = None
 

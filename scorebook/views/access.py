@@ -26,7 +26,7 @@ from flask_babel import gettext
 from sqlalchemy import func, or_, select
 from werkzeug.wrappers import Response
 
-from scorebook import access, invites
+from scorebook import access, history, invites
 from scorebook.access import INVITE_ROLES, OWNER, SCORER, VIEWER
 from scorebook.access_forms import (
     ButtonForm,
@@ -246,15 +246,20 @@ def _join(token: str, league: League, role: str, landing: str | None) -> Page:
         session.pop("invite", None)
         session.pop("invite_next", None)
         access.remember(session, league, role)
+        # who this phone belongs to, if the person said: the history names it so
+        history.remember_player(session, league.id, request.form.get("player"))
         session.permanent = True
         if role == SCORER:
             flash(gettext("You can now record hands in %(name)s.", name=isolate(league.name)))
         else:
             flash(gettext("You can now follow %(name)s.", name=isolate(league.name)))
         return redirect(landing or url_for("league.standings"))
+    roster = [p.name for p in league.players if p.retired_at is None]
     return render_template("access/join.html", league=league, role=role, held=held, form=form,
                            already=held is not None and access.RANK[held] >= access.RANK[role],
-                           landing=landing)
+                           landing=landing, roster=roster,
+                           player_name=history.player_of(league.id),
+                           name_length=history.PLAYER_NAME_LENGTH)
 
 
 # --- the owner's settings ------------------------------------------------------------------------

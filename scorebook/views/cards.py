@@ -124,7 +124,7 @@ def picker_texts() -> dict[str, object]:
         "highEnd": gettext("high end"),
         "chooseMeldFirst": gettext("Say which meld %(card)s went on before saving."),
         "onMeld": gettext("%(name)s's meld %(n)s"),
-        "ownMeld": gettext("own meld %(n)s"),
+        "ownMeld": gettext("your own meld %(n)s"),
         "onMeldAs": gettext("%(name)s's meld %(n)s, as %(card)s"),
         "noTable": gettext("Put a meld down first: a card can only be laid off on a meld."),
         "layoffOnto": gettext("%(card)s on %(meld)s"),
@@ -150,4 +150,35 @@ def picker_texts() -> dict[str, object]:
         "ungrouped": gettext("These cards form no meld: lay them off or take them back."),
         "layoffsLost": gettext("Lay these off again, they fit no meld as grouped: %(cards)s."),
         "offline": gettext("The referee could not be reached; the hand is checked when saved."),
+        # drafts (static/js/drafts.js): work kept in this browser until it is stored
+        "draftRestored": gettext("Your unsaved hand %(number)s was restored."),
+        "draftRestoredEdit": gettext("Your unsaved changes to hand %(number)s were restored."),
+        "draftChanged": gettext("Hand %(number)s has changed on another phone since you began: "
+                                "saving shows you both versions, nothing is overwritten."),
+        "draftOlder": gettext("You also have an unsaved hand %(number)s from %(when)s, "
+                              "which was recorded since (on another phone?)."),
+        "draftUseAsThis": gettext("Use its cards here"),
+        "draftLiveRestored": gettext("What you had entered in live hand %(number)s but not "
+                                     "sent was restored."),
+        "discard": gettext("Discard it"),
+        "discardThem": gettext("Discard them"),
+        "discarded": gettext("Discarded."),
+        # saving
+        "chooseOutcome": gettext("Say how the hand ended: choose below."),
+        "nothingEntered": gettext("No cards were entered, so there is no hand to save."),
+        "outcomeAuto": gettext("%(name)s is the only player left with no cards, so %(name)s "
+                               "is taken as having gone out. Change it if not."),
+        "staleSent": gettext("Hand %(number)s was saved from this page. This form is out of "
+                             "date, so it cannot save it again."),
+        "staleSaved": gettext("Hand %(number)s has been saved (on another phone?) since this "
+                              "page was opened. This form is out of date."),
+        "staleChanged": gettext("Hand %(number)s has changed (on another phone?) since this "
+                                "page was opened. Saving would show you both."),
+        "staleNext": gettext("Hand %(number)s was saved from this page a moment ago. This is "
+                             "a new, empty form for hand %(next)s."),
+        "recordNext": gettext("Record hand %(number)s"),
+        "seeHand": gettext("See hand %(number)s"),
+        "toScoreboard": gettext("Back to the scoreboard"),
+        "sendFailed": gettext("Not sent: the server could not be reached. Nothing is lost; "
+                              "try again when you are back online."),
     }

@@ -27,7 +27,9 @@ from scorebook.charts import score_chart
 from scorebook.extensions import db
 from scorebook.forms import (
     BOOLEAN_OPTIONS,
+    MAX_SEATS,
     OPTION_HELP,
+    SHOWN_SEATS,
     NewGameForm,
     house_rules_in_words,
     option_families,
@@ -46,8 +48,8 @@ from scorebook.games import (
     scoreboard,
 )
 from scorebook.live import game_version, page_version
-from scorebook.models import FINISHED, Game
-from scorebook.tables import scores_table
+from scorebook.models import FINISHED, Game, League
+from scorebook.tables import name_key, scores_table
 from scorebook.views.stats import game_sections
 
 bp = Blueprint("games", __name__)
@@ -71,36 +73,62 @@ def new() -> str | Response | tuple[str, int]:
     league = access.league_to_score_in()
     form = NewGameForm()
     errors: dict[str, str] = {}
-    if form.validate_on_submit():
+    adding = request.method == "POST" and "add_seat" in request.form
+    try:
+        shown = int(request.form.get("seats_shown") or SHOWN_SEATS)
+    except ValueError:
+        shown = SHOWN_SEATS
+    form.shown_seats = max(SHOWN_SEATS, min(MAX_SEATS, shown))
+    if adding:  # no JavaScript: "Add a seat" sends the form back with one more row
+        form.shown_seats = min(MAX_SEATS, form.visible_seats() + 1)
+    elif form.validate_on_submit():
         try:
-            rules = build_rules(form.family.data or "pagat-500", form.options())
-            seated = form.seated()
-            dealer = next((k for k, (i, _n) in enumerate(seated)
-                           if i == (form.first_dealer.data or 0)), None)
-            if dealer is None:
-                raise GameSetupError(gettext("The first dealer's seat is empty."),
-                                     "first_dealer")
-            game = create_game(league or access.new_private_league(),
-                               [n for _i, n in seated], dealer, rules, commit=False)
+            game_id = _start_game(form, league)
         except GameSetupError as exc:
             db.session.rollback()
             errors[exc.field or "rules"] = exc.message
         else:
-            history.log(game, history.GAME_STARTED, ", ".join(p.name for p in game.players))
-            db.session.commit()  # the league (if new), players, game and history at once
-            if league is None:
-                access.remember(session, game.league, access.OWNER)
-                session.permanent = True
-            return redirect(url_for("games.show", game_id=game.id))
+            return redirect(url_for("games.show", game_id=game_id))
     elif request.method == "POST":
         for name, messages in form.errors.items():
             errors[name] = " ".join(str(m) for m in _flatten(messages))
-    status = 400 if request.method == "POST" else 200
+    status = 400 if request.method == "POST" and not adding else 200
     page = render_template("games/new.html", form=form, errors=errors, league=league,
                            roster=[p.name for p in roster(league)] if league else [],
                            option_help=OPTION_HELP, boolean_options=BOOLEAN_OPTIONS,
                            option_families=option_families)
     return (page, status) if status != 200 else page
+
+
+def _start_game(form: NewGameForm, league: League | None) -> int:
+    """Start the game the form describes (in ``league``, else in a new private league of
+    this browser's); its id.  Two games started in one league at the same moment may
+    reach for the same number: the loser tries again with the next one."""
+    rules = build_rules(form.family.data or "pagat-500", form.options())
+    seated = form.seated()
+    dealer = next((k for k, (i, _n) in enumerate(seated)
+                   if i == (form.first_dealer.data or 0)), None)
+    if dealer is None:
+        raise GameSetupError(gettext("The first dealer's seat is empty."), "first_dealer")
+    for attempt in range(5):
+        try:
+            game = create_game(league or access.new_private_league(),
+                               [n for _i, n in seated], dealer, rules, commit=False)
+            history.log(game, history.GAME_STARTED, ", ".join(p.name for p in game.players))
+            db.session.commit()  # the league (if new), players, game and history at once
+        except IntegrityError:
+            db.session.rollback()
+            if attempt == 4:
+                raise GameSetupError(gettext("Another game was started in this league at "
+                                             "the same moment; please try again.")) from None
+            if league is not None:
+                league = db.session.get(League, league.id)
+            continue
+        break
+    if league is None:
+        access.remember(session, game.league, access.OWNER)
+        session.permanent = True
+    return game.id
 
 
 def _flatten(messages: object) -> list[object]:
@@ -138,7 +166,7 @@ def board_html(game: Game) -> Markup:
     hand_url = url_for("hands.show", game_id=game.id, number=0)[:-1] + "{number}"
     html = Markup(render_template(
         "games/_board.html", game=game, board=board,
-        scores_table=scores_table(board, hand_url),
+        scores_table=scores_table(board, hand_url), name_key=name_key(board.names),
         chart=score_chart(board.names, board.running, board.target),
         changes=history.changes(game, limit=5), **game_sections(game)))
     with _board_lock:
@@ -187,6 +215,11 @@ def abandon_game(game_id: int) -> Response:
     return redirect(url_for("games.show", game_id=game_id))
 
 
+def _number(game_id: int) -> int:
+    """A game's number within its league (what the pages call it), from its id."""
+    return db.session.scalar(db.select(Game.number).where(Game.id == game_id)) or game_id
+
+
 @bp.route("/<int:game_id>/rematch", methods=["GET", "POST"])
 @access.requires(access.SCORER)
 def rematch_game(game_id: int) -> str | Response:
@@ -196,7 +229,7 @@ def rematch_game(game_id: int) -> str | Response:
     game = get_game(game_id)
     started = rematch_of(game)
     if started is not None:  # another phone (or an earlier tap) started it already
-        flash(gettext("Game %(id)s already plays this game again.", id=started))
+        flash(gettext("Game %(id)s already plays this game again.", id=_number(started)))
         return redirect(url_for("games.show", game_id=started))
     if game.status != FINISHED:
         flash(gettext("Only a finished game can be played again."))
@@ -218,9 +251,11 @@ def rematch_game(game_id: int) -> str | Response:
         except IntegrityError:  # a second phone's rematch of this game won the race
             db.session.rollback()
             started = rematch_of(game)
-            if started is None:
-                raise
-            flash(gettext("Game %(id)s already plays this game again.", id=started))
+            if started is None:  # another game of the league took the number meanwhile
+                flash(gettext("Another game was started in this league at the same moment; "
+                              "please try again."))
+                return redirect(url_for("games.show", game_id=game.id))
+            flash(gettext("Game %(id)s already plays this game again.", id=_number(started)))
             return redirect(url_for("games.show", game_id=started))
         return redirect(url_for("games.show", game_id=new.id))
     names = [s.player.name for s in game.seats]

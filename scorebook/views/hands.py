@@ -7,7 +7,16 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
@@ -29,10 +38,13 @@ from scorebook.entry import (
 )
 from scorebook.extensions import db
 from scorebook.forms import (
+    END_CHOICES,
     HandForm,
+    LiveCancelForm,
     LiveFinishForm,
     LiveLayoffForm,
     LiveMeldForm,
+    LiveUndoForm,
     PlayerCardsForm,
     StrandedForm,
     VersionForm,
@@ -42,14 +54,18 @@ from scorebook.forms import (
 from scorebook.games import family_name, live_hand, next_dealer_position, next_hand_number
 from scorebook.hands import (
     HandConflict,
+    cancel_live,
+    check_stale,
     delete_hand,
     edit_hand,
     finish_live,
     last_live_card,
     live_layoff,
     live_meld,
+    live_moves,
     live_undo,
     record_hand,
+    scores_text,
     start_live,
 )
 from scorebook.models import DRAW, RUN_ENDS, STOCK_OUT, WENT_OUT, Game, Hand
@@ -63,12 +79,40 @@ bp = Blueprint("hands", __name__)
 Page = str | Response | tuple[str, int]
 
 
-def get_hand(game: Game, number: int) -> Hand:
-    hand = db.session.scalar(db.select(Hand).where(
+def hand_at(game: Game, number: int) -> Hand | None:
+    """The complete hand numbered ``number`` now, if any."""
+    return db.session.scalar(db.select(Hand).where(
         Hand.game_id == game.id, Hand.number == number, Hand.complete.is_(True)))
+
+
+def get_hand(game: Game, number: int) -> Hand:
+    hand = hand_at(game, number)
     if hand is None:
         abort(404)
     return hand
+
+
+def draft_key(game: Game, kind: str, which: int | str) -> str:
+    """The key the page's script keeps a draft under (``static/js/drafts.js``)."""
+    return f"{kind}|{game.id}|{which}"
+
+
+def draft_saved(key: str) -> None:
+    """Tell the next page that the draft ``key`` is stored now: its script removes it."""
+    flash(key, "draft-saved")
+
+
+def _int(value: str | None) -> int | None:
+    """A whole number from a form (an id, a version, a count), or None: empty, not a
+    number, or past what a database column holds."""
+    return db_int(value) if value not in (None, "") else None
+
+
+def wants_json() -> bool:
+    """The page's script sends a live move with ``Accept: application/json``."""
+    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
+    return best == "application/json" and request.accept_mimetypes[best] > \
+        request.accept_mimetypes["text/html"]
 
 
 def names_of(game: Game) -> list[str]:
@@ -97,7 +141,9 @@ def parse_outcome(value: str | None, names: list[str]) -> tuple[str, str | None]
 
 def read_entry(form: HandForm, game: Game) -> Entry:
     """The submitted hand: the picker's JSON if the script wrote it, else the typed text.
-    The outcome radio and the going-Rummy box decide how it ended."""
+    The outcome radio and the going-Rummy box decide how it ended; nothing chosen there
+    leaves the ending unsaid, and the one check of a hand (:func:`check_entry`, the same
+    for both ways in and for the API) refuses it."""
     names = names_of(game)
     basic = game.rules.is_basic
     outcome = parse_outcome(form.outcome.data, names)
@@ -108,8 +154,9 @@ def read_entry(form: HandForm, game: Game) -> Entry:
         except ValueError:
             raise HandError(gettext("The hand could not be read; please try again."),
                             "bad-json") from None
-        if isinstance(obj, dict) and outcome is not None:
-            obj = {**obj, "ending": outcome[0], "went_out": outcome[1]}
+        if isinstance(obj, dict):  # the radio decides, never the script's own guess
+            obj = {**obj, "ending": outcome[0] if outcome else None,
+                   "went_out": outcome[1] if outcome else None}
         # the picker's cards are tapped in any order: no joker is read from its place
         entry = entry_from_json(obj, basic, loose=True)
     else:
@@ -118,8 +165,6 @@ def read_entry(form: HandForm, game: Game) -> Entry:
                  for name, sub in zip(names, player_forms(form, game))}
         ending, went_out = outcome if outcome else (None, None)
         entry = entry_from_text(names, texts, went_out, ending, False, basic)
-    if outcome is None and entry.went_out is None and not raw:
-        raise HandError([Problem(gettext("Say how the hand ended."), field="ending")])
     if form.going_rummy.data:
         entry.players = [replace(p, going_rummy=p.name == entry.went_out)
                          for p in entry.players]
@@ -157,6 +202,7 @@ def hand_form(game: Game, hand: Hand | None = None) -> HandForm:
         form.going_rummy.data = hand.going_rummy
         form.version.data = str(hand.version)
         form.number.data = str(hand.number)
+        form.hand_id.data = str(hand.id)
     return form
 
 
@@ -166,9 +212,15 @@ def render_record(game: Game, form: HandForm, number: int, hand: Hand | None = N
     names = names_of(game)
     dealer = (names[next((s.position for s in game.seats if s.player_id == hand.dealer_id), 0)]
               if hand else names[next_dealer_position(game)])
+    if form.is_submitted() and form.hand_json.data:
+        # a form sent back with its problems: the script loads what it sent
+        form.initial_json = form.hand_json.data
+        form.hand_json.data = ""
     page = render_template(
         "hands/record.html", game=game, form=form, number=number, hand=hand, names=names,
         seat_forms=player_forms(form, game),
+        draft=draft_key(game, "edit", hand.id) if hand else draft_key(game, "record", number),
+        resent=form.is_submitted(),
         dealer=dealer, error=error, family=family_name(game.family), basic=rules.is_basic,
         rules_json=game.rules_text, decks=rules.decks(len(names)),
         jokers=rules.jokers_in_play(len(names)), texts=picker_texts(),
@@ -176,15 +228,20 @@ def render_record(game: Game, form: HandForm, number: int, hand: Hand | None = N
     return (page, status) if status != 200 else page
 
 
-def render_conflict(game: Game, conflict: HandConflict) -> tuple[str, int]:
+def render_conflict(game: Game, conflict: HandConflict, kept: str | None = None
+                    ) -> tuple[str, int]:
+    """The 409 page: what happened, and the hand as it is now.  ``kept`` names the draft
+    the refused form was kept in (its page can restore it)."""
     db.session.expire_all()
     game = get_game(game.id)
     stored = db.session.get(Hand, conflict.hand_id) if conflict.hand_id else None
+    if stored is not None and stored.game_id != game.id:
+        stored = None
+    common = {"game": game, "message": conflict.message, "code": conflict.code,
+              "renumbered": conflict.renumbered, "kept": kept}
     if stored is not None and not stored.complete:
-        return render_template("hands/conflict.html", game=game, hand=None, live=stored,
-                               message=conflict.message), 409
-    return render_template("hands/conflict.html", game=game, hand=stored, live=None,
-                           message=conflict.message,
+        return render_template("hands/conflict.html", hand=None, live=stored, **common), 409
+    return render_template("hands/conflict.html", hand=stored, live=None, **common,
                            **(hand_details(game, stored) if stored else {})), 409
 
 
@@ -203,7 +260,8 @@ def hand_details(game: Game, hand: Hand) -> dict[str, Any]:
         players.append({
             "name": seat.player.name,
             "melds": [(index[m.label], m) for m in hand.melds if m.owner_id == pid],
-            "layoffs": [(c, seats[melds_by_label[m.label].owner_id], index[m.label])
+            "layoffs": [(c, seats[melds_by_label[m.label].owner_id], index[m.label],
+                         melds_by_label[m.label].owner_id == pid)
                         for m in hand.melds for c in m.cards
                         if c.is_layoff and c.laid_by_id == pid],
             "stranded": [s.card for s in hand.stranded if s.player_id == pid],
@@ -240,9 +298,10 @@ def new(game_id: int) -> Page:
         entry = read_entry(form, game)
         hand = record_hand(game, entry, submitted)
     except HandConflict as conflict:
-        return render_conflict(game, conflict)
+        return render_conflict(game, conflict, kept=draft_key(game, "record", submitted))
     except HandError as error:
         return render_record(game, form, number, error=error, status=error.status)
+    draft_saved(draft_key(game, "record", submitted))
     flash(gettext("Hand %(number)s saved.", number=hand.number))
     return redirect(url_for("games.show", game_id=game.id, _anchor=f"hand-{hand.number}"))
 
@@ -252,7 +311,8 @@ def show(game_id: int, number: int) -> str:
     game = get_game(game_id)
     hand = get_hand(game, number)
     return render_template("hands/show.html", game=game, hand=hand,
-                           delete_form=VersionForm(version=str(hand.version)),
+                           delete_form=VersionForm(version=str(hand.version),
+                                                   hand_id=str(hand.id)),
                            **hand_details(game, hand))
 
 
@@ -260,23 +320,31 @@ def show(game_id: int, number: int) -> str:
 @access.requires(access.SCORER)
 def edit(game_id: int, number: int) -> Page:
     game = get_game(game_id)
-    hand = get_hand(game, number)
-    form = hand_form(game, hand)
-    if not form.is_submitted():
-        return render_record(game, form, number, hand)
+    if request.method == "GET":
+        hand = get_hand(game, number)
+        return render_record(game, hand_form(game, hand), number, hand)
+    hand = hand_at(game, number)
+    form = HandForm()
     if not form.validate():
         abort(400)
+    hand_id, version = _int(form.hand_id.data), _int(form.version.data)
+    if hand is None and hand_id is None:
+        abort(404)
+    if version is None:
+        abort(400, description=gettext("This form does not say which version of the hand "
+                                       "it changes; open the hand again."))
+    kept = draft_key(game, "edit", hand_id if hand_id is not None else number)
     try:
-        version = int(form.version.data or 0)
-    except ValueError:
-        version = 0
-    try:
+        # a form for a hand that was deleted or moved since: 409, whatever was typed
+        hand = check_stale(game, number, hand, hand_id, version)
+        form = hand_form(game, hand)
         entry = read_entry(form, game)
-        edit_hand(hand, entry, version)
+        edit_hand(hand, entry, version, hand_id)
     except HandConflict as conflict:
-        return render_conflict(game, conflict)
+        return render_conflict(game, conflict, kept=kept)
     except HandError as error:
         return render_record(game, form, number, hand, error=error, status=error.status)
+    draft_saved(kept)
     flash(gettext("Hand %(number)s changed.", number=number))
     return redirect(url_for("games.show", game_id=game.id, _anchor=f"hand-{number}"))
 
@@ -284,23 +352,30 @@ def edit(game_id: int, number: int) -> Page:
 @bp.post("/<int:number>/delete")
 def delete(game_id: int, number: int) -> Page:
     game = get_game(game_id)
-    hand = get_hand(game, number)
     form = VersionForm()
     if not form.validate_on_submit():
         abort(400)
-    version = db_int(form.version.data or 0)
+    version = _int(form.version.data)
     if version is None:
-        abort(400, description=gettext("The form was stale or opened in another tab; "
-                                       "please try again."))
+        abort(400, description=gettext("This form does not say which version of the hand "
+                                       "it would delete; open the hand again."))
     try:
-        delete_hand(hand, version)
+        delete_hand(check_stale(game, number, hand_at(game, number),
+                                _int(form.hand_id.data), version),
+                    version, _int(form.hand_id.data))
     except HandConflict as conflict:
         return render_conflict(game, conflict)
+    except HandError:
+        abort(404)
     flash(gettext("Hand %(number)s deleted; the later hands moved up.", number=number))
     return redirect(url_for("games.show", game_id=game.id))
 
 
 # --- the live hand ------------------------------------------------------------------------
+# Each form posts on its own (meld, lay-off, take back, finish, cancel).  Without
+# JavaScript the answer is the page again (a refused move shown inside its own form,
+# which the form's #fragment scrolls to); the page's script sends the same form with
+# ``Accept: application/json`` and gets JSON, so a refused move never leaves its form.
 
 
 def live_forms(game: Game, hand: Hand | None) -> dict[str, Any]:
@@ -312,6 +387,8 @@ def live_forms(game: Game, hand: Hand | None) -> dict[str, Any]:
     layoff_form.player.choices = players
     finish_form = LiveFinishForm(prefix="finish")
     finish_form.outcome.choices = outcome_choices(names, game.rules.is_basic)
+    undo_form = LiveUndoForm(prefix="undo")
+    cancel_form = LiveCancelForm(prefix="cancel")
     melds = []
     if hand is not None:
         index: dict[int, int] = {}
@@ -322,13 +399,16 @@ def live_forms(game: Game, hand: Hand | None) -> dict[str, Any]:
         layoff_form.onto.choices = choices(*[
             (m.label, html(gettext("%(name)s's meld %(number)s"), name=bdi(owner), number=k))
             for m, owner, k in melds])
-        for form in (meld_form, layoff_form, finish_form):
+        for form in (meld_form, layoff_form, finish_form, undo_form):
             if not form.is_submitted():
                 form.version.data = str(hand.version)
+        last = last_live_card(hand)
+        undo_form.move.data = str(last.id) if last is not None else ""
+        cancel_form.moves.data = str(live_moves(hand))
     return {"meld_form": meld_form, "layoff_form": layoff_form, "finish_form": finish_form,
             "stranded_forms": player_forms(finish_form, game, StrandedForm, "finish-players"),
-            "undo_form": VersionForm(prefix="undo",
-                                     version=str(hand.version) if hand else ""),
+            "undo_form": undo_form, "cancel_form": cancel_form,
+            "moves": live_moves(hand) if hand is not None else 0,
             "start_form": VersionForm(prefix="start"), "melds": melds}
 
 
@@ -346,6 +426,21 @@ def last_move(hand: Hand | None, game: Game) -> str | None:
     return meld
 
 
+def followed_hand(game: Game, live: Hand | None) -> dict[str, Any] | None:
+    """The live hand this page was following (``?following=<hand id>``), when it has
+    ended on another phone since: how it ended, for the page to say so."""
+    following = _int(request.args.get("following"))
+    if following is None or (live is not None and live.id == following):
+        return None
+    hand = db.session.get(Hand, following)
+    if hand is not None and hand.game_id == game.id and hand.complete:
+        return {"number": hand.number, "scores": scores_text(hand),
+                "url": url_for("hands.show", game_id=game.id, number=hand.number)}
+    if hand is None:
+        return {"number": None, "scores": None, "url": None}
+    return None
+
+
 def render_live(game: Game, error: HandError | None = None, status: int = 200,
                 where: str | None = None) -> Page:
     hand = live_hand(game)
@@ -360,6 +455,8 @@ def render_live(game: Game, error: HandError | None = None, status: int = 200,
         if hand else names[next_dealer_position(game)],
         decks=rules.decks(len(names)), jokers=rules.jokers_in_play(len(names)),
         used=json.dumps(used), texts=picker_texts(), last_move=last_move(hand, game),
+        followed=followed_hand(game, hand),
+        draft=draft_key(game, "live", hand.id) if hand else None,
         **live_forms(game, hand))
     return (page, status) if status != 200 else page
 
@@ -370,10 +467,55 @@ def _player(value: str | None, game: Game) -> str | None:
 
 
 def _version(value: str | None) -> int | None:
-    try:
-        return int(value) if value else None
-    except ValueError:
-        return None
+    return _int(value)
+
+
+def _problems_json(error: HandError) -> list[dict[str, Any]]:
+    return [{"message": p.message, "player": p.player, "field": p.field, "index": p.index}
+            for p in error.problems]
+
+
+def live_answer(game: Game, hand_id: int, form_name: str, error: HandError | None = None,
+                redirect_to: str | None = None) -> Page | tuple[Response, int] | Response:
+    """The answer to a live form: JSON for the page's script, else the page.
+
+    Stored: the page again (or ``redirect_to``), and the form's draft is cleared (the
+    whole hand's, once it is finished or cancelled).  Refused: the problems, placed in
+    the form that was sent; a hand finished or cancelled on another phone says so,
+    with a link to the hand."""
+    key = draft_key(game, "live", hand_id)
+    if form_name not in ("finish", "cancel"):
+        key = f"{key}|{form_name}"
+    if error is None:
+        if wants_json():
+            return jsonify({"ok": True, "draft": key, "redirect": redirect_to})
+        draft_saved(key)
+        return redirect(redirect_to or url_for("hands.live", game_id=game.id,
+                                               _anchor=form_name if form_name != "meld"
+                                               else "table"))
+    if isinstance(error, HandConflict):
+        ended = error.code in ("hand-finished", "hand-cancelled")
+        link = None
+        if error.code == "hand-finished" and error.hand_id:
+            stored = db.session.get(Hand, error.hand_id)
+            if stored is not None:
+                link = url_for("hands.show", game_id=game.id, number=stored.number)
+        if wants_json():
+            return jsonify({"ok": False, "code": error.code, "message": error.message,
+                            "problems": _problems_json(error), "ended": ended,
+                            "link": link, "form": form_name}), 409
+        if not ended:  # the hand goes on: show it, with the move kept in its form
+            return render_live(game, error, 409, form_name)
+        return render_conflict(game, error, kept=key)
+    if wants_json():
+        body: dict[str, Any] = {"ok": False, "code": error.code, "message": error.message,
+                                "problems": _problems_json(error), "form": form_name}
+        if error.code == "ace-end":  # the question to ask in the form (values.ace-end)
+            end = LiveLayoffForm(prefix="layoff", formdata=None).end
+            body["ask"] = {"name": end.name, "legend": str(end.label.text),
+                           "choices": [[value, str(label)] for value, label in END_CHOICES]}
+        return jsonify(body), error.status
+    return render_live(game, error, error.status, form_name)
 
 
 @bp.get("/live")
@@ -395,18 +537,46 @@ def live_start(game_id: int) -> Page:
     return redirect(url_for("hands.live", game_id=game.id))
 
 
-def _live_or_404(game: Game) -> Hand:
+def _live_or_ended(game: Game) -> Hand:
+    """The live hand a move is for: the one the form names (its ``hand`` field, so a
+    move meant for a hand that ended is not put in the next one), else the live one."""
+    wanted = _int(request.form.get("hand"))
+    if wanted is not None:
+        hand = db.session.get(Hand, wanted)
+        if hand is not None and hand.game_id == game.id:
+            return hand
+        if hand is None:
+            live = live_hand(game)
+            if live is None or live.id != wanted:
+                raise HandConflict(gettext("The live hand was cancelled on another phone; "
+                                           "nothing of it was kept."), None, "hand-cancelled")
     hand = live_hand(game)
     if hand is None:
         abort(404)
     return hand
 
 
+def _live_hand_or_answer(game: Game, form_name: str
+                         ) -> Hand | Page | Response | tuple[Response, int]:
+    """The live hand a form is for, or the answer that says it has gone."""
+    try:
+        return _live_or_ended(game)
+    except HandConflict as conflict:
+        if wants_json():
+            return jsonify({"ok": False, "code": conflict.code, "message": conflict.message,
+                            "problems": [], "ended": True, "link": None,
+                            "form": form_name}), 409
+        return render_conflict(game, conflict)
+
+
 @bp.post("/live/meld")
-def live_add_meld(game_id: int) -> Page:
+def live_add_meld(game_id: int) -> Any:
     game = get_game(game_id)
-    hand = _live_or_404(game)
-    form = live_forms(game, hand)["meld_form"]
+    hand = _live_hand_or_answer(game, "meld")
+    if not isinstance(hand, Hand):
+        return hand
+    hand_id = hand.id
+    form = live_forms(game, None)["meld_form"]
     if not form.validate_on_submit():
         abort(400)
     try:
@@ -418,19 +588,23 @@ def live_add_meld(game_id: int) -> Page:
         except CardError as exc:
             raise HandError([Problem(gettext("“%(token)s” is not a card.", token=exc.token),
                                      player, "melds")]) from None
+        if not cards:
+            raise HandError([Problem(gettext("Tap the meld's cards first."), player,
+                                     "melds")])
         live_meld(hand, player, cards)
-    except HandConflict as conflict:
-        return render_conflict(game, conflict)
     except HandError as error:
-        return render_live(game, error, error.status, "meld")
-    return redirect(url_for("hands.live", game_id=game.id, _anchor="table"))
+        return live_answer(game, hand_id, "meld", error)
+    return live_answer(game, hand_id, "meld")
 
 
 @bp.post("/live/layoff")
-def live_add_layoff(game_id: int) -> Page:
+def live_add_layoff(game_id: int) -> Any:
     game = get_game(game_id)
-    hand = _live_or_404(game)
-    form = live_forms(game, hand)["layoff_form"]
+    hand = _live_hand_or_answer(game, "layoff")
+    if not isinstance(hand, Hand):
+        return hand
+    hand_id = hand.id
+    form = live_forms(game, None)["layoff_form"]
     if not form.validate_on_submit():
         abort(400)
     try:
@@ -444,39 +618,42 @@ def live_add_layoff(game_id: int) -> Page:
                                      player, "layoffs")]) from None
         end = form.end.data if form.end.data in RUN_ENDS else None
         live_layoff(hand, player, card, form.onto.data or "", end=end)
-    except HandConflict as conflict:
-        return render_conflict(game, conflict)
     except HandError as error:
-        return render_live(game, error, error.status, "layoff")
-    return redirect(url_for("hands.live", game_id=game.id, _anchor="table"))
+        return live_answer(game, hand_id, "layoff", error)
+    return live_answer(game, hand_id, "layoff")
 
 
 @bp.post("/live/undo")
-def live_take_back(game_id: int) -> Page:
+def live_take_back(game_id: int) -> Any:
     game = get_game(game_id)
-    hand = _live_or_404(game)
-    form = VersionForm(prefix="undo")
+    hand = _live_hand_or_answer(game, "undo")
+    if not isinstance(hand, Hand):
+        return hand
+    hand_id = hand.id
+    form = LiveUndoForm(prefix="undo")
     if not form.validate_on_submit():
         abort(400)
     try:
-        live_undo(hand, _version(form.version.data))
-    except HandConflict as conflict:
-        return render_conflict(game, conflict)
-    return redirect(url_for("hands.live", game_id=game.id, _anchor="table"))
+        live_undo(hand, _version(form.version.data), _int(form.move.data))
+    except HandError as error:
+        return live_answer(game, hand_id, "undo", error)
+    return live_answer(game, hand_id, "undo")
 
 
 @bp.post("/live/finish")
-def live_finish(game_id: int) -> Page:
+def live_finish(game_id: int) -> Any:
     game = get_game(game_id)
-    hand = _live_or_404(game)
-    form = live_forms(game, hand)["finish_form"]
+    hand = _live_hand_or_answer(game, "finish")
+    if not isinstance(hand, Hand):
+        return hand
+    hand_id = hand.id
+    form = live_forms(game, None)["finish_form"]
     if not form.validate_on_submit():
         abort(400)
     names = names_of(game)
+    number = hand.number
     try:
         outcome = parse_outcome(form.outcome.data, names)
-        if outcome is None:
-            raise HandError([Problem(gettext("Say how the hand ended."), field="ending")])
         stranded = {}
         problems = []
         seats = player_forms(form, game, StrandedForm, "finish-players")
@@ -488,12 +665,31 @@ def live_finish(game_id: int) -> Page:
                                         name, "hand"))
         if problems:
             raise HandError(problems)
-        number = hand.number
-        finish_live(hand, stranded, outcome[0], outcome[1], bool(form.going_rummy.data),
+        finish_live(hand, stranded, outcome[0] if outcome else None,
+                    outcome[1] if outcome else None, bool(form.going_rummy.data),
                     _version(form.version.data))
-    except HandConflict as conflict:
-        return render_conflict(game, conflict)
     except HandError as error:
-        return render_live(game, error, error.status, "finish")
+        return live_answer(game, hand_id, "finish", error)
     flash(gettext("Hand %(number)s saved.", number=number))
-    return redirect(url_for("games.show", game_id=game.id, _anchor=f"hand-{number}"))
+    return live_answer(game, hand_id, "finish", redirect_to=url_for(
+        "games.show", game_id=game.id, _anchor=f"hand-{number}"))
+
+
+@bp.post("/live/cancel")
+def live_cancel(game_id: int) -> Any:
+    game = get_game(game_id)
+    hand = _live_hand_or_answer(game, "cancel")
+    if not isinstance(hand, Hand):
+        return hand
+    hand_id = hand.id
+    form = LiveCancelForm(prefix="cancel")
+    if not form.validate_on_submit():
+        abort(400)
+    number = hand.number
+    try:
+        cancel_live(hand, _int(form.moves.data), bool(form.confirm.data))
+    except HandError as error:
+        return live_answer(game, hand_id, "cancel", error)
+    flash(gettext("Live hand %(number)s was cancelled; nothing of it was kept.", number=number))
+    return live_answer(game, hand_id, "cancel", redirect_to=url_for("games.show",
+                                                                    game_id=game.id))

@@ -449,4 +449,4 @@ def game_export(game_id: int) -> Response:
     game = load_game(game_id)
     if game is None:
         abort(404)
-    return _csv_response(game_csv(game), f"game-{game.id}.csv")
+    return _csv_response(game_csv(game), f"game-{game.number}.csv")

@@ -71,7 +71,7 @@ def for_game(game_id: int) -> Response:
     access.require(game.league, SCORER)
     target = url_for("games.show", game_id=game.id)
     return _page(game.league, _codes(game.league, target), back=target, lands="game",
-                 heading=gettext("Game %(id)s", id=game.id))
+                 heading=gettext("Game %(id)s", id=game.number))
 
 
 @bp.get("/league/phones")

@@ -2,8 +2,12 @@
 // per card; or type cards ("7s 8s 9s") and press Add.  Cards already used up in
 // the hand (once per deck) are dimmed and disabled.  No build step, no libraries.
 //
-//   var picker = CardPicker.create(dockElement, {decks, jokers, texts, onPick});
+//   var picker = CardPicker.create(dockElement, {decks, jokers, texts, onPick, onType});
 //   picker.setUsed({"7S": 1, "JK": 2});   picker.setTarget("Ann — meld 2");
+//
+// With onType(typing), "Type" does not open the picker's own typing row: it tells the
+// page, which lets its own card field take the keyboard (a page whose fields are the
+// picker's input keeps them from opening the keyboard otherwise: inputmode="none").
 //
 // texts (translated by the page): names {code: spoken name}, addingTo, hide, show,
 // typeLabel, typePlaceholder, add, notACard, usedUp.
@@ -197,11 +201,23 @@
       if (event.key === "Enter") { event.preventDefault(); addTyped(); }
     });
 
+    var typing = false;
     typeToggle.addEventListener("click", function () {
+      if (options.onType) {
+        typing = !typing;
+        typeToggle.setAttribute("aria-pressed", typing ? "true" : "false");
+        typeToggle.removeAttribute("aria-expanded");
+        options.onType(typing);
+        return;
+      }
       typeRow.hidden = !typeRow.hidden;
       typeToggle.setAttribute("aria-expanded", typeRow.hidden ? "false" : "true");
       if (!typeRow.hidden) { input.focus(); }
     });
+    if (options.onType) {
+      typeToggle.removeAttribute("aria-expanded");
+      typeToggle.setAttribute("aria-pressed", "false");
+    }
 
     toggle.addEventListener("click", function () {
       var collapsed = dock.classList.toggle("is-collapsed");

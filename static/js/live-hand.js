@@ -1,22 +1,70 @@
-// The live hand: the card picker types into the card field last used (the meld's
-// cards, the card laid off, or a player's cards left in hand), so each card is one
-// tap.  Without this script the fields are typed into directly.
+// The live hand. Without this script each form is typed into and posted, and the
+// page comes back; with it:
+//
+// - The card picker is the input. The card fields (the meld's cards, the card laid
+//   off, each player's cards left in hand) open no keyboard (inputmode="none": the
+//   keyboard would cover the picker); the card picker fills the field last used, one
+//   tap per card, and its "Type" button is there for typing. A field shows its cards
+//   with their suit symbols (7♠ 8♠ 9♠), and under it as chips: tap one to take it back.
+// - Each form is sent on its own, in the background (the same POST, asking for JSON),
+//   so moves from two phones at once both land and nothing on the page is lost: a move
+//   refused keeps its form as it was, with the reason right above its button; a move
+//   stored clears its form and the table follows at once (live.js).
+// - What is typed is kept as a draft in the browser (drafts.js) until the server has
+//   stored it: a reload or a lost tab brings it back, and leaving asks first.
 //
 // live.js may swap parts of the page when another phone records something, so the
-// fields are found afresh each time (by id, and through events on the page), and
-// the cards already on the table come from the table section's data-used.
+// fields are found afresh each time (by id, and through events on the page), and the
+// cards already on the table come from the table section's data-used.
 (function () {
   "use strict";
+
+  // What this phone typed for a live hand that has since ended (finished or cancelled
+  // on another phone) was never recorded: say so, and offer to discard it.
+  (function orphans() {
+    var box = document.querySelector("[data-draft-notice][data-game]");
+    var Drafts = window.ScorebookDrafts;
+    if (!box || !Drafts || !Drafts.available) { return; }
+    var game = box.getAttribute("data-game");
+    var live = box.getAttribute("data-hand") || "";
+    var left = Drafts.list("live|" + game + "|").filter(function (d) {
+      return d.key.split("|")[2] !== live && d.meta && d.meta.label;
+    });
+    if (!left.length) { return; }
+    box.textContent = "";
+    var p = document.createElement("p");
+    p.textContent = box.getAttribute("data-text-lost")
+      .replace("%(number)s", left[0].meta.number || "")
+      .replace("%(what)s", left.map(function (d) { return d.meta.label; }).join("; "));
+    box.appendChild(p);
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "button-secondary";
+    button.textContent = box.getAttribute("data-text-discard");
+    button.addEventListener("click", function () {
+      left.forEach(function (d) { Drafts.clear(d.key); });
+      box.hidden = true;
+    });
+    box.appendChild(button);
+    box.hidden = false;
+  })();
 
   var root = document.querySelector("[data-live-hand]");
   var dock = document.querySelector("[data-picker-dock]");
   if (!root || !dock || !window.CardPicker) { return; }
   var CP = window.CardPicker;
+  var f = CP.format;
   var texts = JSON.parse(root.getAttribute("data-texts") || "{}");
   var FIELDS = "[data-card-input]";
   var first = root.querySelector(FIELDS);
   if (!first) { return; }
   var currentId = first.id;
+  var number = root.getAttribute("data-number");
+  var Drafts = window.ScorebookDrafts;
+  var draftBase = root.getAttribute("data-draft");
+  var useDrafts = !!(Drafts && Drafts.available && draftBase);
+  var sending = {};   // form name -> true while its answer is awaited
+  var leaving = false;
 
   function current() {
     return document.getElementById(currentId) || root.querySelector(FIELDS);
@@ -42,16 +90,80 @@
     return used;
   }
 
+  // --- the card fields: the picker as the input --------------------------------------
+
+  function cardsIn(input) { return CP.parseCards(input.value).cards; }
+
+  function setCards(input, cards) {
+    input.value = cards.map(CP.label).join(" ");
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  function chipsFor(input) {
+    var box = input.nextElementSibling;
+    if (!box || !box.hasAttribute("data-card-chips")) {
+      box = document.createElement("div");
+      box.className = "field-chips";
+      box.setAttribute("data-card-chips", "");
+      input.parentNode.insertBefore(box, input.nextSibling);
+    }
+    return box;
+  }
+
+  function drawChips(input) {
+    var box = chipsFor(input);
+    box.textContent = "";
+    cardsIn(input).forEach(function (card, k) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "card-chip";
+      var suit = CP.suitOf(card);
+      if (suit) { b.classList.add("suit-" + suit.toLowerCase()); }
+      b.textContent = CP.label(card);
+      b.setAttribute("aria-label", f(texts.remove, { card: CP.spoken(card, texts.names) }));
+      b.setAttribute("data-field", input.id);
+      b.setAttribute("data-k", k);
+      box.appendChild(b);
+    });
+  }
+
+  var typing = false; // "Type" chosen in the picker: the fields take the keyboard
+
+  // Every card field: no keyboard (unless typing), symbols, chips. Run again after
+  // live.js swaps a part of the page.
+  function decorate() {
+    Array.prototype.forEach.call(root.querySelectorAll(FIELDS), function (input) {
+      input.setAttribute("inputmode", typing ? "text" : "none");
+      var hint = CP.parseCards(input.getAttribute("placeholder") || "");
+      if (hint.cards.length && !hint.bad.length) {
+        input.setAttribute("placeholder", hint.cards.map(CP.label).join(" "));
+      }
+      if (typing && document.activeElement === input) { return; } // being typed into
+      var parsed = CP.parseCards(input.value);
+      if (!parsed.bad.length && parsed.cards.length &&
+          input.value !== parsed.cards.map(CP.label).join(" ")) {
+        input.value = parsed.cards.map(CP.label).join(" ");
+      }
+      drawChips(input);
+    });
+  }
+
   var picker = CP.create(dock, {
     decks: parseInt(root.getAttribute("data-decks"), 10) || 1,
     jokers: parseInt(root.getAttribute("data-jokers"), 10) || 0,
     texts: texts,
+    onType: function (on) {
+      typing = on;
+      decorate();
+      var input = current();
+      if (input) { input.focus(); }
+    },
     onPick: function (card) {
       var input = current();
       if (input.hasAttribute("data-single")) {
-        input.value = card;
+        setCards(input, [card]);
       } else {
-        input.value = (input.value.trim() + " " + card).trim();
+        setCards(input, cardsIn(input).concat([card]));
       }
       picker.setUsed(counts());
     }
@@ -66,10 +178,314 @@
     if (event.target.matches && event.target.matches(FIELDS)) { use(event.target); }
   });
   root.addEventListener("input", function (event) {
-    if (event.target.matches && event.target.matches(FIELDS)) { picker.setUsed(counts()); }
+    if (event.target.matches && event.target.matches(FIELDS)) {
+      drawChips(event.target);
+      picker.setUsed(counts());
+    }
   });
+  root.addEventListener("click", function (event) {
+    var chip = event.target.closest("button[data-field]");
+    if (!chip) { return; }
+    var input = document.getElementById(chip.getAttribute("data-field"));
+    if (!input) { return; }
+    var cards = cardsIn(input);
+    cards.splice(parseInt(chip.getAttribute("data-k"), 10), 1);
+    setCards(input, cards);
+    use(input);
+    picker.setUsed(counts());
+  });
+
+  // --- drafts: what is typed is kept until it is stored ------------------------------
+
+  function formName(form) { return form.getAttribute("data-live-form"); }
+
+  function fieldsOf(form) {
+    return Array.prototype.filter.call(form.querySelectorAll("input, select, textarea"),
+      function (el) { return el.name && el.type !== "hidden" && el.name !== "csrf_token"; });
+  }
+
+  function valuesOf(form) {
+    var values = {};
+    fieldsOf(form).forEach(function (el) {
+      if (el.type === "radio") { if (el.checked) { values[el.name] = el.value; } }
+      else if (el.type === "checkbox") { if (el.checked) { values[el.name] = "y"; } }
+      else if (el.value.trim()) { values[el.name] = el.value; }
+    });
+    return values;
+  }
+
+  // Whether a form holds something that would be lost (a player chosen alone is not).
+  function holdsWork(form, values) {
+    var name = formName(form);
+    if (name === "undo" || name === "cancel") { return false; }
+    return Object.keys(values).some(function (k) { return !/-player$/.test(k); });
+  }
+
+  function keep(form) {
+    if (!useDrafts) { return; }
+    var name = formName(form);
+    if (name === "undo" || name === "cancel") { return; }
+    var values = valuesOf(form);
+    var draft = Drafts.open(draftBase + "|" + name);
+    if (holdsWork(form, values)) {
+      draft.save(values, { form: name, number: number, label: summary(form, values) });
+    } else {
+      draft.clear();
+    }
+  }
+
+  // In words, what a form's draft holds: "Ann: 7♠ 8♠ 9♠".
+  function summary(form, values) {
+    var parts = [];
+    Object.keys(values).forEach(function (k) {
+      var el = form.querySelector('[name="' + k + '"]');
+      if (!el) { return; }
+      if (el.type === "radio") {
+        var chosen = form.querySelector('[name="' + k + '"][value="' + CSS.escape(values[k]) + '"]');
+        var label = chosen && chosen.closest("label");
+        if (label && !/-outcome$|-onto$/.test(k)) { parts.unshift(label.textContent.trim() + ":"); }
+      } else if (el.hasAttribute("data-card-input")) {
+        parts.push(CP.parseCards(values[k]).cards.map(CP.label).join(" "));
+      }
+    });
+    return parts.join(" ");
+  }
+
+  function fill(form, values) {
+    fieldsOf(form).forEach(function (el) {
+      var v = values[el.name];
+      if (el.type === "radio") { el.checked = v !== undefined && el.value === v; }
+      else if (el.type === "checkbox") { el.checked = !!v; }
+      else { el.value = v || ""; }
+    });
+  }
+
+  function forms() {
+    return Array.prototype.slice.call(root.querySelectorAll("form[data-live-form]"));
+  }
+
+  var noticeBox = document.querySelector("[data-draft-notice]");
+
+  function notice(message, buttons) {
+    if (!noticeBox) { return; }
+    noticeBox.textContent = "";
+    noticeBox.hidden = !message;
+    if (!message) { return; }
+    var p = document.createElement("p");
+    p.textContent = message;
+    noticeBox.appendChild(p);
+    var row = document.createElement("p");
+    row.className = "actions";
+    (buttons || []).forEach(function (b) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "button-secondary";
+      button.textContent = b.label;
+      button.addEventListener("click", b.act);
+      row.appendChild(button);
+    });
+    if (buttons && buttons.length) { noticeBox.appendChild(row); }
+  }
+
+  function restore() {
+    if (!useDrafts) { return; }
+    var resent = root.getAttribute("data-resent"); // the form the server sent back, if any
+    var restored = [];
+    forms().forEach(function (form) {
+      var name = formName(form);
+      if (name === resent) { keep(form); return; }
+      var d = Drafts.open(draftBase + "|" + name).load();
+      if (!d || !d.data) { return; }
+      if (holdsWork(form, valuesOf(form))) { return; } // the server's own values win
+      fill(form, d.data);
+      restored.push(name);
+    });
+    if (restored.length) {
+      decorate();
+      picker.setUsed(counts());
+      notice(f(texts.draftLiveRestored, { number: number }), [{ label: texts.discardThem, act: function () {
+        restored.forEach(function (name) {
+          var form = root.querySelector('form[data-live-form="' + name + '"]');
+          if (form) { fill(form, {}); }
+          Drafts.clear(draftBase + "|" + name);
+        });
+        decorate();
+        picker.setUsed(counts());
+        notice(texts.discarded, []);
+      } }]);
+    }
+  }
+
+  root.addEventListener("input", function (event) {
+    var form = event.target.form;
+    if (form && form.hasAttribute("data-live-form")) { keep(form); }
+  });
+  root.addEventListener("change", function (event) {
+    var form = event.target.form;
+    if (form && form.hasAttribute("data-live-form")) { keep(form); }
+  });
+
+  // live.js loads the page again when the hand ended on another phone: no question then
+  // (the drafts stay, and the fresh page says what was not sent).
+  document.addEventListener("live:reloading", function () {
+    leaving = true;
+    forms().forEach(keep);
+  });
+
+  window.addEventListener("beforeunload", function (event) {
+    if (leaving) { return; }
+    var busy = forms().some(function (form) { return holdsWork(form, valuesOf(form)); }) ||
+      Object.keys(sending).some(function (k) { return sending[k]; });
+    if (!busy) { return; }
+    event.preventDefault();
+    event.returnValue = "";
+  });
+
+  // --- sending a move in the background ------------------------------------------------
+
+  function errorBox(form) { return form.querySelector("[data-move-error]"); }
+
+  function showError(form, message, link) {
+    var box = errorBox(form);
+    if (!box) { return; }
+    box.textContent = message || "";
+    if (link) {
+      box.appendChild(document.createTextNode(" "));
+      var a = document.createElement("a");
+      a.href = link.href;
+      a.textContent = link.label;
+      box.appendChild(a);
+    }
+    box.hidden = !message;
+    // kept through live.js refreshes of this part of the page
+    if (message) { box.setAttribute("data-live-keep", ""); } else { box.removeAttribute("data-live-keep"); }
+    var old = form.querySelector(".problems[data-live-keep]");
+    if (old) { old.remove(); }
+    if (message) { box.scrollIntoView({ block: "nearest" }); }
+  }
+
+  function problemText(answer) {
+    var problems = answer.problems || [];
+    if (!problems.length) { return answer.message || ""; }
+    return problems.map(function (p) {
+      return (p.player ? p.player + " — " : "") + p.message;
+    }).join(" ");
+  }
+
+  // The server asks a question the form does not hold (an ace that fits both ends of a
+  // run: which end?): put the choices in the form, above its button, and send again.
+  function ask(form, question) {
+    if (form.querySelector("[data-asked]")) { return; }
+    var box = document.createElement("fieldset");
+    box.className = "ace-end";
+    box.setAttribute("data-asked", "");
+    box.id = "asked-" + form.id;
+    box.setAttribute("data-live-keep", ""); // kept when live.js refreshes this part
+    var legend = document.createElement("legend");
+    legend.textContent = question.legend;
+    box.appendChild(legend);
+    var chips = document.createElement("div");
+    chips.className = "chips";
+    chips.setAttribute("role", "radiogroup");
+    chips.setAttribute("aria-label", question.legend);
+    question.choices.forEach(function (choice, k) {
+      var label = document.createElement("label");
+      label.className = "chip-radio";
+      var input = document.createElement("input");
+      input.type = "radio";
+      input.name = question.name;
+      input.value = choice[0];
+      input.id = question.name + "-" + k;
+      var span = document.createElement("span");
+      span.textContent = choice[1];
+      label.appendChild(input);
+      label.appendChild(span);
+      chips.appendChild(label);
+    });
+    box.appendChild(chips);
+    form.insertBefore(box, errorBox(form));
+  }
+
+  // After a move is stored: clear what it sent (the player chosen stays, the next move
+  // is often theirs; and cards tapped while it was on its way stay for the next one),
+  // forget its draft, and have the table follow at once.
+  function cleared(form, sent) {
+    var live = document.getElementById(form.id) || form; // live.js may have swapped it
+    fieldsOf(live).forEach(function (el) {
+      if (el.type === "radio" && /-player$/.test(el.name)) { return; }
+      var was = sent[el.name];
+      if (el.type === "radio" || el.type === "checkbox") {
+        if (was !== undefined) { el.checked = false; }
+      } else if (was !== undefined && el.value.indexOf(was) === 0) {
+        el.value = el.value.slice(was.length).trim();
+      } else if (was !== undefined && el.value === was) {
+        el.value = "";
+      }
+    });
+    var asked = live.querySelector("[data-asked]");
+    if (asked) { asked.remove(); } // answered: the next lay-off is asked afresh
+    if (useDrafts) { keep(live); }
+    decorate();
+    picker.setUsed(counts());
+    document.dispatchEvent(new CustomEvent("live:check"));
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.hasAttribute || !form.hasAttribute("data-live-form") || !root.contains(form)) { return; }
+    if (!window.fetch || !window.FormData) { return; } // the page's own post does it
+    event.preventDefault();
+    var name = formName(form);
+    if (sending[name]) { return; }
+    var button = form.querySelector("button[type=submit]");
+    sending[name] = true;
+    if (button) { button.disabled = true; }
+    showError(form, "");
+    var sent = valuesOf(form);
+    var body = new FormData(form);
+    var action = form.getAttribute("action").split("#")[0];
+    fetch(action, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { "Accept": "application/json" }
+    }).then(function (response) {
+      return response.json().then(function (json) { return { ok: response.ok, json: json }; },
+        function () { return { ok: false, json: { message: texts.sendFailed } }; });
+    }).then(function (answer) {
+      var json = answer.json || {};
+      if (answer.ok && json.ok) {
+        if (json.redirect) {
+          leaving = true;
+          if (useDrafts) { Drafts.clear(draftBase); }
+          window.location.assign(json.redirect);
+          return;
+        }
+        cleared(form, sent);
+        return;
+      }
+      if (json.ask) { ask(form, json.ask); }
+      showError(form, problemText(json), json.link ? {
+        href: json.link, label: f(texts.seeHand, { number: number }) } : null);
+    }, function () {
+      showError(form, texts.sendFailed); // offline: the form and its draft stay as they are
+    }).then(function () {
+      sending[name] = false;
+      var again = document.getElementById(form.id);
+      var b = again && again.querySelector("button[type=submit]");
+      if (b) { b.disabled = false; }
+      if (button) { button.disabled = false; }
+    });
+  });
+
   // Another phone melded or laid off: those cards are now used up too.
-  document.addEventListener("live:updated", function () { picker.setUsed(counts()); });
+  document.addEventListener("live:updated", function () {
+    decorate();
+    picker.setUsed(counts());
+  });
+
+  decorate();
   use(first);
   picker.setUsed(counts());
+  restore();
 })();

@@ -19,7 +19,9 @@
 // If-None-Match (a 304 costs the server one small query). When the version
 // changes it fetches the page again and swaps each live region for the new one.
 // Offline, it backs off; back online (or visible again) it asks at once, so a
-// phone that was away catches up on its first answer.
+// phone that was away catches up on its first answer. A page's own script that has
+// just stored something (a live move sent in the background) fires "live:check" on
+// the document to have the page follow at once.
 (function () {
   "use strict";
 
@@ -35,6 +37,7 @@
   var status = document.querySelector("[data-live-status]");
   var timer = null;
   var busy = false;
+  var again = false;
   var failures = 0;
 
   function show(state) {
@@ -156,7 +159,10 @@
         var shown = swapRegions(html);
         if (shown === null) {
           known = version;
-          // (not reload(): a page answering a form would post the form again)
+          // (not reload(): a page answering a form would post the form again). A page
+          // script that would ask before leaving lets this one go ("live:reloading"):
+          // what it holds is kept as a draft, and the fresh page says so.
+          document.dispatchEvent(new CustomEvent("live:reloading"));
           window.location.assign(pageUrl.split("#")[0]);
           return;
         }
@@ -192,6 +198,7 @@
       }
     }).then(function () {
       busy = false;
+      if (again) { again = false; schedule(0); return; }
       // Back off while the server cannot be reached: 1, 2, 4, 8, at most 15 s.
       schedule(failures ? Math.min(every * Math.pow(2, failures - 1), 15000) : every);
     });
@@ -199,11 +206,13 @@
 
   function now() {
     failures = 0;
+    if (busy) { again = true; return; } // asked while a poll is out: poll once more after it
     schedule(0);
   }
 
   window.addEventListener("online", now);
   document.addEventListener("scorebook:online", now);
+  document.addEventListener("live:check", now);
   window.addEventListener("offline", function () { show("offline"); });
   window.addEventListener("pageshow", function (event) { if (event.persisted) now(); });
   document.addEventListener("visibilitychange", function () {

@@ -13,6 +13,13 @@
 // in order (loaded from the stored hand, a reading chosen, "Group my cards") are read
 // as they lie, like the server reads them.  An ace laid off on a run 2..K asks
 // "low or high?" (values.ace-end) and the lay-off keeps the end it went to.
+//
+// What is entered is kept as a draft in the browser (static/js/drafts.js) until the
+// server has stored it: a reload, Back or a lost tab brings it back, with a notice
+// offering to discard it; leaving the page with unsaved entries asks first.  A form
+// reached by Back after its hand was saved (or one saved meanwhile on another phone)
+// says it is out of date instead of saving again.  The server's one check of a hand
+// serves both ways in: how the hand ended must be said, a hand with no cards is refused.
 (function () {
   "use strict";
 
@@ -33,6 +40,17 @@
   var previewBody = form.querySelector("[data-preview-body]");
   var f = CP.format;
 
+  var gameId = parseInt(form.getAttribute("data-game"), 10);
+  var kind = form.getAttribute("data-kind") || "record";
+  var number = parseInt(form.getAttribute("data-number"), 10);
+  var resent = form.getAttribute("data-resent") === "true";
+  var versionInput = form.querySelector("input[name=version]");
+  var handIdInput = form.querySelector("input[name=hand_id]");
+  var saveButton = form.querySelector("[data-save]");
+  var Drafts = window.ScorebookDrafts;
+  var draftKey = form.getAttribute("data-draft");
+  var draft = Drafts && Drafts.available && draftKey ? Drafts.open(draftKey) : null;
+
   var seq = 0;
   var state = names.map(function (name) {
     return { name: name, melds: [], layoffs: [], hand: [], score: null };
@@ -43,25 +61,27 @@
   var userChoseOutcome = false;
   // The verdict codes of a legal meld that can be read several ways (referee.melds).
   var SEVERAL = ["meld.ambiguous", "meld.joker-place", "meld.ace-either-end"];
+  var autoChosen = null; // the player taken as having gone out, when the cards say so
+  var submitting = false;
+  var staleBlock = false;
 
   function newId() { seq += 1; return "m" + seq; }
 
-  // --- loading what the server sent back (an edit, or a form with problems) ---------
-  (function load() {
-    var data = null;
-    // what this page submitted before (a form with problems), else the stored hand
-    var text = hidden.value || form.getAttribute("data-initial") || "";
-    try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
-    if (!data || !data.players) { return; }
-    data.players.forEach(function (p) {
+  // --- loading what the server sent (the stored hand of an edit, or a form sent back
+  // with its problems), or a draft kept in the browser ---------------------------------
+  function loadPlayers(players) {
+    state.forEach(function (p) { p.melds = []; p.layoffs = []; p.hand = []; p.score = null; });
+    (players || []).forEach(function (p) {
       var i = names.indexOf(p.name);
       if (i < 0) { return; }
       state[i].melds = (p.melds || []).map(function (m) {
         var id = String(m.id || newId());
         var n = /^m(\d+)$/.exec(id);
         if (n) { seq = Math.max(seq, parseInt(n[1], 10)); }
-        // stored (or submitted) cards lie in their order: a joker is read from its place
-        return { id: id, cards: (m.cards || []).slice(), verdict: null, token: 0, laid: true };
+        // stored (or submitted) cards lie in their order: a joker is read from its place;
+        // a draft says for each meld whether its cards were tapped loose
+        var laid = m.laid === undefined ? true : !!m.laid;
+        return { id: id, cards: (m.cards || []).slice(), verdict: null, token: 0, laid: laid };
       });
       state[i].layoffs = (p.layoffs || []).map(function (l) {
         var lay = { card: l.card, onto: String(l.onto) };
@@ -70,6 +90,14 @@
       });
       state[i].hand = (p.hand || []).slice();
     });
+  }
+
+  var initial = null;
+  (function load() {
+    var text = form.getAttribute("data-initial") || "";
+    try { initial = text ? JSON.parse(text) : null; } catch (e) { initial = null; }
+    hidden.value = "";
+    if (initial && initial.players) { loadPlayers(initial.players); }
     userChoseOutcome = Array.prototype.some.call(outcomeInputs, function (r) { return r.checked; });
   })();
 
@@ -379,18 +407,36 @@
     render();
     autoOutcome();
     schedulePreview();
+    keepDraft();
   }
 
+  // Who went out, when the cards leave one possibility only: every other player still
+  // holds cards, and this one played and holds none. The page says it chose.
+  var outcomeNote = form.querySelector("[data-outcome-note]");
+  var outcomeError = form.querySelector("[data-outcome-error]");
+  var saveError = form.querySelector("[data-save-error]");
+
   function autoOutcome() {
-    if (userChoseOutcome) { return; }
+    if (userChoseOutcome) { showOutcomeNote(null); return; }
     var out = [];
+    var holding = 0;
     state.forEach(function (p, i) {
       var played = p.melds.some(function (m) { return m.cards.length; }) || p.layoffs.length;
-      if (played && !p.hand.length) { out.push(i); }
+      if (p.hand.length) { holding += 1; }
+      else if (played) { out.push(i); }
     });
+    var only = out.length === 1 && holding === state.length - 1 ? out[0] : null;
     Array.prototype.forEach.call(outcomeInputs, function (r) {
-      r.checked = out.length === 1 && r.value === "p" + out[0];
+      r.checked = only !== null && r.value === "p" + only;
     });
+    autoChosen = only;
+    showOutcomeNote(only);
+  }
+
+  function showOutcomeNote(i) {
+    if (!outcomeNote) { return; }
+    outcomeNote.hidden = i === null || i === undefined;
+    outcomeNote.textContent = outcomeNote.hidden ? "" : f(texts.outcomeAuto, { name: names[i] });
   }
 
   // --- drawing ------------------------------------------------------------------------
@@ -748,9 +794,24 @@
   }
 
   Array.prototype.forEach.call(outcomeInputs, function (r) {
-    r.addEventListener("change", function () { userChoseOutcome = true; schedulePreview(); });
+    r.addEventListener("change", function () {
+      userChoseOutcome = true;
+      autoChosen = null;
+      showOutcomeNote(null);
+      say(outcomeError, "");
+      schedulePreview();
+      keepDraft();
+    });
   });
-  if (goingRummyBox) { goingRummyBox.addEventListener("change", schedulePreview); }
+  if (goingRummyBox) {
+    goingRummyBox.addEventListener("change", function () { schedulePreview(); keepDraft(); });
+  }
+
+  function say(box, message) {
+    if (!box) { return; }
+    box.textContent = message || "";
+    box.hidden = !message;
+  }
 
   function firstUnresolved() {
     for (var i = 0; i < state.length; i++) {
@@ -762,6 +823,13 @@
   }
 
   form.addEventListener("submit", function (event) {
+    say(saveError, "");
+    if (staleBlock) {
+      event.preventDefault();
+      var notice = document.querySelector("[data-stale-notice]");
+      if (notice) { notice.scrollIntoView({ block: "center" }); notice.focus(); }
+      return;
+    }
     if (pending) {
       // A lay-off still waiting for its meld would not be saved: ask for the meld first.
       event.preventDefault();
@@ -782,8 +850,260 @@
       if (where) { where.scrollIntoView({ block: "center" }); }
       return;
     }
+    // The server makes the same checks; these only save a round trip.
+    if (!Object.keys(usedCounts()).length) {
+      event.preventDefault();
+      say(saveError, texts.nothingEntered);
+      return;
+    }
     var out = outcome();
+    if (!out.ending) {
+      event.preventDefault();
+      say(outcomeError, texts.chooseOutcome);
+      var box = document.getElementById("outcome");
+      if (box) { box.scrollIntoView({ block: "center" }); }
+      return;
+    }
     hidden.value = JSON.stringify({ players: payloadPlayers(), went_out: out.went_out, ending: out.ending });
+    submitting = true;
+    keepDraft(true);
+    // Remember on this history entry that it sent hand N: Back to it then knows.
+    try {
+      var mark = { game: gameId, kind: kind, number: number };
+      history.replaceState(Object.assign({}, history.state || {}, { scorebookSent: mark }), "");
+    } catch (e) { /* an old browser: the server still refuses a second copy */ }
+  });
+
+  // --- the draft --------------------------------------------------------------------------
+
+  function snapshot() {
+    var chosen = Array.prototype.filter.call(outcomeInputs, function (r) { return r.checked; })[0];
+    return {
+      players: state.map(function (p) {
+        return { name: p.name,
+          melds: p.melds.map(function (m) {
+            return { id: m.id, cards: m.cards.slice(), laid: !!m.laid };
+          }),
+          layoffs: p.layoffs.map(function (l) {
+            var lay = { card: l.card, onto: l.onto };
+            if (l.end) { lay.end = l.end; }
+            return lay;
+          }),
+          hand: p.hand.slice() };
+      }),
+      outcome: userChoseOutcome && chosen ? chosen.value : "",
+      goingRummy: !!(goingRummyBox && goingRummyBox.checked)
+    };
+  }
+
+  function cardsOf(snap) {
+    return JSON.stringify(snap.players.map(function (p) {
+      return [p.melds.map(function (m) { return m.cards; }).filter(function (c) { return c.length; }),
+        p.layoffs, p.hand];
+    }));
+  }
+
+  var baseline = null; // what the page showed when it opened (cards and outcome)
+
+  function dirty() {
+    if (!baseline) { return false; }
+    if (resent) { return true; } // sent back with problems: nothing of it is stored yet
+    var now = snapshot();
+    return cardsOf(now) !== cardsOf(baseline) || (now.outcome && now.outcome !== baseline.outcome) ||
+      now.goingRummy !== baseline.goingRummy;
+  }
+
+  function keepDraft(sending) {
+    if (!draft || restoring || !baseline) { return; }
+    if (!dirty() && !sending) { draft.clear(); return; }
+    draft.save(snapshot(), {
+      kind: kind, game: gameId, number: number,
+      version: versionInput ? versionInput.value : "",
+      hand_id: handIdInput ? handIdInput.value : "",
+      sentAt: sending ? Date.now() : null
+    });
+  }
+
+  var restoring = false;
+
+  function applySnapshot(snap) {
+    restoring = true;
+    loadPlayers(snap.players);
+    userChoseOutcome = !!snap.outcome;
+    Array.prototype.forEach.call(outcomeInputs, function (r) {
+      r.checked = !!snap.outcome && r.value === snap.outcome;
+    });
+    if (goingRummyBox) { goingRummyBox.checked = !!snap.goingRummy; }
+    active = { player: 0, mode: "meld", meld: null };
+    pending = null;
+    state.forEach(function (p) { p.melds.forEach(function (m) { if (m.cards.length) { validate(m); } }); });
+    render();
+    autoOutcome();
+    schedulePreview();
+    restoring = false;
+  }
+
+  var noticeBox = form.querySelector("[data-draft-notice]");
+
+  function notice(message, buttons) {
+    if (!noticeBox) { return; }
+    noticeBox.textContent = "";
+    noticeBox.hidden = !message;
+    if (!message) { return; }
+    noticeBox.appendChild(node("p", "", message));
+    var row = node("p", "actions");
+    (buttons || []).forEach(function (b) {
+      var button = node("button", "button-secondary", b.label);
+      button.type = "button";
+      button.addEventListener("click", b.act);
+      row.appendChild(button);
+    });
+    if (buttons && buttons.length) { noticeBox.appendChild(row); }
+  }
+
+  function discard() {
+    if (draft) { draft.clear(); }
+    applySnapshot(baseline);
+    notice(texts.discarded, []);
+    setTimeout(function () { if (noticeBox.textContent === texts.discarded) { notice(""); } }, 4000);
+  }
+
+  function restoreDraft() {
+    if (!draft) { return; }
+    var kept = draft.load();
+    if (resent) {
+      // the server sent the form back with its problems: it holds what was sent
+      return;
+    }
+    if (kept && kept.data && kept.data.players && cardsOf(kept.data) !== cardsOf(baseline)) {
+      var message = f(kind === "edit" ? texts.draftRestoredEdit : texts.draftRestored, { number: number });
+      if (kind === "edit" && kept.meta && kept.meta.version && versionInput &&
+          String(kept.meta.version) !== String(versionInput.value)) {
+        // The changes were begun on an older version: saving them must not overwrite
+        // what another phone stored since, so they are sent as changes to that version.
+        versionInput.value = kept.meta.version;
+        message += " " + f(texts.draftChanged, { number: number });
+      }
+      applySnapshot(kept.data);
+      notice(message, [{ label: kind === "edit" ? texts.discardThem : texts.discard, act: discard }]);
+      return;
+    }
+    if (kept) { draft.clear(); }
+    if (kind !== "record") { return; }
+    // A hand begun here that another phone recorded first: offer its cards for this one.
+    var older = Drafts.list("record|" + gameId + "|").filter(function (d) {
+      return d.meta && d.meta.number < number && d.data && d.data.players;
+    })[0];
+    if (older) {
+      var when = new Date(older.savedAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      notice(f(texts.draftOlder, { number: older.meta.number, when: when }), [
+        { label: texts.draftUseAsThis, act: function () {
+          Drafts.clear(older.key);
+          applySnapshot(older.data);
+          keepDraft();
+          notice(f(texts.draftRestored, { number: number }), [{ label: texts.discard, act: discard }]);
+        } },
+        { label: texts.discard, act: function () { Drafts.clear(older.key); notice(""); } }
+      ]);
+    }
+  }
+
+  window.addEventListener("beforeunload", function (event) {
+    if (submitting || !dirty()) { return; }
+    keepDraft();
+    event.preventDefault();
+    event.returnValue = "";
+  });
+  window.addEventListener("pagehide", function () { if (!submitting) { keepDraft(); } });
+
+  // --- a form that is out of date ---------------------------------------------------------
+
+  var staleBox = document.querySelector("[data-stale-notice]");
+
+  function staleNotice(message, links, block) {
+    if (!staleBox) { return; }
+    staleBlock = !!block;
+    if (saveButton) { saveButton.disabled = staleBlock; }
+    staleBox.textContent = "";
+    staleBox.hidden = !message;
+    if (!message) { return; }
+    staleBox.appendChild(node("p", "banner-title", message));
+    var row = node("p", "actions");
+    links.forEach(function (l) {
+      var a;
+      if (l.act) {
+        a = node("button", l.primary ? "" : "button-secondary", l.label);
+        a.type = "button";
+        a.addEventListener("click", l.act);
+      } else {
+        a = node("a", "button" + (l.primary ? "" : " button-secondary"), l.label);
+        a.href = l.href;
+      }
+      row.appendChild(a);
+    });
+    staleBox.appendChild(row);
+    staleBox.focus();
+  }
+
+  function getJson(url) {
+    return fetch(url, { credentials: "same-origin", cache: "no-store",
+      headers: { "Accept": "application/json" } }).then(function (r) {
+      return r.ok ? r.json() : null;
+    });
+  }
+
+  function checkStale() {
+    var sent = history.state && history.state.scorebookSent;
+    if (sent && (sent.game !== gameId || sent.kind !== kind)) { sent = null; }
+    var gameUrl = form.getAttribute("data-game-url");
+    var handBase = form.getAttribute("data-hand-url").replace(/\/\d+$/, "/");
+    if (kind === "edit") {
+      getJson(api + "/games/" + gameId + "/hands/" + number).then(function (hand) {
+        if (!hand || (handIdInput && String(hand.id) !== handIdInput.value) ||
+            (versionInput && String(hand.version) !== versionInput.value)) {
+          staleNotice(f(texts.staleChanged, { number: number }),
+            [{ label: f(texts.seeHand, { number: number }), href: handBase + number }], false);
+        }
+      }).catch(function () { /* offline: the server still checks the version */ });
+      return;
+    }
+    getJson(api + "/games/" + gameId).then(function (game) {
+      if (!game) { return; }
+      var last = game.hands.reduce(function (m, h) { return Math.max(m, h.number); }, 0);
+      if (number <= last) {
+        var sentThis = sent && sent.number === number;
+        staleNotice(f(sentThis ? texts.staleSent : texts.staleSaved, { number: number }), [
+          { label: f(texts.seeHand, { number: number }), href: handBase + number, primary: true },
+          { label: texts.toScoreboard, href: gameUrl }], true);
+        if (sentThis) {
+          submitting = true; // what this page sent is stored: leaving must not ask
+          if (draft) { draft.clear(); }
+        } // else another phone saved it: what was typed here stays a draft, offered on
+          // the form for the next hand ("use its cards here")
+      } else if (sent && sent.number === number - 1 && !dirty()) {
+        staleNotice(f(texts.staleNext, { number: sent.number, next: number }), [
+          { label: f(texts.recordNext, { number: number }), primary: true, act: function () {
+            staleNotice("", [], false);
+            try {
+              var st = Object.assign({}, history.state || {});
+              delete st.scorebookSent;
+              history.replaceState(st, "");
+            } catch (e) { /* nothing to forget */ }
+          } },
+          { label: f(texts.seeHand, { number: sent.number }), href: handBase + sent.number },
+          { label: texts.toScoreboard, href: gameUrl }], true);
+      }
+    }).catch(function () { /* offline: the server still refuses a hand twice */ });
+  }
+
+  function arrivedByHistory() {
+    var nav = window.performance && performance.getEntriesByType &&
+      performance.getEntriesByType("navigation")[0];
+    return !!(history.state && history.state.scorebookSent) || (nav && nav.type === "back_forward");
+  }
+
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) { submitting = false; checkStale(); }
   });
 
   // --- switch the page to the picker ------------------------------------------------------
@@ -798,4 +1118,8 @@
   render();
   autoOutcome();
   schedulePreview();
+  baseline = snapshot();
+  restoreDraft();
+  if (resent) { keepDraft(); }
+  if (arrivedByHistory()) { checkStale(); }
 })();

@@ -1,5 +1,8 @@
-// Referee pages: the card picker fills the focused card field (a verdict's permalink
-// is copied by copy.js).  Without JavaScript every field is typed.
+// Referee pages: the card picker is the input of the card fields (a verdict's
+// permalink is copied by copy.js). A card field opens no keyboard, which would cover
+// the picker (inputmode="none"), unless the picker's "Type" is chosen; the picker
+// writes each card with its suit symbol (7♠ 8♠ 9♠), which the server reads like 7s.
+// Without JavaScript every field is typed.
 (function () {
   "use strict";
 
@@ -27,8 +30,17 @@
     return label ? label.textContent : "";
   }
 
+  var typing = false;
+
+  function keyboard() {
+    fields.forEach(function (field) {
+      field.setAttribute("inputmode", typing ? "text" : "none");
+    });
+  }
+
   function put(card) {
     if (!current) { return; }
+    card = window.CardPicker.label(card);
     var kind = current.getAttribute("data-picker");
     if (kind === "one") {
       current.value = card;
@@ -52,14 +64,42 @@
     if (!picker) {
       var d = deal();
       picker = window.CardPicker.create(dock, { decks: d.decks, jokers: d.jokers, texts: texts,
-        onPick: put });
+        onPick: put, onType: function (on) {
+          typing = on;
+          keyboard();
+          if (current) { current.focus(); }
+        } });
     }
     dock.hidden = false;
     picker.setTarget(labelOf(field));
   }
 
+  // What was typed (or sent back by the server) reads with suit symbols: "jc jh js"
+  // becomes "J♣ J♥ J♠"; anything that is not a card (a meld's "A:") stays as it is.
+  function symbols(field) {
+    var CP = window.CardPicker;
+    field.value = field.value.split("\n").map(function (line) {
+      return line.replace(/[^\s,;]+/g, function (token) {
+        var card = CP.parseCard(token);
+        return card ? CP.label(card) : token;
+      });
+    }).join("\n");
+  }
+
+  // Sent as letters (7♠ → 7S), so a verdict's address stays plain to share.
+  var LETTERS = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
+  function letters(field) {
+    field.value = field.value.replace(/[♠♥♦♣]/g, function (s) { return LETTERS[s]; });
+  }
+
   fields.forEach(function (field) {
     field.addEventListener("focus", function () { show(field); });
+    symbols(field);
+  });
+  keyboard();
+  document.addEventListener("submit", function (event) {
+    if (!event.target.querySelectorAll) { return; }
+    Array.prototype.forEach.call(event.target.querySelectorAll("[data-picker]"), letters);
   });
   ["family", "players", "jokers"].forEach(function (id) {
     var select = document.getElementById(id);

@@ -71,7 +71,10 @@ def test_meld_tool_with_the_card_picker(page, live_server, screenshot):
     dock = page.locator("[data-picker-dock]")
     for card in ("7S", "8S", "9S"):
         dock.locator(f"button[data-card='{card}']").click()
-    assert page.get_by_label("The meld", exact=True).input_value() == "7S 8S 9S"
+    # the field is the picker's: no keyboard, and the cards read with their suits
+    field = page.get_by_label("The meld", exact=True)
+    assert field.input_value() == "7♠ 8♠ 9♠"
+    assert field.get_attribute("inputmode") == "none"
     screenshot("referee-meld-picker")
     page.get_by_role("button", name="Ask the referee").click()
     page.wait_for_load_state()

@@ -260,16 +260,18 @@ def test_a_whole_500_rum_game_to_the_winner(page: Page, live_server: str, browse
     page.get_by_role("button", name="Start hand 2 live").click()
     page.wait_for_load_state()
     screenshot_page(page, "scorebook-live-start", full_page=False)
-    for player, cards in [("Ann", "as ah ad ac"), ("Ann", "ks kh kd kc"), ("Ann", "qs qh qd qc"),
-                          ("Ann", "js jh jd jc"), ("Ben", "2s 3s 4s"), ("Ann", "10s 10h 10d")]:
+    melds = [("Ann", "as ah ad ac"), ("Ann", "ks kh kd kc"), ("Ann", "qs qh qd qc"),
+             ("Ann", "js jh jd jc"), ("Ben", "2s 3s 4s"), ("Ann", "10s 10h 10d")]
+    for k, (player, cards) in enumerate(melds):
         meld = page.locator("#meld")
         # the chip whose whole text is the name (a name is in a <bdi>, and so is the
         # owner's name in every "Ann's meld 1" chip: an exact text match finds those too)
         meld.get_by_role("radiogroup", name="Who put it down").locator("label").filter(
             has_text=re.compile(f"^{player}$")).click()
         meld.get_by_label("Cards").fill(cards)
-        meld.get_by_role("button", name="Put it down").click()
-        page.wait_for_load_state()
+        meld.get_by_role("button", name="Put it down").click()  # sent in the background
+        expect(page.locator("#table .meld-list > li")).to_have_count(k + 1)
+        expect(meld.get_by_label("Cards")).to_have_value("")
     layoff = page.locator("#layoff")
     layoff.get_by_role("radiogroup", name="Who laid it off").locator("label").filter(
         has_text=re.compile("^Ann$")).click()
@@ -277,7 +279,7 @@ def test_a_whole_500_rum_game_to_the_winner(page: Page, live_server: str, browse
     page.locator(".picker-grid").get_by_role("button", name="10 of clubs", exact=True).click()
     layoff.get_by_text("Ann's meld 5").click()
     layoff.get_by_role("button", name="Lay it off").click()
-    page.wait_for_load_state()
+    expect(page.locator("#table")).to_contain_text("10♣")
     expect(page.locator("#table")).to_contain_text("Ann's meld 5")
     finish = page.locator("#finish")
     finish.get_by_label("Left in Ben's hand").fill("5h")

@@ -166,6 +166,14 @@ def screenshot_of(page: Page, name: str) -> None:
         page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+def game_number(app: Flask, game_id: int) -> int:
+    """The game's number within its league: what its pages call it."""
+    from scorebook.models import Game
+
+    with app.app_context():
+        return db.session.get(Game, game_id).number  # type: ignore[union-attr]
+
+
 def test_the_rule_book_and_the_last_scoreboard_open_offline(
         page: Page, table: tuple[Flask, str]) -> None:
     app, url = table
@@ -203,7 +211,8 @@ def test_the_rule_book_and_the_last_scoreboard_open_offline(
 
         page.goto(f"{url}/league/history")  # never seen: the offline page
         expect(page.locator("h1")).to_contain_text("This phone is offline")
-        expect(page.locator("[data-kept-pages]")).to_contain_text(f"Game {game_id}")
+        expect(page.locator("[data-kept-pages]")).to_contain_text(
+            f"Game {game_number(app, game_id)}")  # games are numbered within their league
         screenshot_of(page, "offline-page")
     finally:
         page.context.set_offline(False)
@@ -242,7 +251,7 @@ def test_a_form_sent_offline_says_nothing_was_sent(page: Page, table: tuple[Flas
     page.locator("#abandon summary").click()
     page.context.set_offline(True)
     try:
-        page.get_by_role("button", name=f"Abandon game {game_id}").click()
+        page.get_by_role("button", name=f"Abandon game {game_number(app, game_id)}").click()
         page.wait_for_load_state()
         expect(page.locator(".offline-unsent")).to_be_visible()
         expect(page.locator(".offline-unsent")).to_contain_text("Nothing was sent")

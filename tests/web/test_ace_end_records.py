@@ -179,7 +179,7 @@ def test_typed_form_says_the_aces_end_with_a_word(app: Flask, client: FlaskClien
     assert saved.status_code == 302, text(saved)
     assert ace_rows(app) == [("AH", "high")]
     edit = text(client.get(f"/games/{game_id}/hands/1/edit"))
-    assert "AH Ann 1 high" in edit
+    assert "A♥ Ann 1 high" in edit  # the typed form reads cards with their suits
     assert '&#34;end&#34;: &#34;high&#34;' in edit or '"end": "high"' in edit
 
 

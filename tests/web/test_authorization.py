@@ -107,6 +107,7 @@ KINDS: dict[str, str] = {
     "hands.live_add_layoff": GAME,
     "hands.live_take_back": GAME,
     "hands.live_finish": GAME,
+    "hands.live_cancel": GAME,
     "games_api.read_game": GAME,
     "games_api.read_hand": GAME,
     "games_api.create_hand": GAME,

@@ -167,3 +167,40 @@ def test_a_migration_that_copies_a_table_keeps_the_rows_that_point_at_it(
         # and foreign keys are enforced again on the connections the app goes on using
         assert db.session.execute(db.text("PRAGMA foreign_keys")).scalar() == 1
         db.session.remove()
+
+
+@pytest.mark.skipif(not HAVE_MIGRATIONS, reason="migrations/ has no versions yet")
+def test_the_games_already_stored_get_numbers_within_their_league(empty_app: Flask) -> None:
+    """Upgrading a database of two leagues: each league's games are numbered 1, 2, …
+    in the order they were started, and each game's hand-version mark starts above
+    the versions its hands already have (a form opened before the upgrade can never
+    match a hand that later takes its number)."""
+    from flask_migrate import upgrade
+
+    from scorebook.models import Game
+
+    with empty_app.app_context():
+        upgrade(directory=str(MIGRATIONS), revision="881091dceb55")  # the one before
+        run = db.session.execute
+        for league_id, name in ((1, "Ours"), (2, "Theirs")):
+            run(db.text("INSERT INTO league (id, name, created_at) VALUES (:id, :name, "
+                        "CURRENT_TIMESTAMP)"), {"id": league_id, "name": name})
+        run(db.text("INSERT INTO player (id, league_id, name, created_at) VALUES "
+                    "(1, 1, 'Ann', CURRENT_TIMESTAMP)"))
+        for game_id, league_id in ((1, 1), (2, 2), (3, 1), (4, 2), (5, 1)):
+            run(db.text("INSERT INTO game (id, league_id, family, rules_json, target, status, "
+                        "started_at, revision) VALUES (:id, :league, 'rummy-500', '{}', 500, "
+                        "'in-progress', CURRENT_TIMESTAMP, 0)"),
+                {"id": game_id, "league": league_id})
+        for hand_id, version in ((1, 1), (2, 4)):
+            run(db.text("INSERT INTO hand (id, game_id, number, dealer_id, ending, going_rummy, "
+                        "complete, version, created_at, updated_at) VALUES (:id, 3, :id, 1, "
+                        "'out', false, true, :version, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"),
+                {"id": hand_id, "version": version})
+        db.session.commit()
+        upgrade(directory=str(MIGRATIONS))
+        rows = db.session.execute(db.select(Game.id, Game.league_id, Game.number,
+                                            Game.hand_version_mark).order_by(Game.id)).all()
+        assert [tuple(r) for r in rows] == [(1, 1, 1, 0), (2, 2, 1, 0), (3, 1, 2, 4),
+                                            (4, 2, 2, 0), (5, 1, 3, 0)]
+        db.session.remove()

@@ -175,7 +175,7 @@ def test_edit_any_past_hand_and_a_stale_edit_is_a_409(client: FlaskClient) -> No
     client.post("/games/1/hands/new", data={
         "number": "2", "players-1-melds": "2h 3h 4h", "outcome": "p1"})
     form = text(client.get("/games/1/hands/1/edit"))
-    assert "7S 8S 9S" in form and "KS Ada 1" in form
+    assert "7♠ 8♠ 9♠" in form and "K♠ Ada 1" in form  # cards read with their suits
     assert 'name="version" type="hidden" value="1"' in form
     # a page without JavaScript submits its typed fields: the stored hand is only
     # handed to the picker's script, never put in the submitted hand_json
