@@ -354,6 +354,15 @@ def record_html(r: records_service.Record) -> Markup:
     return with_name(record_words(r, NAME), r.name)
 
 
+def game_number(game_id: int) -> int:
+    """A game's number within its league (what every page calls it: a family's first
+    game is Game 1), for the figures that keep only the game's id.  One read by primary
+    key, kept in the session's identity map for the rest of the page."""
+    game = db.session.get(Game, game_id)
+    return game.number if game is not None and game.number is not None else game_id
+
+
 bp.add_app_template_filter(shape_html, "meld_shape")
+bp.add_app_template_global(game_number, "game_number")
 bp.add_app_template_global(record_title, "record_title")
 bp.add_app_template_global(record_html, "record_html")

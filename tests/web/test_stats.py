@@ -753,3 +753,17 @@ def test_an_imported_league_has_the_same_figures(app: Flask, made: dict[str, Gam
     assert ann is not None
     s = player_stats(ann, Scope(copy.id)).sums
     assert (s.games, s.hands, s.going_rummy) == (3, 9, 0)
+
+
+def test_games_are_called_by_their_number_in_the_league(client, made: dict[str, Game]
+                                                        ) -> None:
+    """Every page calls a game by its number within its league (a family's first game
+    is Game 1 whatever else the server holds); the links still go by the game's id."""
+    g2 = made["g2"]
+    g2.number = 41  # as if the server held forty other games of this family's
+    db.session.commit()
+    page = page_in(client, "/league/records")
+    assert f'href="/games/{g2.id}/hands/2">game 41, hand 2</a>' in page
+    ann, ben = who("Ann"), who("Ben")
+    duel = page_in(client, f"/league/head-to-head?a={ann.id}&b={ben.id}")
+    assert "Game 41" in duel
