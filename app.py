@@ -40,6 +40,7 @@ from scorebook.views.main import bp as main_bp
 from scorebook.views.phones import bp as phones_bp
 from scorebook.views.referee import bp as referee_pages_bp
 from scorebook.views.rulebook import bp as rulebook_bp
+from scorebook.views.stats import bp as stats_bp
 
 DEFAULT_INSTANCE_PATH = Path(__file__).resolve().parent / "instance"
 
@@ -166,6 +167,7 @@ def configure_blueprints(app: Flask) -> None:
     app.register_blueprint(games_bp, url_prefix="/games")
     app.register_blueprint(hands_bp, url_prefix="/games/<int:game_id>/hands")
     app.register_blueprint(league_bp, url_prefix="/league")
+    app.register_blueprint(stats_bp, url_prefix="/league")  # records, head to head, recaps
     app.register_blueprint(live_bp)  # /games/<id>/version, polled by live.js
     app.register_blueprint(install_bp)  # manifest, service worker, favicon, /offline
     app.register_blueprint(phones_bp)  # "Add a phone": invite QR codes, play again, share

@@ -45,6 +45,7 @@ STYLESHEETS = (
     "css/league.css",
     "css/access.css",
     "css/phones.css",
+    "css/stats.css",
 )
 
 #: ``Cache-Control`` of a versioned static file, and of everything else static.

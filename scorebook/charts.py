@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from flask_babel import gettext, ngettext
+from flask_babel import format_decimal, gettext, ngettext
 from markupsafe import Markup, escape
 
 from scorebook.bidi import isolate
@@ -234,6 +234,122 @@ def histogram(bands: Sequence[tuple[int, int]], width: int, title: str,
             out.append(f'<text x="{bx + 1:.1f}" y="{HEIGHT - 6}" font-size="11" '
                        f'fill="#4a4a4a">{start}</text>')
     out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(0):.1f}" y2="{y(0):.1f}" '
+               f'stroke="#4a4a4a" stroke-width="1"/>')
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+# --- statistics charts: where a hand's points came from, and bars of a count ---------------
+
+#: The three parts of a hand's points, each with its own fill pattern (not colour alone).
+PART_COLOURS = ("#0b5394", "#00785a", "#b3470a")
+
+
+def _pattern_defs(chart_id: str) -> str:
+    """Solid for melded, diagonal hatching for laid off, dots for stranded."""
+    melded, laid_off, stranded = PART_COLOURS
+    return (f'<defs><pattern id="{chart_id}-hatch" width="6" height="6" '
+            f'patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
+            f'<rect width="6" height="6" fill="#ffffff"/>'
+            f'<line x1="0" y1="0" x2="0" y2="6" stroke="{laid_off}" stroke-width="3"/>'
+            f'</pattern><pattern id="{chart_id}-dots" width="5" height="5" '
+            f'patternUnits="userSpaceOnUse"><rect width="5" height="5" fill="#ffffff"/>'
+            f'<circle cx="2.5" cy="2.5" r="1.6" fill="{stranded}"/></pattern></defs>')
+
+
+def points_split_chart(rows: Sequence[tuple[str, float, float, float]], title: str,
+                       desc: str, labels: tuple[str, str, str],
+                       chart_id: str = "points-split") -> Markup:
+    """For each row (a name, then points melded, laid off and stranded per hand): the
+    stranded points as a dotted bar to the left of zero, the melded (solid) and laid-off
+    (hatched) points to its right; the legend names the three patterns."""
+    melded_c, laid_c, stranded_c = PART_COLOURS
+    left_most = max([r[3] for r in rows] + [1])
+    right_most = max([r[1] + r[2] for r in rows] + [1])
+    plot_left, plot_right = 8, WIDTH - 8
+    span = left_most + right_most
+    zero = plot_left + (plot_right - plot_left) * left_most / span
+    scale = (plot_right - plot_left) / span
+    row_h, bar_h, top = 62, 18, 8
+    legend_y = top + len(rows) * row_h + 8
+    height = legend_y + 24
+    out = [f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" '
+           f'aria-labelledby="{chart_id}-title {chart_id}-desc" '
+           f'xmlns="http://www.w3.org/2000/svg">',
+           f'<title id="{chart_id}-title">{escape(title)}</title>',
+           f'<desc id="{chart_id}-desc">{escape(desc)}</desc>', _pattern_defs(chart_id)]
+
+    def number(v: float) -> str:
+        return str(format_decimal(v, format="#,##0.0")).replace("-", MINUS)
+
+    for k, (name, melded, laid_off, stranded) in enumerate(rows):
+        y = top + k * row_h
+        bar_y = y + 4
+        out.append(f'<text x="{plot_left}" y="{y - 4 + 12}" font-size="12" fill="#1a1a1a" '
+                   f'font-weight="600">{escape(isolate(name))}</text>')
+        w = stranded * scale
+        out.append(f'<rect x="{zero - w:.1f}" y="{bar_y + 12}" width="{w:.1f}" '
+                   f'height="{bar_h}" fill="url(#{chart_id}-dots)" stroke="{stranded_c}" '
+                   f'stroke-width="1"/>')
+        w1 = melded * scale
+        out.append(f'<rect x="{zero:.1f}" y="{bar_y + 12}" width="{w1:.1f}" height="{bar_h}" '
+                   f'fill="{melded_c}"/>')
+        w2 = laid_off * scale
+        out.append(f'<rect x="{zero + w1:.1f}" y="{bar_y + 12}" width="{w2:.1f}" '
+                   f'height="{bar_h}" fill="url(#{chart_id}-hatch)" stroke="{laid_c}" '
+                   f'stroke-width="1"/>')
+        label_y = bar_y + 12 + bar_h + 13
+        out.append(f'<text x="{zero + 4:.1f}" y="{label_y}" font-size="11" fill="#1a1a1a">'
+                   f'{escape("+" + number(melded + laid_off))}</text>')
+        out.append(f'<text x="{max(zero - 4, plot_left + 34):.1f}" y="{label_y}" '
+                   f'text-anchor="end" font-size="11" '
+                   f'fill="#1a1a1a">{escape(MINUS + number(stranded) if stranded else "0")}'
+                   f'</text>')
+    out.append(f'<line x1="{zero:.1f}" x2="{zero:.1f}" y1="{top}" y2="{legend_y - 6}" '
+               f'stroke="#1a1a1a" stroke-width="1.5"/>')
+    fills = (melded_c, f"url(#{chart_id}-hatch)", f"url(#{chart_id}-dots)")
+    strokes = (melded_c, laid_c, stranded_c)
+    widths = [len(label) * 6.5 + 26 for label in labels]
+    x = plot_left
+    for label, fill, stroke, w in zip(labels, fills, strokes, widths):
+        out.append(f'<rect x="{x:.1f}" y="{legend_y}" width="16" height="12" fill="{fill}" '
+                   f'stroke="{stroke}" stroke-width="1"/>')
+        out.append(f'<text x="{x + 20:.1f}" y="{legend_y + 10}" font-size="11" '
+                   f'fill="#1a1a1a">{escape(label)}</text>')
+        x += w
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def count_bars(rows: Sequence[tuple[str, int]], title: str, desc: str,
+               chart_id: str = "count-bars", highlight: int = 0) -> Markup:
+    """Horizontal bars of a count per name, the first ``highlight`` rows hatched as well
+    as coloured (a podium), each bar labelled with its count."""
+    top = max([n for _name, n in rows] + [1])
+    label_w = 96
+    plot_left, plot_right = label_w + 8, WIDTH - 36
+    row_h = 26
+    height = 8 + len(rows) * row_h + 4
+    out = [f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" '
+           f'aria-labelledby="{chart_id}-title {chart_id}-desc" '
+           f'xmlns="http://www.w3.org/2000/svg">',
+           f'<title id="{chart_id}-title">{escape(title)}</title>',
+           f'<desc id="{chart_id}-desc">{escape(desc)}</desc>', _pattern_defs(chart_id)]
+    for k, (name, n) in enumerate(rows):
+        y = 8 + k * row_h
+        # A long name is cut short on the chart, whole in its tooltip (and the desc).
+        whole = "" if len(name) <= 14 else f"<title>{escape(isolate(name))}</title>"
+        short = name if len(name) <= 14 else name[:13] + "…"
+        out.append(f'<text x="{label_w}" y="{y + 14}" text-anchor="end" font-size="12" '
+                   f'fill="#1a1a1a">{whole}{escape(isolate(short))}</text>')
+        w = (plot_right - plot_left) * n / top
+        fill = f"url(#{chart_id}-hatch)" if k < highlight else COLOURS[0]
+        stroke = PART_COLOURS[1] if k < highlight else COLOURS[0]
+        out.append(f'<rect x="{plot_left}" y="{y + 2}" width="{max(w, 1):.1f}" height="16" '
+                   f'fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>')
+        out.append(f'<text x="{plot_left + w + 4:.1f}" y="{y + 14}" font-size="12" '
+                   f'fill="#1a1a1a">{n}</text>')
+    out.append(f'<line x1="{plot_left}" x2="{plot_left}" y1="4" y2="{height - 2}" '
                f'stroke="#4a4a4a" stroke-width="1"/>')
     out.append("</svg>")
     return Markup("".join(out))

@@ -48,6 +48,24 @@ def verify_command() -> None:
                   if points else "."))
 
 
+@scorebook_cli.command("stats")
+def stats_command() -> None:
+    """Count the cards of every finished game into the statistics cache now (the
+    pages otherwise do it a few seconds at a time; worth running after an upgrade or
+    an import of a league of thousands of games)."""
+    from scorebook import ratings
+    from scorebook.models import League
+    from scorebook.stats import cache
+
+    for league in db.session.scalars(db.select(League).order_by(League.id)):
+        ratings.refresh(league.id)
+        progress = cache.refresh(league.id)
+        if progress.changed:
+            click.echo(f"{league.name}: up to date, {progress.total} finished game(s).")
+        else:
+            click.echo(f"{league.name}: already up to date.")
+
+
 def register_cli(app: Flask) -> None:
     from scorebook.backup import register_backup_cli
 

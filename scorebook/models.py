@@ -478,3 +478,129 @@ class GameResult(db.Model):
 #: Each player's hand scores straight from an index (a player's score distribution).
 Index("ix_hand_score_player_hand_score", HandScore.player_id, HandScore.hand_id,
       HandScore.score)
+
+
+# --- statistics: what each finished game's cards say (a cache, :mod:`scorebook.stats`) ---
+
+
+class GameStat(db.Model):
+    """One finished game's figures, aggregated by the database from its stored hands.
+
+    A cache, like :class:`GameResult`: ``revision`` is the game's revision when the row
+    was made, and :func:`scorebook.stats.cache.refresh` rebuilds the rows of every game
+    whose revision moved on (every change to a hand moves it).  ``comeback`` is the
+    winner's largest deficit to the leader after any hand; ``swing`` the largest change
+    of the winner's lead over the best of the others in one hand (the turning point),
+    from ``swing_before`` to ``swing_after``.
+    """
+
+    __tablename__ = "game_stat"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id"), index=True)
+    revision: Mapped[int] = mapped_column(Integer)
+    #: The game's finish as the rows were made (a season counts by it): a game moved to
+    #: another day is counted again too.
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    winner_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    #: Whether the game's rules had jokers (the joker figures count only such games).
+    with_jokers: Mapped[bool] = mapped_column(Boolean)
+    hands: Mapped[int] = mapped_column(Integer)
+    comeback: Mapped[int] = mapped_column(Integer)
+    comeback_hand: Mapped[int | None] = mapped_column(Integer)
+    swing: Mapped[int] = mapped_column(Integer)
+    swing_hand: Mapped[int | None] = mapped_column(Integer)
+    swing_before: Mapped[int] = mapped_column(Integer)
+    swing_after: Mapped[int] = mapped_column(Integer)
+
+
+class PlayerGameStat(db.Model):
+    """One player's figures in one finished game (a cache rebuilt with its
+    :class:`GameStat`).  Points are the cards' values under the game's rules, as the
+    referee scores them; ``card_hands`` are the hands whose cards are counted."""
+
+    __tablename__ = "player_game_stat"
+    #: A league's rows, or a season's (by the day the game finished), from one index.
+    __table_args__ = (Index("ix_player_game_stat_league_finished", "league_id",
+                            "finished_at"),)
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True,
+                                           index=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id"))
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    hands: Mapped[int] = mapped_column(Integer)
+    card_hands: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+    hands_out: Mapped[int] = mapped_column(Integer)
+    going_rummy: Mapped[int] = mapped_column(Integer)
+    best_score: Mapped[int | None] = mapped_column(Integer)
+    best_hand: Mapped[int | None] = mapped_column(Integer)
+    worst_score: Mapped[int | None] = mapped_column(Integer)
+    worst_hand: Mapped[int | None] = mapped_column(Integer)
+    out_streak: Mapped[int] = mapped_column(Integer)
+    out_streak_hand: Mapped[int | None] = mapped_column(Integer)
+    melded_points: Mapped[int] = mapped_column(Integer)
+    laid_off_points: Mapped[int] = mapped_column(Integer)
+    stranded_points: Mapped[int] = mapped_column(Integer)
+    melded_cards: Mapped[int] = mapped_column(Integer)
+    laid_off_cards: Mapped[int] = mapped_column(Integer)
+    stranded_cards: Mapped[int] = mapped_column(Integer)
+    caught: Mapped[int] = mapped_column(Integer)
+    max_stranded: Mapped[int | None] = mapped_column(Integer)
+    max_stranded_hand: Mapped[int | None] = mapped_column(Integer)
+    jokers_melded: Mapped[int] = mapped_column(Integer)
+    jokers_laid_off: Mapped[int] = mapped_column(Integer)
+    jokers_stranded: Mapped[int] = mapped_column(Integer)
+    joker_points: Mapped[int] = mapped_column(Integer)
+    joker_stranded_points: Mapped[int] = mapped_column(Integer)
+    aces_low: Mapped[int] = mapped_column(Integer)
+    aces_high: Mapped[int] = mapped_column(Integer)
+    aces_in_sets: Mapped[int] = mapped_column(Integer)
+    aces_stranded: Mapped[int] = mapped_column(Integer)
+    aces_stranded_points: Mapped[int] = mapped_column(Integer)
+    sets: Mapped[int] = mapped_column(Integer)
+    runs: Mapped[int] = mapped_column(Integer)
+    longest_run: Mapped[int] = mapped_column(Integer)
+    longest_run_hand: Mapped[int | None] = mapped_column(Integer)
+    layoffs_on_others: Mapped[int] = mapped_column(Integer)
+    layoffs_on_own: Mapped[int] = mapped_column(Integer)
+    fed_by_others: Mapped[int] = mapped_column(Integer)
+
+
+class StatTally(db.Model):
+    """How often one thing happened to a player in a finished game: ``kind`` is
+    ``melded`` (a card in their melds or lay-offs), ``stranded`` (a card left in their
+    hand) or ``meld`` (a meld they put down, by its shape: ``S:K``, ``R:H:7-9``)."""
+
+    __tablename__ = "stat_tally"
+    #: A player's tallies of one kind, item by item (a season's by the day each game
+    #: finished), straight from the index.
+    __table_args__ = (Index("ix_stat_tally_player_kind", "player_id", "kind", "item",
+                            "count", "finished_at"),)
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10), primary_key=True)
+    item: Mapped[str] = mapped_column(String(16), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LayoffTally(db.Model):
+    """Cards ``player`` laid off on melds of ``owner`` (another player) in a finished
+    game, and the points they scored: who feeds whom."""
+
+    __tablename__ = "layoff_tally"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True,
+                                           index=True)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True,
+                                          index=True)
+    cards: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)

@@ -26,7 +26,7 @@ from typing import Any
 
 from flask import current_app, has_app_context
 from openskill.models import PlackettLuce
-from sqlalchemy import and_, delete, event, func, insert, or_, select, update
+from sqlalchemy import and_, case, delete, event, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 

@@ -50,6 +50,7 @@ from scorebook.games import (
 from scorebook.live import game_version, page_version
 from scorebook.models import FINISHED, Game, League
 from scorebook.tables import name_key, scores_table
+from scorebook.views.stats import game_sections
 
 bp = Blueprint("games", __name__)
 
@@ -167,7 +168,7 @@ def board_html(game: Game) -> Markup:
         "games/_board.html", game=game, board=board,
         scores_table=scores_table(board, hand_url), name_key=name_key(board.names),
         chart=score_chart(board.names, board.running, board.target),
-        changes=history.changes(game, limit=5)))
+        changes=history.changes(game, limit=5), **game_sections(game)))
     with _board_lock:
         cache[key] = html
         while len(cache) > BOARD_CACHE_SIZE:

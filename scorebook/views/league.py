@@ -172,6 +172,8 @@ def _games_played(league: League) -> dict[int, int]:
 
 @bp.get("/players/<int:player_id>")
 def player(player_id: int) -> str:
+    from scorebook.views.stats import player_sections  # (it imports this module)
+
     league = _league()
     seasons = service.prepare(league)
     who = _player(league, player_id)
@@ -193,7 +195,7 @@ def player(player_id: int) -> str:
                               "score-distribution"),
         bands=bands, band_width=width,
         head_to_head=service.head_to_head(who, season),
-        recent=service.recent_games(who))
+        recent=service.recent_games(who), **player_sections(league, who, season))
 
 
 @bp.route("/players/<int:player_id>/edit", methods=["GET", "POST"])

@@ -50,7 +50,8 @@ def pages(page, writer, live_server):  # type: ignore[no-untyped-def]
         "/referee/rummy-call", "/referee/going-out", "/referee/meld?cards=zz",
         "/rules/", "/rules/pagat-500",
         "/league/", "/league/players", player, "/league/history", "/league/seasons",
-        "/league/export", "/leagues", settings, "/leagues/new", "/leagues/login",
+        "/league/export", "/league/records", "/league/head-to-head", "/leagues", settings,
+        "/leagues/new", "/leagues/login",
         "/no-such-page", f"{game}/phones", "/league/phones", "/offline",
     ]
 

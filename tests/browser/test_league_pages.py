@@ -110,10 +110,11 @@ def test_player_page_with_charts(page, league_server, screenshot):
     page.locator(".league-table tbody th a").first.click()
     page.wait_for_load_state()
     name = page.locator("h1").inner_text().splitlines()[0]
-    assert page.locator("svg[role=img]").count() == 2
-    title = page.locator("svg title").first.text_content() or ""
+    assert page.locator("svg[role=img]").count() == 3  # rating, scores, points per hand
+    title = page.locator("svg title#rating-chart-title").text_content() or ""
     assert "rating after each game" in title
-    assert page.locator(".stat-grid div").count() == 11
+    assert page.locator(".stat-grid div").count() == 8
+    assert page.locator(".figure-grid > div").count() >= 20  # the figures from the cards
     assert page.locator("#h2h-title + .table-scroll tbody tr").count() >= 1
     no_sideways_page(page)
     screenshot("league-player")

@@ -19,6 +19,8 @@ PAGES = [
     "/referee/draw", "/referee/rummy-call", "/referee/going-out", "/referee/meld?game=1",
     "/rules/", "/rules/pagat-500", "/rules/basic",
     "/league/", "/league/players", "/league/history", "/league/seasons", "/league/export",
+    "/league/players/1", "/league/records", "/league/head-to-head",
+    "/league/head-to-head?a=1&b=2",
     "/leagues", "/leagues/new", "/leagues/login", "settings",
 ]
 
