@@ -128,6 +128,7 @@ def picker_texts() -> dict[str, object]:
         "onMeldAs": gettext("%(name)s's meld %(n)s, as %(card)s"),
         "noTable": gettext("Put a meld down first: a card can only be laid off on a meld."),
         "layoffOnto": gettext("%(card)s on %(meld)s"),
+        "laidOffNote": gettext("%(card)s → %(meld)s"),
         "target": gettext("%(name)s — %(what)s"),
         "preview": gettext("Scores of this hand"),
         "previewError": gettext("Not ready to score: %(message)s"),
