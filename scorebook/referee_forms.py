@@ -22,7 +22,6 @@ from wtforms.validators import NumberRange, Optional
 from wtforms.widgets import HiddenInput
 
 from referee.rules import FAMILIES, FAMILY_NAMES
-from scorebook.payloads import PayloadError
 from scorebook.plain_text import MAX_ID
 
 
