@@ -22,7 +22,6 @@ from wtforms.validators import NumberRange, Optional
 from wtforms.widgets import HiddenInput
 
 from referee.rules import FAMILIES, FAMILY_NAMES
-from scorebook.payloads import PayloadError
 from scorebook.plain_text import MAX_ID
 
 
@@ -104,9 +103,9 @@ class RulesForm(Form):
         return body
 
 
-TABLE_HELP = _l("One meld per line: an id, a colon, the cards in the order they lie. Add the "
-                "owner in brackets and mark a card laid off by someone else with @name: "
-                "“A (Ann): 5H 6H 7H 8H@Ben”.")
+TABLE_HELP = _l("One meld per line, its cards in the order they lie; before them, if it "
+                "matters, an id, the owner in brackets and a colon. Mark a card laid off by "
+                "someone else with @name: “A (Ann): 5H 6H 7H 8H@Ben”.")
 CARDS_HELP = _l("Type cards like 7s 10h qd, JK for a joker, JK=8H for a joker declared as 8♥.")
 
 
@@ -149,25 +148,40 @@ class GoingOutForm(RulesForm):
 
 
 _LINE = re.compile(r"^\s*(?P<id>[^:()]+?)\s*(?:\((?P<owner>[^)]*)\))?\s*:\s*(?P<cards>.*)$")
+#: A card, with ``@name`` or ``@"a name with spaces"`` when someone else laid it off.
+_TOKEN = re.compile(r'[^\s@]+@"[^"]*"|\S+')
+
+
+def _free_id(taken: set[str]) -> str:
+    """The next meld id no line uses yet: A, B, … Z, then M27, M28, …"""
+    for k in range(len(taken) + 1):
+        meld_id = chr(65 + k) if k < 26 else f"M{k + 1}"
+        if meld_id not in taken:
+            return meld_id
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def table_body(text: str | None) -> list[dict[str, Any]]:
     """The API's table from the text area (``A (Ann): 5H 6H 7H 8H@Ben``)."""
+    lines = [line for line in (text or "").splitlines() if line.strip()]
+    matches = [_LINE.match(line) for line in lines]
+    taken = {m.group("id").strip() for m in matches if m}
     melds: list[dict[str, Any]] = []
-    for number, line in enumerate((text or "").splitlines(), start=1):
-        if not line.strip():
-            continue
-        match = _LINE.match(line)
-        if not match:
-            raise PayloadError("bad-table", str(_l(
-                "Line %(n)s of the table needs an id and a colon before the cards, "
-                "like “A: 5H 6H 7H”.", n=number)))
-        owner = (match.group("owner") or "").strip() or None
+    for line, match in zip(lines, matches, strict=True):
+        # a line of cards only (no "id:") is a meld of its own, under a free letter
+        if match:
+            meld_id, owner, body = (match.group("id").strip(),
+                                    (match.group("owner") or "").strip() or None,
+                                    match.group("cards"))
+        else:
+            meld_id, owner, body = _free_id(taken), None, line
+            taken.add(meld_id)
         cards: list[Any] = []
-        for token in match.group("cards").split():
+        for token in _TOKEN.findall(body):
             card, _, by = token.partition("@")
+            by = by.strip('"').strip()
             cards.append({"card": card, "by": by} if by else card)
-        meld: dict[str, Any] = {"id": match.group("id").strip(), "cards": cards}
+        meld: dict[str, Any] = {"id": meld_id, "cards": cards}
         if owner:
             meld["owner"] = owner
         melds.append(meld)

@@ -4,6 +4,7 @@ on colour alone) and with their spoken names for screen readers."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from flask import Blueprint
 from flask_babel import gettext
@@ -12,6 +13,7 @@ from markupsafe import Markup
 
 from referee import Card, CardError, parse_card
 from referee.cards import SUIT_SYMBOLS, rank_text
+from referee.melds import card_value
 from scorebook.i18n import number, signed_number
 
 SUIT_NAMES = {"S": _l("spades"), "H": _l("hearts"), "D": _l("diamonds"), "C": _l("clubs")}
@@ -70,12 +72,27 @@ def minus(value: int) -> str:
     return number(value)
 
 
+def meld_card_worth(meld: Any, cards: list[Any], index: int) -> int | None:
+    """What an ace or a joker on a stored meld counted (None for every other card):
+    a joker 15, an ace 15 high or the low-ace value at the low end of a run (where it
+    lies: first of the run as it lies, or the end it was laid off at)."""
+    card = parse_card(cards[index].card)
+    if not card.is_joker and card.rank != 1:
+        return None
+    low = False
+    if not card.is_joker and meld.kind == "run":
+        end = cards[index].end
+        low = end == "low" if end else index == 0
+    return card_value(card, meld.hand.game.rules, low_ace=low)
+
+
 def register_card_helpers(bp: Blueprint) -> None:
     bp.add_app_template_filter(card_html, "card")
     bp.add_app_template_filter(cards_html, "cards")
     bp.add_app_template_filter(signed, "signed")
     bp.add_app_template_filter(minus, "minus")
     bp.add_app_template_global(card_name, "card_name")
+    bp.add_app_template_global(meld_card_worth, "meld_card_worth")
 
 
 def picker_texts() -> dict[str, object]:
@@ -128,6 +145,7 @@ def picker_texts() -> dict[str, object]:
         "onMeldAs": gettext("%(name)s's meld %(n)s, as %(card)s"),
         "noTable": gettext("Put a meld down first: a card can only be laid off on a meld."),
         "layoffOnto": gettext("%(card)s on %(meld)s"),
+        "laidOffNote": gettext("%(card)s → %(meld)s"),
         "target": gettext("%(name)s — %(what)s"),
         "preview": gettext("Scores of this hand"),
         "previewError": gettext("Not ready to score: %(message)s"),

@@ -108,6 +108,9 @@ def _start_game(form: NewGameForm, league: League | None) -> int:
     seated = form.seated()
     dealer = next((k for k, (i, _n) in enumerate(seated)
                    if i == (form.first_dealer.data or 0)), None)
+    if len(seated) < 2:
+        # an empty (or one-name) form: what is missing, not which seat deals
+        raise GameSetupError(gettext("Type at least two names."), "players")
     if dealer is None:
         raise GameSetupError(gettext("The first dealer's seat is empty."), "first_dealer")
     for attempt in range(5):

@@ -64,7 +64,11 @@ def table_text(game: Game) -> str:
         cards = []
         for i, card in enumerate(meld.cards):
             layer = meld.layer(i)
-            cards.append(f"{card}@{layer}" if layer and layer != meld.owner else str(card))
+            if layer and layer != meld.owner:
+                by = f'"{layer}"' if any(c.isspace() for c in layer) else layer
+                cards.append(f"{card}@{by}")
+            else:
+                cards.append(str(card))
         owner = f" ({meld.owner})" if meld.owner else ""
         lines.append(f"{meld.id}{owner}: {' '.join(cards)}")
     return "\n".join(lines)
@@ -125,18 +129,20 @@ class Tool:
     form: type[RulesForm]
     body: Callable[[Any], dict[str, Any]]
     asked_by: str  # the field whose presence in the URL asks the question
+    tab: Any  # its short name in the tabs, which all fit a phone's width
 
 
 TOOLS = {t.slug: t for t in (
-    Tool("meld", _l("Meld"), _l("Is this a legal meld?"), MeldForm, _meld, "cards"),
+    Tool("meld", _l("Meld"), _l("Is this a legal meld?"), MeldForm, _meld, "cards",
+         _l("Meld")),
     Tool("layoff", _l("Lay-off"), _l("Can this card be laid off there?"), LayoffForm,
-         _layoff, "card"),
+         _layoff, "card", _l("Lay-off")),
     Tool("draw", _l("Discard draw"), _l("May I take these cards from the discard pile?"),
-         DrawForm, _draw, "pile"),
+         DrawForm, _draw, "pile", _l("Draw")),
     Tool("rummy-call", _l("\"Rummy!\" call"), _l("Is this call of \"Rummy!\" legal?"),
-         RummyCallForm, _rummy_call, "pile"),
+         RummyCallForm, _rummy_call, "pile", _l("Rummy!")),
     Tool("going-out", _l("Going out"), _l("May this player go out?"), GoingOutForm,
-         _going_out, "hand"),
+         _going_out, "hand", _l("Go out")),
 )}
 
 
@@ -218,6 +224,31 @@ def plan_steps(plan: list[str]) -> list[dict[str, Any]]:
     return steps
 
 
+def referee_picker_texts() -> dict[str, object]:
+    """The picker's words plus the table builder's (static/js/referee.js)."""
+    return {
+        **picker_texts(),
+        "meldId": gettext("Meld %(id)s"),
+        "ownedMeld": gettext("%(name)s's meld %(id)s"),
+        "whose": gettext("Whose? (optional)"),
+        "whoseMeld": gettext("Whose meld %(id)s is (optional)"),
+        "removeMeld": gettext("Remove meld %(id)s"),
+        "tapCards": gettext("Tap its cards below."),
+        "tableEmpty": gettext("No melds yet: tap “New meld”, then its cards."),
+        "typeTable": gettext("Type the table"),
+        "buildTable": gettext("Tap the table in"),
+        "tableUnread": gettext("Every line needs cards, like “A (Ann): 5H 6H 7H”: "
+                               "correct it or keep typing."),
+        "laidOffBy": gettext("Who laid off %(card)s?"),
+        "cardLaidOffBy": gettext("%(card)s, laid off by %(name)s"),
+        "byOwner": gettext("%(name)s, the meld's owner"),
+        "byNobody": gettext("The meld's owner"),
+        "anotherName": gettext("Another name"),
+        "chooseField": gettext("First tap the field the card goes in."),
+        "notAmong": gettext("%(card)s is not among the cards of “%(field)s”."),
+    }
+
+
 @bp.get("/")
 def index() -> str:
     game_id = request.args.get("game", type=int)
@@ -259,6 +290,6 @@ def tool(slug: str) -> tuple[str, int] | str:
     rules = rule_entries(answer["rules"], form.family.data) if answer else []
     page = render_template("referee/tool.html", tool=spec, tools=TOOLS.values(), form=form,
                            answer=answer, error=error, rules=rules, game=game,
-                           names=FAMILY_NAMES, picker_texts=picker_texts(),
+                           names=FAMILY_NAMES, picker_texts=referee_picker_texts(),
                            permalink=request.url if answer else None)
     return page, status

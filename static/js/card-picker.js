@@ -3,7 +3,13 @@
 // the hand (once per deck) are dimmed and disabled.  No build step, no libraries.
 //
 //   var picker = CardPicker.create(dockElement, {decks, jokers, texts, onPick, onType});
-//   picker.setUsed({"7S": 1, "JK": 2});   picker.setTarget("Ann — meld 2");
+//   picker.setUsed({"7S": 1, "JK": 2});   picker.setTarget("Ann — meld 2", fieldElement);
+//   picker.note("10♥ → Ben's meld 1");   (a status line: what the last tap did)
+//
+// setTarget("") says nothing (the focus is on a field that takes no cards); given the
+// element being filled, it is scrolled into view above the docked picker.
+// setUsed(counts, message): a card whose count reaches the decks' limit is dimmed;
+// message (with %(card)s) replaces "used up" when the page counts another way.
 //
 // With onType(typing), "Type" does not open the picker's own typing row: it tells the
 // page, which lets its own card field take the keyboard (a page whose fields are the
@@ -140,7 +146,10 @@
           rank + SYMBOLS[suit]);
         grid.appendChild(button);
         buttons[card] = button;
-        if (i === 12 && suit !== "C") { grid.appendChild(el("span", { "aria-hidden": "true" })); }
+        // seven to a row: each suit's 14th place is empty, but the clubs' holds the joker
+        if (i === 12 && (suit !== "C" || jokers === 0)) {
+          grid.appendChild(el("span", { "aria-hidden": "true" }));
+        }
       });
     });
     if (jokers > 0) {
@@ -163,6 +172,11 @@
     dock.appendChild(typeRow);
     var status = el("p", { "class": "field-error", role: "status", hidden: "" });
     dock.appendChild(status);
+    // what the last tap did, where the person is looking ("10♥ → Ben's meld 1")
+    var noteLine = el("p", { "class": "picker-note", role: "status", "aria-live": "polite",
+      "data-picker-note": "", hidden: "" });
+    dock.appendChild(noteLine);
+    var usedMessage = null;
 
     function limit(card) {
       return natural(card) === "JK" ? jokers : decks;
@@ -173,10 +187,17 @@
       status.hidden = !message;
     }
 
+    function note(message) {
+      noteLine.textContent = message || "";
+      noteLine.hidden = !message;
+      pad();
+    }
+
     function pick(card) {
       say("");
+      note("");
       if ((used[natural(card)] || 0) >= limit(card)) {
-        say(format(texts.usedUp || "%(card)s is used up", { card: label(card) }));
+        say(format(usedMessage || texts.usedUp || "%(card)s is used up", { card: label(card) }));
         return;
       }
       options.onPick(card);
@@ -227,6 +248,7 @@
 
     // Keep whatever is scrolled to or focused clear of the docked picker.
     function pad() {
+      if (dock.hidden) { return; }
       document.documentElement.style.scrollPaddingBottom = (dock.offsetHeight + 8) + "px";
     }
     toggle.addEventListener("click", pad);
@@ -235,19 +257,25 @@
     pad();
 
     return {
-      setUsed: function (counts) {
+      setUsed: function (counts, message) {
         used = counts || {};
+        usedMessage = message || null;
         Object.keys(buttons).forEach(function (card) {
           var full = (used[card] || 0) >= limit(card);
           buttons[card].disabled = full;
           buttons[card].classList.toggle("is-used", full);
         });
       },
-      setTarget: function (text) {
-        target.textContent = text ? format(texts.addingTo || "Adding to: %(target)s",
+      setTarget: function (text, field) {
+        var words = text ? format(texts.addingTo || "Adding to: %(target)s",
           { target: text }) : "";
+        target.textContent = words;
+        target.title = words;  // the whole of it, where a long name is cut short
+        pad();
+        if (field && field.scrollIntoView) { field.scrollIntoView({ block: "nearest" }); }
       },
       say: say,
+      note: note,
       element: dock
     };
   }

@@ -369,12 +369,19 @@
         if (placements.length === 1) {
           state[i].layoffs.push(placed(placements[0]));
           changed();
+          laidOffNote(i, placements[0]);
           return;
         }
         pending = { player: i, card: card, placements: placements };
         render();
       })
       .catch(function () { notes[i] = texts.offline; render(); });
+  }
+
+  // What a lay-off did, in the picker where the person is looking ("10♥ → Ben's meld 1"):
+  // the player's panel, which says it too, is often behind the picker.
+  function laidOffNote(i, pl) {
+    picker.note(f(texts.laidOffNote, { card: CP.label(pl.card), meld: meldName(pl.meld, i) }));
   }
 
   // A lay-off is recorded as a card and a meld, and an ace on a run with the end it
@@ -649,10 +656,16 @@
 
   var picker = CP.create(dock, { decks: decks, jokers: jokers, texts: texts, onPick: onPick });
 
+  var shownTarget = null;
+
   function render() {
     state.forEach(function (_p, i) { renderPlayer(i); });
     picker.setUsed(usedCounts());
-    picker.setTarget(targetText());
+    // a new target is scrolled into view above the picker
+    var text = targetText();
+    var moved = shownTarget !== null && text !== shownTarget;
+    shownTarget = text;
+    picker.setTarget(text, moved ? form.querySelector(".slot.is-target") : null);
   }
 
   // --- taps on the players' panels ------------------------------------------------------
@@ -713,7 +726,11 @@
     } else if (act === "place" && pending) {
       var pl = pending.placements[parseInt(b.getAttribute("data-k"), 10)];
       state[pending.player].layoffs.push(placed(pl));
+      var by = pending.player;
       pending = null;
+      changed();
+      laidOffNote(by, pl);
+      return;
     }
     changed();
   });

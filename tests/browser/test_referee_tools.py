@@ -6,6 +6,9 @@ from __future__ import annotations
 
 def fill_and_ask(page, fields: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
     for label, value in fields.items():
+        if label == "Melds on the table" and not page.get_by_label(label, exact=True).is_visible():
+            # the table is built with taps; people who type choose "Type the table"
+            page.get_by_role("button", name="Type the table").click()
         page.get_by_label(label, exact=True).fill(value)
     page.get_by_role("button", name="Ask the referee").click()
     page.wait_for_load_state()

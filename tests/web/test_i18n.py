@@ -290,7 +290,7 @@ def test_form_errors_are_translated(client):
     response = client.get("/referee/layoff?" + urlencode({"table": "no colon", "card": "9h"}),
                           headers={"Accept-Language": "es"})
     assert response.status_code == 400
-    assert "necesita un nombre y dos puntos" in response.get_data(as_text=True)
+    assert "«no» no es una carta" in response.get_data(as_text=True)
 
 
 def test_api_message_follows_accept_language(client):

@@ -91,7 +91,8 @@ def test_permalink_reopens_the_same_verdict(client):
 @pytest.mark.parametrize("tool,args,text", [
     ("meld", {"cards": "7S 8Z"}, "8Z"),
     ("layoff", {"table": "A: 5H 6H 7H", "card": "8H", "meld": "Z"}, "Z"),
-    ("layoff", {"table": "no colon here", "card": "8H"}, "Line 1"),
+    # a line without "id:" is a meld of cards: a word in it is not a card
+    ("layoff", {"table": "no colon here", "card": "8H"}, "“no” is not a card"),
     ("draw", {"pile": "6C 4S", "hand": "2C", "take": 5}, "take"),
     ("meld", {"cards": "7S 8S 9S", "family": "basic", "jokers": "on"}, "Basic"),
     ("meld", {"cards": "7S 8S 9S", "players": 12}, "players"),
@@ -181,3 +182,18 @@ def test_going_out_page_after_a_deep_draw_reads_took_bottom_to_top(client):
     assert "bottom to top" in page
     page = ask(client, "going-out", 400, discard="KD", took="QS KD", **args)
     assert "Q♠ is in the cards taken but not in the player&#39;s cards" in page
+
+
+def test_a_table_line_needs_no_id_and_a_name_may_have_spaces(client):
+    """Lines of cards only get free letters (after the ids typed); a lay-off by a
+    name with a space is written @"Ben Hur", as the table builder writes it."""
+    from scorebook.referee_forms import table_body
+
+    assert table_body('5H 6H 7H\nA (Ann Lee): 9S 9D 9C@"Ben Hur"\n\n2C 3C 4C') == [
+        {"id": "B", "cards": ["5H", "6H", "7H"]},
+        {"id": "A", "owner": "Ann Lee",
+         "cards": ["9S", "9D", {"card": "9C", "by": "Ben Hur"}]},
+        {"id": "C", "cards": ["2C", "3C", "4C"]},
+    ]
+    page = ask(client, "layoff", 200, table="5H 6H 7H", card="8H")
+    assert "✔" in page and "NOT LEGAL" not in page
