@@ -198,6 +198,9 @@ class HandForm(FlaskForm):
     #: The id of the hand being edited: it never moves, unlike its number.
     hand_id = HiddenField()
     hand_json = HiddenField()
+    #: The phone's key for this send (static/js/outbox.js): a send tried again after its
+    #: answer was lost is told "stored" instead of storing the hand twice.
+    client_key = HiddenField()
     #: An edited hand as the picker's script loads it (never submitted).
     initial_json: str = ""
     outcome = RadioField(_l("How the hand ended"), choices=choices(), validate_choice=False)
