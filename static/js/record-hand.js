@@ -976,6 +976,7 @@
   function lock(on) {
     form.inert = on;
     dock.inert = on;
+    dock.hidden = on;  // nothing to tap in a hand kept as it will be sent
     form.classList.toggle("is-queued", on);
     if (saveButton) { saveButton.disabled = on || staleBlock; }
   }
