@@ -33,6 +33,8 @@ from scorebook.hands import (
     delete_hand,
     edit_hand,
     record_hand,
+    send_key,
+    sent_before,
 )
 from scorebook.models import Game, Hand
 from scorebook.payloads import PayloadError, check_budget, parse_json
@@ -205,17 +207,33 @@ def read_hand(game_id: int, number: int) -> Response:
     return jsonify(hand_json(game, hand_of(game, number)))
 
 
+#: A client's key for one write (letters, digits, - and _; 8 to 64): the same POST or PUT
+#: sent again with it (its answer lost) is answered with the hand it stored, never twice.
+IDEMPOTENCY_KEY = "Idempotency-Key"
+
+
+def _replayed(game: Game, hand: Hand) -> Response:
+    """The answer to a write sent again: the hand it stored, marked as a replay."""
+    response = jsonify({"hand": hand_json(game, hand), "game": game_json(game)})
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
 @bp.post("/<int:game_id>/hands")
 def create_hand(game_id: int) -> Response | tuple[Response, int]:
     game = game_or_404(game_id)
     try:
+        key = send_key(request.headers.get(IDEMPOTENCY_KEY))
+        done = sent_before(game.id, key)
+        if done is not None:
+            return _replayed(game, done)
         body = _body()
         number = body.get("number")
         if number is not None and (not isinstance(number, int) or db_int(number) is None):
             raise HandError("number must be the number of the hand being recorded",
                             "bad-request")
         entry = _entry(body, game)
-        hand = record_hand(game, entry, number)
+        hand = record_hand(game, entry, number, key=key)
     except HandConflict as conflict:
         return _conflict(game, conflict)
     except HandError as error:
@@ -227,12 +245,20 @@ def create_hand(game_id: int) -> Response | tuple[Response, int]:
 @bp.put("/<int:game_id>/hands/<int:number>")
 def update_hand(game_id: int, number: int) -> Response:
     game = game_or_404(game_id)
+    key = None
     try:
+        key = send_key(request.headers.get(IDEMPOTENCY_KEY))
+        done = sent_before(game.id, key, "edit")
+        if done is not None:
+            return _replayed(game, done)
         body = _body()
         entry = _entry(body, game)  # a hand that cannot be read is a 400 whatever else
         hand = _target(game, number, body)
-        hand = edit_hand(hand, entry, _version(body), _hand_id(body))
+        hand = edit_hand(hand, entry, _version(body), _hand_id(body), key=key)
     except HandConflict as conflict:
+        done = sent_before(game_id, key, "edit")  # the same change, sent twice at once
+        if done is not None:
+            return _replayed(game_or_404(game_id), done)
         return _conflict(game, conflict)
     except HandError as error:
         return _hand_error(error)

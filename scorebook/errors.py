@@ -58,8 +58,13 @@ GENERIC_ERROR = ("error", _l("Error"), _l("The request could not be completed.")
 STALE_FORM_MESSAGE = _l("The form was stale or opened in another tab; please try again.")
 
 
+#: The header the offline queue sends a kept hand with (static/js/outbox.js): it reads
+#: the answer, a refusal included, as JSON.
+QUEUED_SEND = "X-Scorebook-Send"
+
+
 def wants_json() -> bool:
-    return request.path.startswith(API_PREFIX)
+    return request.path.startswith(API_PREFIX) or request.headers.get(QUEUED_SEND) == "queued"
 
 
 def error_response(status: int, message: str | None = None, slug: str | None = None) -> Response:

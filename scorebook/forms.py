@@ -202,6 +202,9 @@ class HandForm(FlaskForm):
     hand_json = HiddenField()
     #: "1": the hand is given as each player's points, not its cards ("points only").
     points_only = HiddenField()
+    #: The phone's key for this send (static/js/outbox.js): a send tried again after its
+    #: answer was lost is told "stored" instead of storing the hand twice.
+    client_key = HiddenField()
     #: An edited hand as the picker's script loads it (never submitted).
     initial_json: str = ""
     outcome = RadioField(_l("How the hand ended"), choices=choices(), validate_choice=False)

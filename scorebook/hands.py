@@ -27,6 +27,7 @@ hand that has finished.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -461,9 +462,52 @@ def _retire_versions(game: Game, leaving: Sequence[Hand]) -> int:
     return mark
 
 
-def record_hand(game: Game, entry: Entry, number: int | None = None) -> Hand:
+#: A send's key (static/js/outbox.js makes one per hand sent): letters, digits, - and _.
+SEND_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def send_key(value: object) -> str | None:
+    """The key a phone sent with a hand (None when it sent none); a key not of the
+    form :data:`SEND_KEY` is refused, as nothing could be matched by it."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or not SEND_KEY.fullmatch(value):
+        raise HandError(gettext("The key sent with this hand is not valid; reload the page "
+                                "and save again."), "bad-key")
+    return value
+
+
+def sent_before(game_id: int, key: str | None, kind: str = "record") -> Hand | None:
+    """The hand a send with ``key`` already stored in the game (``kind``: "record" or
+    "edit"), if it did: the same send tried again after its answer was lost."""
+    if not key:
+        return None
+    column = Hand.record_key if kind == "record" else Hand.edit_key
+    return db.session.scalar(db.select(Hand).where(
+        Hand.game_id == game_id, column == key, Hand.complete.is_(True)))
+
+
+def record_hand(game: Game, entry: Entry, number: int | None = None,
+                key: str | None = None) -> Hand:
     """Store a new hand (``number`` is the hand the scorer was recording: when
-    another phone has just stored it, :class:`HandConflict`)."""
+    another phone has just stored it, :class:`HandConflict`).  ``key`` is the phone's
+    key for this send: when a send with it stored a hand already, that hand is the
+    answer (wherever it is now numbered) and nothing is stored again."""
+    game_id = game.id
+    done = sent_before(game_id, key)
+    if done is not None:
+        return done
+    try:
+        return _record(game, entry, number, key)
+    except HandError:
+        # the same send, tried twice at the same moment: the other one stored it
+        done = sent_before(game_id, key)
+        if done is not None:
+            return done
+        raise
+
+
+def _record(game: Game, entry: Entry, number: int | None, key: str | None) -> Hand:
     expected = next_hand_number(game)
     stored = db.session.scalar(db.select(Hand.id).where(
         Hand.game_id == game.id, Hand.number == number, Hand.complete.is_(True)))
@@ -482,7 +526,8 @@ def record_hand(game: Game, entry: Entry, number: int | None = None) -> Hand:
     players, result = check_entry(game, entry)
     dealer = game.seats[next_dealer_position(game)].player_id
     hand = Hand(game_id=game.id, number=expected, dealer_id=dealer, complete=True,
-                version=_fresh_version(game), melds=[], stranded=[], scores=[])
+                version=_fresh_version(game), melds=[], stranded=[], scores=[],
+                record_key=key)
     db.session.add(hand)
     _set_outcome(hand, game, entry)
     game_id = game.id
@@ -570,7 +615,8 @@ def _guard(hand_id: int, number: int) -> Iterator[None]:
 
 
 def _store_complete(hand: Hand, game: Game, entry: Entry, action: str,
-                    details: Mapping[str, Any] | None = None) -> Hand:
+                    details: Mapping[str, Any] | None = None, key: str | None = None
+                    ) -> Hand:
     """Check ``entry`` with the referee and store it as ``hand``'s cards, complete,
     in one transaction (an edit, or a live hand finished); ``action`` is logged, with
     the hand before and after it when ``details`` holds the hand before."""
@@ -581,6 +627,8 @@ def _store_complete(hand: Hand, game: Game, entry: Entry, action: str,
         _store(hand, game, players, result)
         hand.complete = True
         hand.version = hand.version + 1
+        if key is not None:
+            hand.edit_key = key
         recompute(game)
         extra = None
         if details is not None:
@@ -590,13 +638,15 @@ def _store_complete(hand: Hand, game: Game, entry: Entry, action: str,
     return hand
 
 
-def edit_hand(hand: Hand, entry: Entry, version: int | None, hand_id: int | None = None
-              ) -> Hand:
+def edit_hand(hand: Hand, entry: Entry, version: int | None, hand_id: int | None = None,
+              key: str | None = None) -> Hand:
     """Replace a stored hand's cards (``version``: the one the scorer edited; ``hand_id``:
-    the hand the scorer edited, when the page or the client says)."""
+    the hand the scorer edited, when the page or the client says; ``key``: the phone's
+    key for this send, kept as the hand's :attr:`Hand.edit_key`)."""
     game = hand.game
     check_stale(game, hand.number, hand, hand_id, version)
-    return _store_complete(hand, game, entry, history.EDITED, {"before": snapshot(hand)})
+    return _store_complete(hand, game, entry, history.EDITED, {"before": snapshot(hand)},
+                           key=key)
 
 
 def delete_hand(hand: Hand, version: int | None, hand_id: int | None = None) -> None:

@@ -238,11 +238,17 @@ class Hand(db.Model):
     deleted) and identified by its ``id`` (which never moves); ``version`` guards
     against two phones changing the same hand at once.  The services set the version
     themselves (:mod:`scorebook.hands`): an edit or a live move adds one, a hand that
-    takes a number starts above :attr:`Game.hand_version_mark`."""
+    takes a number starts above :attr:`Game.hand_version_mark`.
+
+    ``record_key`` and ``edit_key`` are the keys the phone made for the send that
+    recorded the hand and for the last send that changed it (static/js/outbox.js): a
+    send tried again after the network cut its answer finds its key here and is told
+    "stored" instead of storing the hand twice or being refused as another phone's."""
 
     __tablename__ = "hand"
     __table_args__ = (
         UniqueConstraint("game_id", "number"),
+        UniqueConstraint("game_id", "record_key"),
         CheckConstraint(f"ending IN {HAND_ENDINGS!r}", name="ending"),
     )
 
@@ -261,6 +267,8 @@ class Hand(db.Model):
     points_only: Mapped[bool] = mapped_column(Boolean, default=False,
                                               server_default=text("false"))
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=_first_hand_version)
+    record_key: Mapped[str | None] = mapped_column(String(64))
+    edit_key: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow

@@ -266,7 +266,7 @@ def _seated(key: str, items: dict[str, Any], **props: Any) -> dict[str, Any]:
 RULES_REF = {"$ref": "#/components/schemas/Rules"}
 TABLE_REF = {"$ref": "#/components/schemas/Table"}
 #: What the games API refuses in a hand that fits the document.
-HAND_CODES = ["invalid-hand", "bad-players", *DECKS, *SCORING_CODES, *POINTS_CODES]
+HAND_CODES = ["invalid-hand", "bad-players", "bad-key", *DECKS, *SCORING_CODES, *POINTS_CODES]
 _HAND_BODY = _obj(
     ["players"],
     number=_nullable({"type": "integer", "minimum": 1, "maximum": MAX_ID},
@@ -325,6 +325,13 @@ def _games_paths() -> dict[str, Any]:
     hand_id = {"name": "id", "in": "query", "required": False,
                "description": "the id of the hand you read (or id in the body)",
                "schema": {"type": "integer", "minimum": 0, "maximum": MAX_ID}}
+    idempotency = {"name": "Idempotency-Key", "in": "header", "required": False,
+                   "description": "your key for this write (8 to 64 letters, digits, - or "
+                                  "_): sent again with the same key, the write is answered "
+                                  "with the hand it stored (Idempotent-Replayed: true) "
+                                  "instead of storing it twice; a malformed key is a 400 "
+                                  "(bad-key)",
+                   "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{8,64}$"}}
     error = _json("No such game or hand (or not in your leagues)",
                   {"$ref": "#/components/schemas/Error"})
     bad = _bad_input(HAND_CODES)
@@ -345,8 +352,12 @@ def _games_paths() -> dict[str, Any]:
             "responses": {"200": _json("The game", {"type": "object"}), "404": error}}},
         "/games/{game_id}/hands": {"post": {
             "summary": "Record the next hand",
-            "parameters": [game_id], "requestBody": body, "x-content-codes": HAND_CODES,
-            "responses": {"201": hand, "400": bad, "403": forbidden, "404": error,
+            "parameters": [game_id, idempotency], "requestBody": body,
+            "x-content-codes": HAND_CODES,
+            "responses": {"201": hand, "200": _json("The hand a write with the same "
+                                                     "Idempotency-Key stored before",
+                                                     {"type": "object"}),
+                          "400": bad, "403": forbidden, "404": error,
                           "409": conflict}}},
         "/games/{game_id}/hands/{number}": {
             "get": {"summary": "One recorded hand, card by card (or, points_only, each "
@@ -356,7 +367,7 @@ def _games_paths() -> dict[str, Any]:
             "put": {"summary": "Replace a hand's cards or points (send the id and version you "
                                "read); a points-only hand given cards becomes a card "
                                "hand, and a card hand given points points only",
-                    "parameters": [game_id, number, version, hand_id],
+                    "parameters": [game_id, number, version, hand_id, idempotency],
                     "requestBody": {"required": True, "content": {
                         "application/json": {"schema": EDIT_BODY}}},
                     "x-content-codes": HAND_CODES,

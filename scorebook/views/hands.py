@@ -67,6 +67,8 @@ from scorebook.hands import (
     live_undo,
     record_hand,
     scores_text,
+    send_key,
+    sent_before,
     start_live,
 )
 from scorebook.models import DRAW, RUN_ENDS, STOCK_OUT, WENT_OUT, Game, Hand
@@ -303,6 +305,38 @@ def hand_details(game: Game, hand: Hand) -> dict[str, Any]:
     return {"players": players, "seats": seats}
 
 
+# --- the answers to a hand sent by the offline queue -------------------------------------
+# static/js/outbox.js sends a hand kept on the phone with ``Accept: application/json``
+# (the form's own fields, its key among them): the answer is JSON, never a page, so the
+# page that sends it can say "sent" with a link, or show why it was refused and keep the
+# entries as a draft.
+
+
+def sent_answer(game: Game, hand: Hand, key: str, message: str) -> Response:
+    """A hand stored (now, or by the same send before): where it is."""
+    return jsonify({"ok": True, "draft": key, "message": message, "number": hand.number,
+                    "url": url_for("hands.show", game_id=game.id, number=hand.number),
+                    "game_url": url_for("games.show", game_id=game.id,
+                                        _anchor=f"hand-{hand.number}")})
+
+
+def refused_answer(game: Game, error: HandError, key: str) -> tuple[Response, int]:
+    """A hand the server did not store, and why (a conflict links the hand it met)."""
+    body: dict[str, Any] = {"ok": False, "draft": key, "code": error.code,
+                            "message": error.message, "problems": _problems_json(error),
+                            "url": None}
+    status = error.status
+    if isinstance(error, HandConflict):
+        status = 409
+        stored = db.session.get(Hand, error.hand_id) if error.hand_id else None
+        if stored is not None and stored.game_id == game.id and stored.complete:
+            body["url"] = url_for("hands.show", game_id=game.id, number=stored.number)
+            body["number"] = stored.number
+        elif stored is not None and stored.game_id == game.id:
+            body["url"] = url_for("hands.live", game_id=game.id)
+    return jsonify(body), status
+
+
 # --- recording at the end of a hand -------------------------------------------------------
 
 
@@ -326,15 +360,24 @@ def new(game_id: int) -> Page:
         submitted = int(form.number.data or number)
     except ValueError:
         submitted = number
+    kept = draft_key(game, "record", submitted)
     try:
+        key = send_key(form.client_key.data)
         entry = read_entry(form, game)
-        hand = record_hand(game, entry, submitted)
+        hand = record_hand(game, entry, submitted, key=key)
     except HandConflict as conflict:
-        return render_conflict(game, conflict, kept=draft_key(game, "record", submitted))
+        if wants_json():
+            return refused_answer(game, conflict, kept)
+        return render_conflict(game, conflict, kept=kept)
     except HandError as error:
+        if wants_json():
+            return refused_answer(game, error, kept)
         return render_record(game, form, number, error=error, status=error.status)
-    draft_saved(draft_key(game, "record", submitted))
-    flash(gettext("Hand %(number)s saved.", number=hand.number))
+    saved = gettext("Hand %(number)s saved.", number=hand.number)
+    if wants_json():
+        return sent_answer(game, hand, kept, saved)
+    draft_saved(kept)
+    flash(saved)
     return redirect(url_for("games.show", game_id=game.id, _anchor=f"hand-{hand.number}"))
 
 
@@ -367,18 +410,39 @@ def edit(game_id: int, number: int) -> Page:
                                        "it changes; open the hand again."))
     kept = draft_key(game, "edit", hand_id if hand_id is not None else number)
     try:
-        # a form for a hand that was deleted or moved since: 409, whatever was typed
-        hand = check_stale(game, number, hand, hand_id, version)
-        form = hand_form(game, hand)
-        entry = read_entry(form, game)
-        edit_hand(hand, entry, version, hand_id)
+        key = send_key(form.client_key.data)
+    except HandError as error:
+        abort(400, description=error.message)
+    try:
+        done = sent_before(game.id, key, "edit")
+        if done is None:  # else: this very change, sent again after its answer was lost
+            # a form for a hand that was deleted or moved since: 409, whatever was typed
+            hand = check_stale(game, number, hand, hand_id, version)
+            form = hand_form(game, hand)
+            entry = read_entry(form, game)
+            done = edit_hand(hand, entry, version, hand_id, key=key)
     except HandConflict as conflict:
+        done = sent_before(game.id, key, "edit")  # the same change, sent twice at once
+        if done is not None:
+            return edited_answer(game, done, kept)
+        if wants_json():
+            return refused_answer(game, conflict, kept)
         return render_conflict(game, conflict, kept=kept)
     except HandError as error:
+        if wants_json():
+            return refused_answer(game, error, kept)
         return render_record(game, form, number, hand, error=error, status=error.status)
+    return edited_answer(game, done, kept)
+
+
+def edited_answer(game: Game, hand: Hand, kept: str) -> Response:
+    """A change stored: JSON for the offline queue, else the scoreboard."""
+    changed = gettext("Hand %(number)s changed.", number=hand.number)
+    if wants_json():
+        return sent_answer(game, hand, kept, changed)
     draft_saved(kept)
-    flash(gettext("Hand %(number)s changed.", number=number))
-    return redirect(url_for("games.show", game_id=game.id, _anchor=f"hand-{number}"))
+    flash(changed)
+    return redirect(url_for("games.show", game_id=game.id, _anchor=f"hand-{hand.number}"))
 
 
 @bp.post("/<int:number>/delete")

@@ -19,6 +19,8 @@
 //   ScorebookDrafts.clear("live|12|34")  // that key, and every key below it ("…|meld")
 //   ScorebookDrafts.mark(key, "queued")  // a draft's state: "draft" (the default) or any
 //                                        // word a caller needs ("queued": to be sent)
+//   ScorebookDrafts.update(key, {state, meta})  // the state and/or some meta fields
+//                                        // (merged into the draft's meta), data untouched
 //   ScorebookDrafts.available  // false where the browser keeps nothing (storage off/full)
 //   ScorebookDrafts.onChange(function (key) {…})  // saved, cleared or marked, in this tab
 //                                                 // or another one
@@ -26,7 +28,9 @@
 // A draft is stored in localStorage as {"v": 1, "data", "meta", "state", "savedAt"} under
 // "scorebook:draft:" + key, so it survives the tab being closed; drafts not touched for
 // 14 days are dropped when a page loads. Nothing here sends anything: a draft is cleared
-// only when the server has stored what it holds. The server says so on the next page
+// only when the server has stored what it holds. The offline queue (static/js/outbox.js)
+// keeps a hand saved offline here too, as a draft in the state "queued" whose meta holds
+// the form to send (meta.send) and the send's key (meta.clientKey). The server says so on the next page
 // with an element carrying data-draft-saved="<key>" (the page after a save), and this
 // module clears those drafts as it loads.
 (function () {
@@ -131,6 +135,16 @@
     if (old) { write(key, old.data, old.meta, state); }
   }
 
+  function update(key, changes) {
+    var old = read(key);
+    if (!old) { return false; }
+    var meta = old.meta || {};
+    if (changes.meta) {
+      meta = Object.assign({}, meta, changes.meta);
+    }
+    return write(key, old.data, meta, changes.state || old.state);
+  }
+
   function prune() {
     var now = Date.now();
     list("").forEach(function (d) {
@@ -163,6 +177,7 @@
     list: list,
     clear: clear,
     mark: mark,
+    update: update,
     onChange: function (fn) { listeners.push(fn); }
   };
 

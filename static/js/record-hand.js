@@ -20,6 +20,14 @@
 // reached by Back after its hand was saved (or one saved meanwhile on another phone)
 // says it is out of date instead of saving again.  The server's one check of a hand
 // serves both ways in: how the hand ended must be said, a hand with no cards is refused.
+//
+// Offline (static/js/offline.js says so), Save keeps the hand on the phone instead: the
+// offline queue (static/js/outbox.js) holds it as this page's draft in the state
+// "queued" and sends it when the connection is back, from this page or the next one
+// loaded.  The page says "saved on this phone — will be sent when online", then "sent"
+// with a link to the stored hand, or why the server refused it (the entries stay, to fix
+// and save again).  Every send carries the key in client_key, kept with the draft, so a
+// send tried again after its answer was lost is never stored twice.
 (function () {
   "use strict";
 
@@ -50,6 +58,15 @@
   var Drafts = window.ScorebookDrafts;
   var draftKey = form.getAttribute("data-draft");
   var draft = Drafts && Drafts.available && draftKey ? Drafts.open(draftKey) : null;
+  var Outbox = draft ? window.ScorebookOutbox : null;
+  var keyInput = form.querySelector("input[name=client_key]");
+  if (!keyInput) {
+    keyInput = document.createElement("input");
+    keyInput.type = "hidden";
+    keyInput.name = "client_key";
+    form.appendChild(keyInput);
+  }
+  var queued = false;   // this page's hand is kept on the phone, waiting to be sent
 
   var seq = 0;
   var state = names.map(function (name) {
@@ -882,6 +899,14 @@
       return;
     }
     hidden.value = JSON.stringify({ players: payloadPlayers(), went_out: out.went_out, ending: out.ending });
+    if (!keyInput.value) { keyInput.value = keptKey() || (Outbox ? Outbox.newKey() : ""); }
+    if (Outbox && !Outbox.online()) {
+      // Offline: kept on this phone, sent by the offline queue when the connection is back.
+      event.preventDefault();
+      queueHand();
+      return;
+    }
+    if (draft && draft.load()) { Drafts.update(draftKey, { state: "draft", meta: { refusal: null } }); }
     submitting = true;
     keepDraft(true);
     // Remember on this history entry that it sent hand N: Back to it then knows.
@@ -930,14 +955,144 @@
       now.goingRummy !== baseline.goingRummy;
   }
 
-  function keepDraft(sending) {
-    if (!draft || restoring || !baseline) { return; }
-    if (!dirty() && !sending) { draft.clear(); return; }
-    draft.save(snapshot(), {
+  function keptKey() {
+    var kept = draft && draft.load();
+    return (kept && kept.meta && kept.meta.clientKey) || "";
+  }
+
+  function draftMeta(sending) {
+    return {
       kind: kind, game: gameId, number: number,
       version: versionInput ? versionInput.value : "",
       hand_id: handIdInput ? handIdInput.value : "",
-      sentAt: sending ? Date.now() : null
+      sentAt: sending ? Date.now() : null,
+      // the key of this hand's send: the same on every try, until the server stores it
+      clientKey: keyInput.value || keptKey()
+    };
+  }
+
+  function keepDraft(sending) {
+    if (!draft || restoring || !baseline || queued) { return; }
+    if (!dirty() && !sending) { draft.clear(); return; }
+    draft.save(snapshot(), draftMeta(sending));
+  }
+
+  // --- kept on the phone while offline (static/js/outbox.js) ----------------------------
+
+  var queueBox = document.createElement("div");
+  queueBox.className = "banner queue-notice";
+  queueBox.setAttribute("data-queue-notice", "");
+  queueBox.setAttribute("role", "status");
+  queueBox.setAttribute("tabindex", "-1");
+  queueBox.hidden = true;
+  form.parentNode.insertBefore(queueBox, form);
+  if (Outbox) { Outbox.own(draftKey); }
+
+  function qt(name, values) { return Outbox ? Outbox.text(name, values) : ""; }
+
+  function lock(on) {
+    form.inert = on;
+    dock.inert = on;
+    dock.hidden = on;  // nothing to tap in a hand kept as it will be sent
+    form.classList.toggle("is-queued", on);
+    if (saveButton) { saveButton.disabled = on || staleBlock; }
+  }
+
+  function queueNotice(what, detail) {
+    queueBox.textContent = "";
+    queueBox.className = "banner queue-notice queue-" + what;
+    queueBox.hidden = !what;
+    if (!what) { return; }
+    var message;
+    var links = [];
+    if (what === "queued") {
+      message = qt(kind === "edit" ? "queued-edit" : "queued", { number: number });
+      links.push({ label: qt("change"), act: unqueue });
+    } else if (what === "sending") {
+      message = qt("queued-sending", { number: number });
+    } else if (what === "sent") {
+      var stored = (detail && detail.number) || number;
+      message = qt(kind === "edit" ? "queued-sent-edit" : "queued-sent", { number: stored });
+      if (detail && detail.url) { links.push({ label: f(texts.seeHand, { number: stored }), href: detail.url, primary: true }); }
+      links.push({ label: texts.toScoreboard, href: (detail && detail.game_url) || form.getAttribute("data-game-url") });
+    } else {
+      message = qt("queued-refused", { number: number, reason: (detail && detail.message) || "" });
+      if (detail && detail.url) { links.push({ label: qt("see-stored"), href: detail.url }); }
+    }
+    queueBox.appendChild(node("p", "banner-title", message));
+    var row = node("p", "actions");
+    links.forEach(function (l) {
+      var a;
+      if (l.act) {
+        a = node("button", "button-secondary", l.label);
+        a.type = "button";
+        a.addEventListener("click", l.act);
+      } else {
+        a = node("a", "button" + (l.primary ? "" : " button-secondary"), l.label);
+        a.href = l.href;
+      }
+      row.appendChild(a);
+    });
+    if (links.length) { queueBox.appendChild(row); }
+  }
+
+  function queueHand() {
+    queued = false;
+    if (!Outbox.queue(draftKey, snapshot(), draftMeta(true), form)) {
+      say(saveError, qt("queue-full"));
+      return;
+    }
+    queued = true;
+    lock(true);
+    queueNotice("queued");
+    queueBox.focus();
+  }
+
+  // Take the kept hand back to change it (it is not sent until saved again).
+  function unqueue() {
+    var kept = draft.load();
+    if (kept && kept.state === "sending") { return; }  // on its way: its answer decides
+    Drafts.update(draftKey, { state: "draft" });
+    queued = false;
+    lock(false);
+    queueNotice("");
+  }
+
+  function showSent(answer) {
+    queued = false;
+    submitting = true;  // stored: leaving must not ask
+    lock(true);
+    queueNotice("sent", answer);
+    queueBox.focus();
+  }
+
+  function showRefused(refusal) {
+    queued = false;
+    lock(false);
+    notice("");
+    queueNotice("refused", refusal);
+    queueBox.focus();
+  }
+
+  document.addEventListener("scorebook:sent", function (event) {
+    if (event.detail && event.detail.key === draftKey) { showSent(event.detail.answer); }
+  });
+  document.addEventListener("scorebook:refused", function (event) {
+    if (event.detail && event.detail.key === draftKey) { showRefused(event.detail.refusal); }
+  });
+  if (Drafts) {
+    Drafts.onChange(function (key) {
+      if (key !== draftKey || !queued) { return; }
+      var kept = draft.load();
+      if (!kept) {
+        showSent(null);  // sent from another tab of this phone
+      } else if (kept.state === "sending") {
+        queueNotice("sending");
+      } else if (kept.state === "refused") {
+        showRefused(kept.meta.refusal);
+      } else if (kept.state === "queued") {
+        queueNotice("queued");
+      }
     });
   }
 
@@ -992,6 +1147,24 @@
       // the server sent the form back with its problems: it holds what was sent
       return;
     }
+    if (kept && kept.data && kept.data.players && kept.meta && kept.meta.send &&
+        (kept.state === "queued" || kept.state === "sending")) {
+      // kept on this phone, waiting to be sent: shown as it will be sent
+      applySnapshot(kept.data);
+      keyInput.value = kept.meta.clientKey || "";
+      queued = true;
+      lock(true);
+      queueNotice(kept.state === "sending" ? "sending" : "queued");
+      return;
+    }
+    if (kept && kept.data && kept.data.players && kept.state === "refused") {
+      // the server refused it when it was sent: the entries, and why, to fix
+      if (kind === "edit" && kept.meta.version && versionInput) { versionInput.value = kept.meta.version; }
+      applySnapshot(kept.data);
+      keyInput.value = kept.meta.clientKey || "";
+      queueNotice("refused", kept.meta.refusal);
+      return;
+    }
     if (kept && kept.data && kept.data.players && cardsOf(kept.data) !== cardsOf(baseline)) {
       var message = f(kind === "edit" ? texts.draftRestoredEdit : texts.draftRestored, { number: number });
       if (kind === "edit" && kept.meta && kept.meta.version && versionInput &&
@@ -1009,7 +1182,8 @@
     if (kind !== "record") { return; }
     // A hand begun here that another phone recorded first: offer its cards for this one.
     var older = Drafts.list("record|" + gameId + "|").filter(function (d) {
-      return d.meta && d.meta.number < number && d.data && d.data.players;
+      return d.meta && d.meta.number < number && d.data && d.data.players &&
+        d.state !== "queued" && d.state !== "sending";
     })[0];
     if (older) {
       var when = new Date(older.savedAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
@@ -1026,7 +1200,7 @@
   }
 
   window.addEventListener("beforeunload", function (event) {
-    if (submitting || !dirty()) { return; }
+    if (submitting || queued || !dirty()) { return; }
     keepDraft();
     event.preventDefault();
     event.returnValue = "";

@@ -231,16 +231,14 @@
   // page marked data-offline-unsent="1", which says so (nothing is stored anywhere: the
   // person goes Back, where the form still is, and saves again when online).
   //
-  // The offline hand queue plugs in here and in offline.js, and nowhere else:
-  // - the record-hand page (static/js/record-hand.js) saves through fetch(), so a hand
-  //   saved offline never becomes a navigation: the page keeps it in its draft store and
-  //   sends it when offline.js says the connection is back ("scorebook:online", below)
-  //   — through the same server checks and conflict rules (a 409 is shown, never
-  //   stored twice: the hand's number and version go with it, as today);
-  // - if the worker is to send queued hands itself (Background Sync, a phone that closed
-  //   the page), add the queue's store and a "sync" listener here, and a message type to
-  //   MESSAGES below for the page to say "a hand is waiting"; sendWrite() stays the one
-  //   place where a write meets the network.
+  // The offline hand queue is in the pages, not here (static/js/outbox.js, on
+  // drafts.js's store, which is localStorage: a worker cannot read it): the record-hand
+  // page (static/js/record-hand.js) does not navigate when offline.js says the phone is
+  // offline, it queues the hand, and whichever page is open when the connection is back
+  // sends it with fetch() — a script's own write, which this worker leaves to the
+  // network (below). A navigation that fails here is a form sent while the page still
+  // thought it was online: the unsent page, and the form's draft keeps its send key, so
+  // saving it again can never store it twice.
   function sendWrite(event) {
     var request = event.request;
     return fetch(request).then(function (response) {
