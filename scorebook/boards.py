@@ -16,7 +16,9 @@ the names, the site's address), each with the game's version
   least recently used go first. A board larger than a quarter of the bound is not
   kept at all.
 
-The cache is per worker process and thread-safe (gunicorn's threaded workers).
+Besides boards (markup), it keeps the live board's whole answer, compressed (bytes:
+``GET /games/<id>/board``), under the same rules. The cache is per worker process
+and thread-safe (gunicorn's threaded workers).
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ class BoardCache:
         self.bytes = 0
         self._lock = threading.Lock()
         #: (game, variant) -> (version, html, size), least recently used first.
-        self._boards: OrderedDict[tuple[int, Hashable], tuple[str, Markup, int]] = OrderedDict()
+        self._boards: OrderedDict[tuple[int, Hashable], tuple[str, Markup | bytes, int]] = \
+            OrderedDict()
         #: game -> the version its kept boards are of, and which variants are kept.
         self._games: dict[int, tuple[str, set[Hashable]]] = {}
         self.hits = self.misses = 0
@@ -59,7 +62,7 @@ class BoardCache:
     def __len__(self) -> int:
         return len(self._boards)
 
-    def get(self, game: int, version: str, variant: Hashable) -> Markup | None:
+    def get(self, game: int, version: str, variant: Hashable) -> Markup | bytes | None:
         with self._lock:
             kept = self._boards.get((game, variant))
             if kept is not None and kept[0] == version:
@@ -72,8 +75,8 @@ class BoardCache:
                 self._drop_game(game)  # the game changed: its kept boards are history
             return None
 
-    def put(self, game: int, version: str, variant: Hashable, html: Markup) -> None:
-        size = len(html.encode("utf-8"))
+    def put(self, game: int, version: str, variant: Hashable, html: Markup | bytes) -> None:
+        size = len(html) if isinstance(html, bytes) else len(html.encode("utf-8"))
         with self._lock:
             held = self._games.get(game)
             if held is not None and held[0] != version:
@@ -119,7 +122,7 @@ def cached_board(cache: BoardCache, game: int, version: str | None, variant: Has
     if version is None:
         return render()
     html = cache.get(game, version, variant)
-    if html is None:
+    if not isinstance(html, Markup):
         html = render()
         cache.put(game, version, variant, html)
     return html

@@ -7,7 +7,7 @@ from flask import (
     abort,
     current_app,
     flash,
-    make_response,
+    g,
     redirect,
     render_template,
     request,
@@ -16,6 +16,7 @@ from flask import (
 )
 from flask_babel import get_locale, gettext
 from markupsafe import Markup
+from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
@@ -23,6 +24,7 @@ from werkzeug.wrappers import Response
 from scorebook import access, history
 from scorebook.boards import DEFAULT_BYTES, BoardCache, cached_board
 from scorebook.charts import score_chart
+from scorebook.compression import compress_page, negotiate
 from scorebook.extensions import db
 from scorebook.forms import (
     BOOLEAN_OPTIONS,
@@ -47,7 +49,7 @@ from scorebook.games import (
     scoreboard,
 )
 from scorebook.live import game_version, page_version
-from scorebook.models import FINISHED, Game, League
+from scorebook.models import FINISHED, Game, League, Player, Seat
 from scorebook.tables import name_key, scores_table
 
 bp = Blueprint("games", __name__)
@@ -182,15 +184,48 @@ def show(game_id: int) -> str:
                            house_rules=house_rules_in_words(game.rules_spec))
 
 
+#: The seat names of a game, in seat order: one statement (the board's key needs them).
+NAMES_SQL = text(
+    f"SELECT p.name FROM {Seat.__tablename__} s JOIN {Player.__tablename__} p"
+    f" ON p.id = s.player_id WHERE s.game_id = :game_id ORDER BY s.position")
+
+
 @bp.get("/<int:game_id>/board")
 def board(game_id: int) -> Response:
     """Only the live board (#live-board) and the version it shows: what ``live.js`` on a
     scoreboard fetches after the version changed, instead of the whole page (the page
-    without JavaScript stays complete). Cached by the browser only with a fresh check:
-    its ETag is the version and the variant."""
-    game = get_game(game_id)
-    response = make_response(render_template("games/board_part.html", game=game,
-                                             board_html=board_html(game)))
+    without JavaScript stays complete).
+
+    The answer depends on nothing but the board's key (the game's version, the names,
+    the language, whether this browser may write, the site's address) and the
+    encoding, so it is kept whole, compressed, in the board cache: a phone fetching a
+    board another phone of its table fetched already costs the access check
+    (:func:`scorebook.access.check_request`, done before this view), the names (one
+    statement) and the bytes, never loading the game."""
+    version = page_version()
+    doors = g.get("doors")
+    encoding = negotiate(request.headers.get("Accept-Encoding", ""))
+    names = tuple(db.session.scalars(NAMES_SQL, {"game_id": game_id}))
+    variant = ("part", encoding, str(get_locale()), names, request.script_root,
+               access.can_write(doors), request.host_url)
+    cache = board_cache()
+    kept = cache.get(game_id, version, variant) if version and doors else None
+    if isinstance(kept, bytes):  # b"c" + the compressed answer, or b"r" + the page as it is
+        body, encoding = kept[1:], encoding if kept[:1] == b"c" else None
+    else:
+        game = get_game(game_id)
+        body = render_template("games/board_part.html", game=game,
+                               board_html=board_html(game)).encode("utf-8")
+        if encoding is not None and len(body) >= current_app.config["COMPRESS_MIN_SIZE"]:
+            body = compress_page(body, encoding)
+        else:
+            encoding = None
+        if version and doors:
+            cache.put(game_id, version, variant, (b"c" if encoding else b"r") + body)
+    response = Response(body, mimetype="text/html")
+    if encoding is not None:
+        response.headers["Content-Encoding"] = encoding
+    response.vary.add("Accept-Encoding")
     response.headers["Cache-Control"] = "no-cache, private"
     response.headers["X-Robots-Tag"] = "noindex"
     return response

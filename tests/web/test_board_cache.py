@@ -140,3 +140,38 @@ def test_a_stranger_gets_no_board(app: Flask, client: FlaskClient) -> None:
     game = start(client)
     assert app.test_client().get(f"/games/{game}/board").status_code == 404
     assert client.get("/games/999/board").status_code == 404
+
+
+def test_a_kept_board_answer_is_served_without_loading_the_game(
+        app: Flask, client: FlaskClient) -> None:
+    """The second phone asking for the same board (same version, language, role,
+    encoding) gets the kept compressed answer: no Game, Hand or Seat is loaded."""
+    import gzip
+
+    from sqlalchemy import event
+
+    from scorebook.extensions import db
+
+    game = start(client)
+    client.post(f"/games/{game}/hands/new", data=HAND)
+    plain = client.get(f"/games/{game}/board").get_data(as_text=True)
+    first = client.get(f"/games/{game}/board", headers={"Accept-Encoding": "gzip"})
+    assert first.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in first.headers["Vary"]
+    assert gzip.decompress(first.data).decode() == plain
+    loaded: list[object] = []
+
+    def load(target: object, context: object) -> None:
+        loaded.append(target)
+
+    with app.app_context():
+        event.listen(db.Model, "load", load, propagate=True)
+        try:
+            again = client.get(f"/games/{game}/board", headers={"Accept-Encoding": "gzip"})
+        finally:
+            event.remove(db.Model, "load", load)
+    assert again.status_code == 200 and again.data == first.data
+    assert loaded == []
+    client.post(f"/games/{game}/hands/new", data={**HAND, "number": "2"})
+    fresh = client.get(f"/games/{game}/board", headers={"Accept-Encoding": "gzip"})
+    assert "hand-2" in gzip.decompress(fresh.data).decode()  # a new version: rendered anew
