@@ -169,9 +169,13 @@ def mixed_load(server: run.Server, db: polls.Database, ids: list[int], cookie: s
 
     def changes() -> None:
         rnd = random.Random(0)
-        while not stop.is_set():
-            db.bump(rnd.choice(ids))
-            time.sleep(0.05)
+        own = polls.Database(db.url)  # (a connection of this thread's own)
+        try:
+            while not stop.is_set():
+                own.bump(rnd.choice(ids))
+                time.sleep(0.05)
+        finally:
+            own.close()
 
     threads = [threading.Thread(target=phone, args=(i,)) for i in range(8)]
     threads.append(threading.Thread(target=changes))
