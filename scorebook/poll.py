@@ -8,8 +8,9 @@ session — about four times a bare Flask page. This WSGI middleware answers it
 itself, for the ordinary case only:
 
 1. the signed session cookie is read with the app's own serializer;
-2. **one statement**, on a raw pooled connection, reads the game's row (its revision),
-   its league's doors (what a membership is checked against, as
+2. **one statement**, on a raw connection (SQLite: from the pool; PostgreSQL: the
+   thread's own, in autocommit, so no BEGIN or ROLLBACK goes with it), reads the
+   game's row (its revision), its league's doors (what a membership is checked against, as
    :func:`scorebook.access.doors_of_game` does), whether the session's membership key
    was ended there, and the count and latest id of the game's history (index-only
    lookups on ``change.game_id``) — the game itself (seats, players, hands) is never
@@ -28,11 +29,13 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask
 from itsdangerous import BadSignature
+from sqlalchemy import event
 from werkzeug.http import parse_cookie, parse_etags
 
 from scorebook import access
@@ -73,6 +76,9 @@ class PollMiddleware:
         self.cookie = app.config["SESSION_COOKIE_NAME"]
         self.max_age = int(app.permanent_session_lifetime.total_seconds())
         self.headers = [(k, v) for k, v in HEADERS.items()]
+        self.local = threading.local()
+        self.lock = threading.Lock()
+        self.held: list[Any] = []  # every thread's own connection (closed on dispose)
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse
                  ) -> Iterable[bytes]:
@@ -91,9 +97,21 @@ class PollMiddleware:
 
         with self.app.app_context():
             self.engine = db.engine
+        event.listen(self.engine, "engine_disposed", self._close_held)
         self.mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
         self.serializer = self.app.session_interface.get_signing_serializer(  # type: ignore[attr-defined]
             self.app)
+
+    def _close_held(self, engine: Any) -> None:
+        """The engine's pool was disposed (a test's end, a worker's fork): so are the
+        threads' own connections."""
+        with self.lock:
+            held, self.held = self.held, []
+        for connection in held:
+            try:
+                connection.close()
+            except Exception:  # noqa: S110 (already gone)
+                pass
 
     def memberships(self, environ: dict[str, Any]) -> dict[str, Any] | None:
         raw = environ.get("HTTP_COOKIE")
@@ -113,16 +131,45 @@ class PollMiddleware:
         sql = self.statements.get(len(keys))
         if sql is None:
             sql = self.statements[len(keys)] = _statement(len(keys), self.mark)
-        connection = self.engine.raw_connection()
-        try:
-            cursor = connection.cursor()
+        return self._execute(sql, (*keys, game_id))
+
+    def _execute(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """The one statement. On SQLite through the pool (a read costs no round trip);
+        on a server database through this thread's own connection in autocommit, taken
+        out of the pool once: no BEGIN and no ROLLBACK around each poll, one round trip.
+        """
+        if self.engine.dialect.name == "sqlite":
+            connection = self.engine.raw_connection()
             try:
-                cursor.execute(sql, (*keys, game_id))
-                row = cursor.fetchone()
+                cursor = connection.cursor()
+                try:
+                    cursor.execute(sql, params)
+                    row = cursor.fetchone()
+                finally:
+                    cursor.close()
             finally:
-                cursor.close()
-        finally:
-            connection.close()  # back to the pool (which rolls the read back)
+                connection.close()  # back to the pool (which rolls the read back)
+            return tuple(row) if row is not None else None
+        held = getattr(self.local, "connection", None)
+        if held is None or held.closed:
+            proxied = self.engine.raw_connection()
+            held = proxied.driver_connection
+            proxied.detach()  # this thread's own from now on, closed with the engine
+            held.rollback()  # (a pre-ping may have left a transaction open)
+            held.autocommit = True
+            self.local.connection = held
+            with self.lock:
+                self.held.append(held)
+        try:
+            with held.cursor() as cursor:
+                cursor.execute(sql, params)
+                row = cursor.fetchone()
+        except Exception:
+            self.local.connection = None  # a broken connection: a new one next time
+            try:
+                held.close()
+            finally:
+                raise
         return tuple(row) if row is not None else None
 
     @staticmethod
@@ -145,7 +192,10 @@ class PollMiddleware:
                 if isinstance(e, list) and len(e) == 3 and isinstance(e[2], str)]
         if not keys:
             return None
-        row = self.read(game_id, keys)
+        try:
+            row = self.read(game_id, keys)
+        except Exception:  # the database out of reach: Flask's own answer (and error page)
+            return None
         if row is None:
             return None  # no such game: Flask's 404 page
         password, scorer, viewer, ended, revision, count, latest, league_id = row

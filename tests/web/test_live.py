@@ -96,39 +96,6 @@ def test_a_background_refresh_leaves_the_flash_for_the_page(client: FlaskClient)
     assert "Hand 1 saved." in client.get(f"/games/{game}").get_data(as_text=True)
 
 
-class _Spy:
-    """Records every statement sent through the raw connections an engine hands out."""
-
-    def __init__(self, engine: object) -> None:
-        self.engine = engine
-        self.original = engine.raw_connection  # type: ignore[attr-defined]
-        self.statements: list[str] = []
-
-    def raw_connection(self) -> object:
-        connection = self.original()
-        spy = self
-
-        class Cursor:
-            def __init__(self, cursor: object) -> None:
-                self.cursor = cursor
-
-            def execute(self, sql: str, params: object = ()) -> object:
-                spy.statements.append(sql)
-                return self.cursor.execute(sql, params)  # type: ignore[attr-defined]
-
-            def __getattr__(self, name: str) -> object:
-                return getattr(self.cursor, name)
-
-        class Connection:
-            def cursor(self) -> Cursor:
-                return Cursor(connection.cursor())
-
-            def __getattr__(self, name: str) -> object:
-                return getattr(connection, name)
-
-        return Connection()
-
-
 def test_the_version_poll_is_one_statement_and_never_loads_the_game(
         app: Flask, client: FlaskClient) -> None:
     """A member's poll is answered before Flask (scorebook.poll): one statement on a raw
@@ -152,9 +119,15 @@ def test_the_version_poll_is_one_statement_and_never_loads_the_game(
     def load(target: object, context: object) -> None:
         loaded.append(target)
 
+    sent: list[str] = []
+    execute = middleware._execute
+
+    def spy(sql: str, params: tuple[object, ...]) -> object:
+        sent.append(sql)
+        return execute(sql, params)
+
     with app.app_context():
-        spy = _Spy(db.engine)
-        middleware.engine.raw_connection = spy.raw_connection
+        middleware._execute = spy  # type: ignore[method-assign]
         event.listen(db.engine, "before_cursor_execute", count)
         event.listen(db.Model, "load", load, propagate=True)
         try:
@@ -165,15 +138,15 @@ def test_the_version_poll_is_one_statement_and_never_loads_the_game(
         finally:
             event.remove(db.engine, "before_cursor_execute", count)
             event.remove(db.Model, "load", load)
-            del middleware.engine.raw_connection
+            del middleware._execute
     assert [a.status_code for a in answers] == [304, 304, 304]
     assert answers[0].headers["ETag"] == f'"{version}"'
     assert answers[0].headers["Cache-Control"] == "no-cache"
     assert "Set-Cookie" not in answers[0].headers  # the poll never renews the cookie
     assert fresh.status_code == 200 and fresh.json == {"version": version}
     assert fresh.headers["X-Content-Type-Options"] == "nosniff"
-    assert len(spy.statements) == 4  # one statement an answer
-    for sql in spy.statements:
+    assert len(sent) == 4  # one statement an answer
+    for sql in sent:
         assert " hand" not in sql and "seat" not in sql and "player" not in sql
     assert orm == [] and loaded == []
 
