@@ -359,6 +359,7 @@ def check_request() -> None:
         require(doors, needed_role())
         assert doors is not None
         g.league_id = doors.id
+        g.doors = doors  # (the board's fast path asks whether this browser may write)
     elif isinstance(league_id, int):
         require(db.session.get(League, league_id), needed_role())
 

@@ -3,10 +3,12 @@ about the game changes.
 
 Phones showing a game poll ``GET /games/<id>/version`` with ``If-None-Match`` about
 once a second (``static/js/live.js``): the answer is a ``304`` costing one indexed
-query until the game changes, then the page fetches itself again and swaps its
-live regions.  Conditional polling works through any proxy and with gunicorn's
-sync workers (a held-open stream would tie up a worker per phone), and a phone
-that was offline catches up on its first poll back.
+statement until the game changes (a member's poll is answered before Flask, by
+:mod:`scorebook.poll`), then the page fetches its live regions again (the
+scoreboard: only its board, ``GET /games/<id>/board``) and swaps them.  Conditional
+polling works through any proxy and with gunicorn's sync workers (a held-open
+stream would tie up a worker per phone), and a phone that was offline catches up on
+its first poll back.
 
 The version is the game's ``revision`` (bumped by every change to its hands and
 its status) and the number and the latest id of its history entries (every

@@ -3,7 +3,8 @@
 same forms a phone without JavaScript posts (CSRF token included).
 
 Every second a phone asks ``GET /games/<id>/version`` with ``If-None-Match``; when the
-version changed it fetches the scoreboard again (as live.js does). With probability
+version changed it fetches the scoreboard again (as live.js does: only its board,
+``/games/<id>/board``, when the page names it in ``data-live-part-url``). With probability
 ``LOAD_P_RECORD`` a tick it records the game's next hand (GET the form, POST it), and
 with ``LOAD_P_EDIT`` it edits one of the game's first hands. Phones at one table race
 each other: a 409 (another phone saved that hand number first, or edited the hand
@@ -95,13 +96,20 @@ class Phone(FastHttpUser):
 
     def open_board(self, refresh: bool) -> None:
         headers = {"X-Live-Refresh": "1"} if refresh else {}
-        with self.client.get(f"/games/{self.game}", name="GET /games/<id> (scoreboard)",
-                             headers=headers, catch_response=True) as r:
+        part = getattr(self, "part_url", None)
+        if refresh and part:  # live.js fetches only the board when the page names it
+            url, name = part, "GET /games/<id>/board (live board)"
+        else:
+            url, name = f"/games/{self.game}", "GET /games/<id> (scoreboard)"
+        with self.client.get(url, name=name, headers=headers, catch_response=True) as r:
             found = re.search(r'data-live-version="([^"]*)"', r.text or "")
             if r.status_code != 200 or not found:
                 r.failure(f"scoreboard: HTTP {r.status_code}")
                 return
             self.version = found.group(1)
+            named = re.search(r'data-live-part-url="([^"]*)"', r.text or "")
+            if named:
+                self.part_url = named.group(1)
 
     @task
     def tick(self) -> None:

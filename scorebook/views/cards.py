@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from flask import Blueprint
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
@@ -95,8 +95,21 @@ def register_card_helpers(bp: Blueprint) -> None:
     bp.add_app_template_global(meld_card_worth, "meld_card_worth")
 
 
+#: picker_texts() per language: the same 90 translations on every record-hand page.
+_PICKER_TEXTS: dict[str, dict[str, object]] = {}
+
+
 def picker_texts() -> dict[str, object]:
-    """The card picker's words, translated, for the page's scripts (a data attribute)."""
+    """The card picker's words, translated, for the page's scripts (a data attribute);
+    built once per language and worker."""
+    language = str(get_locale())
+    texts = _PICKER_TEXTS.get(language)
+    if texts is None:
+        texts = _PICKER_TEXTS[language] = _picker_texts()
+    return dict(texts)
+
+
+def _picker_texts() -> dict[str, object]:
     from referee.cards import RANKS, SUITS
 
     names = {rank_text(r) + s: card_name(Card(r, s)) for s in SUITS for r in RANKS}

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from flask import (
     Blueprint,
     abort,
     current_app,
     flash,
+    g,
     redirect,
     render_template,
     request,
@@ -18,12 +16,15 @@ from flask import (
 )
 from flask_babel import get_locale, gettext
 from markupsafe import Markup
+from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
 from scorebook import access, history
+from scorebook.boards import DEFAULT_BYTES, BoardCache, cached_board
 from scorebook.charts import score_chart
+from scorebook.compression import compress_page, negotiate
 from scorebook.extensions import db
 from scorebook.forms import (
     BOOLEAN_OPTIONS,
@@ -48,7 +49,7 @@ from scorebook.games import (
     scoreboard,
 )
 from scorebook.live import game_version, page_version
-from scorebook.models import FINISHED, Game, League
+from scorebook.models import FINISHED, Game, League, Player, Seat
 from scorebook.tables import name_key, scores_table
 from scorebook.views.stats import game_sections
 
@@ -142,9 +143,13 @@ def _flatten(messages: object) -> list[object]:
     return [messages] if messages else []
 
 
-#: Rendered boards kept per app: (game, version, language, names) -> HTML.
-BOARD_CACHE_SIZE = 256
-_board_lock = threading.Lock()
+def board_cache() -> BoardCache:
+    """This worker's kept boards (scorebook.boards), bounded by ``BOARD_CACHE_BYTES``."""
+    cache = current_app.extensions.get("scorebook_boards")
+    if cache is None:
+        cache = current_app.extensions.setdefault("scorebook_boards", BoardCache(
+            int(current_app.config.get("BOARD_CACHE_BYTES", DEFAULT_BYTES))))
+    return cache  # type: ignore[no-any-return]
 
 
 def board_html(game: Game) -> Markup:
@@ -152,31 +157,26 @@ def board_html(game: Game) -> Markup:
 
     The version (:func:`scorebook.live.game_version`: the game's revision and its
     history) changes with every hand recorded, edited or deleted, every live move and
-    every change of status, so a kept board is never stale; phones polling a game
-    that has not changed get it without a query for the hands.  A viewer's board has
-    no buttons to record a hand, so whether this browser may write is in the key."""
+    every change of status; a kept board is only served for the version it was
+    rendered from (:mod:`scorebook.boards`), so it is never stale, and phones polling
+    a game that has not changed get it without a query for the hands.  A viewer's
+    board has no buttons to record a hand, so whether this browser may write is in
+    the key."""
     names = tuple(s.player.name for s in game.seats)
     version = page_version() or game_version(game.id)
-    key = (game.id, version, str(get_locale()), names, request.script_root,
-           access.can_write(game.league), request.host_url)  # (the shared result's link)
-    cache: OrderedDict[tuple[object, ...], Markup] = current_app.extensions.setdefault(
-        "scorebook_boards", OrderedDict())
-    with _board_lock:
-        if key in cache:
-            cache.move_to_end(key)
-            return cache[key]
-    board = scoreboard(game)
-    hand_url = url_for("hands.show", game_id=game.id, number=0)[:-1] + "{number}"
-    html = Markup(render_template(
-        "games/_board.html", game=game, board=board,
-        scores_table=scores_table(board, hand_url), name_key=name_key(board.names),
-        chart=score_chart(board.names, board.running, board.target),
-        changes=history.changes(game, limit=5), **game_sections(game)))
-    with _board_lock:
-        cache[key] = html
-        while len(cache) > BOARD_CACHE_SIZE:
-            cache.popitem(last=False)
-    return html
+    variant = (str(get_locale()), names, request.script_root,
+               access.can_write(game.league), request.host_url)  # (the shared result's link)
+
+    def render() -> Markup:
+        board = scoreboard(game)
+        hand_url = url_for("hands.show", game_id=game.id, number=0)[:-1] + "{number}"
+        return Markup(render_template(
+            "games/_board.html", game=game, board=board,
+            scores_table=scores_table(board, hand_url), name_key=name_key(board.names),
+            chart=score_chart(board.names, board.running, board.target),
+            changes=history.changes(game, limit=5), **game_sections(game)))
+
+    return cached_board(board_cache(), game.id, version, variant, render)
 
 
 @bp.get("/<int:game_id>")
@@ -186,6 +186,53 @@ def show(game_id: int) -> str:
                            names=[s.player.name for s in game.seats],
                            family=family_name(game.family),
                            house_rules=house_rules_in_words(game.rules_spec))
+
+
+#: The seat names of a game, in seat order: one statement (the board's key needs them).
+NAMES_SQL = text(
+    f"SELECT p.name FROM {Seat.__tablename__} s JOIN {Player.__tablename__} p"
+    f" ON p.id = s.player_id WHERE s.game_id = :game_id ORDER BY s.position")
+
+
+@bp.get("/<int:game_id>/board")
+def board(game_id: int) -> Response:
+    """Only the live board (#live-board) and the version it shows: what ``live.js`` on a
+    scoreboard fetches after the version changed, instead of the whole page (the page
+    without JavaScript stays complete).
+
+    The answer depends on nothing but the board's key (the game's version, the names,
+    the language, whether this browser may write, the site's address) and the
+    encoding, so it is kept whole, compressed, in the board cache: a phone fetching a
+    board another phone of its table fetched already costs the access check
+    (:func:`scorebook.access.check_request`, done before this view), the names (one
+    statement) and the bytes, never loading the game."""
+    version = page_version()
+    doors = g.get("doors")
+    encoding = negotiate(request.headers.get("Accept-Encoding", ""))
+    names = tuple(db.session.scalars(NAMES_SQL, {"game_id": game_id}))
+    variant = ("part", encoding, str(get_locale()), names, request.script_root,
+               access.can_write(doors), request.host_url)
+    cache = board_cache()
+    kept = cache.get(game_id, version, variant) if version and doors else None
+    if isinstance(kept, bytes):  # b"c" + the compressed answer, or b"r" + the page as it is
+        body, encoding = kept[1:], encoding if kept[:1] == b"c" else None
+    else:
+        game = get_game(game_id)
+        body = render_template("games/board_part.html", game=game,
+                               board_html=board_html(game)).encode("utf-8")
+        if encoding is not None and len(body) >= current_app.config["COMPRESS_MIN_SIZE"]:
+            body = compress_page(body, encoding)
+        else:
+            encoding = None
+        if version and doors:
+            cache.put(game_id, version, variant, (b"c" if encoding else b"r") + body)
+    response = Response(body, mimetype="text/html")
+    if encoding is not None:
+        response.headers["Content-Encoding"] = encoding
+    response.vary.add("Accept-Encoding")
+    response.headers["Cache-Control"] = "no-cache, private"
+    response.headers["X-Robots-Tag"] = "noindex"
+    return response
 
 
 @bp.get("/<int:game_id>/history")

@@ -1,5 +1,9 @@
 """Live scoreboards: ``GET /games/<id>/version``, polled by ``static/js/live.js``.
 
+A member's ordinary poll never reaches this view: :mod:`scorebook.poll` answers it
+before Flask with the same version, ETag and headers. This view answers the rest
+(strangers, unknown games, sessions that need a change) the slow, complete way.
+
 Registered without a prefix. The blueprint also reads, before any page under
 ``/games/<game_id>/…`` is built, the version that page shows (see
 :mod:`scorebook.live`), and keeps flashed messages for the page itself when

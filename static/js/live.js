@@ -6,7 +6,8 @@
 // the parts to refresh carry data-live-region and an id; a form field outside them
 // whose value must follow the game (a hidden version for optimistic locking) carries
 // data-live-value and an id; data-live-page-url names the page to fetch again when
-// it is not the one in the address bar. An optional element with data-live-status
+// it is not the one in the address bar, data-live-part-url a smaller answer holding
+// only the live regions (and the version element), fetched instead of the page. An optional element with data-live-status
 // shows "live" / "offline" using its data-text-live and data-text-offline. Without
 // JavaScript the page simply stays as it was served.
 //
@@ -32,6 +33,9 @@
   // The page to fetch again: its own URL, unless it names another (a page shown as the
   // answer to a form has the form's URL).
   var pageUrl = root.getAttribute("data-live-page-url") || window.location.href;
+  // What to fetch after a change: only the live part when the page names one
+  // (data-live-part-url: the scoreboard's board alone), else the page again.
+  var partUrl = root.getAttribute("data-live-part-url") || pageUrl;
   var known = root.getAttribute("data-live-version") || "";
   var every = parseInt(root.getAttribute("data-live-poll-ms"), 10) || 1000;
   var status = document.querySelector("[data-live-status]");
@@ -145,7 +149,7 @@
   }
 
   function refresh(version) {
-    return fetch(pageUrl, {
+    return fetch(partUrl, {
       cache: "no-store",
       credentials: "same-origin",
       headers: { "X-Live-Refresh": "1" }

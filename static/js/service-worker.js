@@ -17,7 +17,9 @@
 // - "scorebook-pages": pages as this phone last saw them. The rule book and the offline
 //   page from the start; the home page, each game's scoreboard and its record-hand page
 //   whenever they are opened or live.js fetches them again after another phone changed
-//   the game (the scoreboard also fetches its record-hand page, so
+//   the game (a scoreboard's live.js fetches only its board, games/<id>/board, which is
+//   spliced into the kept scoreboard: keepBoard) (the scoreboard also fetches its
+//   record-hand page, so
 //   "Record hand" works offline right after the scoreboard was seen). Pages are asked
 //   of the network first and kept when they answer 200; only when the network fails is
 //   the kept copy shown, marked <html data-offline-copy="<when it was saved>"> so the
@@ -48,6 +50,11 @@
     /^games\/\d+\/hands\/new$/     // its record-hand page
   ];
   var GAME = /^games\/(\d+)(\/|$)/;
+  // live.js on a scoreboard fetches only its board (games/<id>/board) after a change:
+  // the kept scoreboard gets that board spliced in between these marks, and its version.
+  var BOARD = /^games\/\d+\/board$/;
+  var BOARD_START = "<!--live-board-->";
+  var BOARD_END = "<!--/live-board-->";
 
   function local(url) {
     var u = new URL(url, self.location.href);
@@ -88,6 +95,43 @@
           }, function () { /* offline again: keep what we have */ });
         }
       }).then(trimGames);
+    });
+  }
+
+  // The board live.js fetched (games/<id>/board) into the kept copy of its scoreboard,
+  // so "as last seen" stays what the phone last showed; the kept record-hand page of
+  // that game is fetched again too (its hand number follows), as keepPage does.
+  function keepBoard(url, response) {
+    if (!response || response.status !== 200 || response.redirected) return Promise.resolve();
+    var board = new URL(url, self.location.href);
+    var pageUrl = board.origin + board.pathname.replace(/\/board$/, "");
+    return response.text().then(function (part) {
+      var from = part.indexOf(BOARD_START), to = part.indexOf(BOARD_END);
+      var version = /data-live-version="([^"]*)"/.exec(part);
+      if (from < 0 || to < from || !version) return;
+      return caches.open(PAGES_CACHE).then(function (cache) {
+        return cache.match(key(pageUrl)).then(function (copy) {
+          if (!copy) return;
+          return copy.text().then(function (html) {
+            var start = html.indexOf(BOARD_START), end = html.indexOf(BOARD_END);
+            if (start < 0 || end < start) return;
+            var fresh = html.slice(0, start) + part.slice(from, to) + html.slice(end);
+            fresh = fresh.replace(/data-live-version="[^"]*"/,
+                                  'data-live-version="' + version[1] + '"');
+            var headers = new Headers(copy.headers);
+            headers.set(SAVED_AT, new Date().toISOString());
+            return cache.put(key(pageUrl), new Response(fresh, { status: 200, headers: headers }));
+          }).then(function () {
+            var record = pageUrl + "/hands/new";
+            return cache.match(key(record)).then(function (kept) {
+              if (!kept) return;
+              return fetch(record, { credentials: "same-origin" }).then(function (r) {
+                return keepPage(record, r);
+              }, function () { /* offline again: keep what we have */ });
+            });
+          });
+        });
+      });
     });
   }
 
@@ -296,6 +340,11 @@
       // the fresh copy, so "as last seen" is what the phone last showed.
       event.respondWith(fetch(request).then(function (response) {
         if (response.status === 200) event.waitUntil(keepPage(request.url, response.clone()));
+        return response;
+      }));
+    } else if (BOARD.test(path)) {
+      event.respondWith(fetch(request).then(function (response) {
+        if (response.status === 200) event.waitUntil(keepBoard(request.url, response.clone()));
         return response;
       }));
     }

@@ -196,14 +196,17 @@ def test_a_new_link_or_a_stopped_one_shuts_out_who_joined_with_it(
     old = make_link(owner, league.id, "scorer")
     join(phone, old)
     assert phone.get(f"/games/{game}").status_code == 200
+    assert phone.get(f"/games/{game}/version").status_code == 200
     new = make_link(owner, league.id, "scorer")  # rotate
     assert new != old
     assert phone.get(f"/games/{game}").status_code == 404
+    assert phone.get(f"/games/{game}/version").status_code == 404  # the poll too
     assert phone.get(old).status_code == 404  # the old link is dead
     join(phone, new)
     assert phone.get(f"/games/{game}").status_code == 200
     assert owner.post(f"/leagues/{league.id}/links/scorer/revoke").status_code == 302
     assert phone.get(f"/games/{game}").status_code == 404
+    assert phone.get(f"/games/{game}/version").status_code == 404
     assert phone.get(new).status_code == 404
     assert owner.get(f"/games/{game}").status_code == 200  # the owner is not shut out
     with app.app_context():

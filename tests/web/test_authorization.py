@@ -94,6 +94,7 @@ KINDS: dict[str, str] = {
     "access.new_link": OWNER,
     "access.revoke_link": OWNER,
     "games.show": GAME,
+    "games.board": GAME,
     "games.changes": GAME,
     "games.abandon_game": GAME,
     "live.version": GAME,

@@ -96,22 +96,69 @@ def test_a_background_refresh_leaves_the_flash_for_the_page(client: FlaskClient)
     assert "Hand 1 saved." in client.get(f"/games/{game}").get_data(as_text=True)
 
 
-def test_the_version_costs_two_queries(app: Flask, client: FlaskClient) -> None:
-    """One for who may see the game (scorebook.access), one for its version."""
+def test_the_version_poll_is_one_statement_and_never_loads_the_game(
+        app: Flask, client: FlaskClient) -> None:
+    """A member's poll is answered before Flask (scorebook.poll): one statement on a raw
+    connection (who may see the game and its version at once), no ORM query, no game,
+    seat, player or hand loaded; answered 304 while nothing changed."""
     from sqlalchemy import event
 
+    from scorebook import poll
     from scorebook.extensions import db
 
     game = start(client)
-    statements: list[str] = []
+    version = version_of(client, game)
+    middleware = app.wsgi_app
+    assert isinstance(middleware, poll.PollMiddleware)
+    orm: list[str] = []
+    loaded: list[object] = []
 
     def count(*args: object) -> None:
-        statements.append(str(args[2]))
+        orm.append(str(args[2]))
+
+    def load(target: object, context: object) -> None:
+        loaded.append(target)
+
+    sent: list[str] = []
+    execute = middleware._execute
+
+    def spy(sql: str, params: tuple[object, ...]) -> object:
+        sent.append(sql)
+        return execute(sql, params)
 
     with app.app_context():
+        middleware._execute = spy  # type: ignore[method-assign]
         event.listen(db.engine, "before_cursor_execute", count)
+        event.listen(db.Model, "load", load, propagate=True)
         try:
-            client.get(f"/games/{game}/version")
+            answers = [client.get(f"/games/{game}/version",
+                                  headers={"If-None-Match": f'"{version}"'})
+                       for _ in range(3)]
+            fresh = client.get(f"/games/{game}/version", headers={"If-None-Match": '"old"'})
         finally:
             event.remove(db.engine, "before_cursor_execute", count)
-    assert len([s for s in statements if s.lstrip().upper().startswith("SELECT")]) == 2
+            event.remove(db.Model, "load", load)
+            del middleware._execute
+    assert [a.status_code for a in answers] == [304, 304, 304]
+    assert answers[0].headers["ETag"] == f'"{version}"'
+    assert answers[0].headers["Cache-Control"] == "no-cache"
+    assert "Set-Cookie" not in answers[0].headers  # the poll never renews the cookie
+    assert fresh.status_code == 200 and fresh.json == {"version": version}
+    assert fresh.headers["X-Content-Type-Options"] == "nosniff"
+    assert len(sent) == 4  # one statement an answer
+    for sql in sent:
+        assert " hand" not in sql and "seat" not in sql and "player" not in sql
+    assert orm == [] and loaded == []
+
+
+def test_the_poll_answers_strangers_and_ended_members_as_flask_does(
+        app: Flask, client: FlaskClient) -> None:
+    """What the fast path does not answer goes to Flask: a stranger (no cookie, or a
+    cookie of another league), an unknown game, a forged cookie: all 404."""
+    game = start(client)
+    assert client.get("/games/999/version").status_code == 404
+    stranger = app.test_client()
+    assert stranger.get(f"/games/{game}/version").status_code == 404
+    stranger.set_cookie("session", "forged.cookie.value")
+    assert stranger.get(f"/games/{game}/version").status_code == 404
+    assert client.get(f"/games/{10**30}/version").status_code == 404

@@ -37,9 +37,11 @@ def test_a_cookie_copied_before_leaving_no_longer_works(make_app: Callable[..., 
     assert cookie is not None
     copied.set_cookie("session", cookie.value)
     assert copied.get("/games/1").status_code == 200
+    assert copied.get("/games/1/version").status_code == 200
     assert phone.post(f"/leagues/{league_id}/leave").status_code == 302
     assert phone.get("/games/1").status_code == 404
     assert copied.get("/games/1").status_code == 404  # ended on the server, not only here
+    assert copied.get("/games/1/version").status_code == 404  # the poll's fast path too
     assert copied.post("/games/1/hands/new", data={"number": "1"}).status_code == 404
     rejoined = app.test_client()  # joining again makes a new membership, which works
     rejoined.get("/join/" + "s" * 43)
