@@ -430,6 +430,18 @@
     document.dispatchEvent(new CustomEvent("live:check"));
   }
 
+  // What a lay-off did, said in the picker where the person is looking ("10♥ → Ben's
+  // meld 1"), as the record page does: the table above, which shows it too, is often
+  // behind the picker. Read from the form as it is sent (it is cleared once stored).
+  function layoffNote(form) {
+    var field = form.querySelector("[data-card-input]");
+    var card = field ? CP.parseCards(field.value).cards[0] : null;
+    var onto = form.querySelector('input[type=radio][name$="-onto"]:checked');
+    var label = onto && onto.closest("label");
+    if (!card || !label) { return ""; }
+    return f(texts.laidOffNote, { card: CP.label(card), meld: label.textContent.trim() });
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.hasAttribute || !form.hasAttribute("data-live-form") || !root.contains(form)) { return; }
@@ -442,6 +454,7 @@
     if (button) { button.disabled = true; }
     showError(form, "");
     var sent = valuesOf(form);
+    var laid = name === "layoff" ? layoffNote(form) : "";
     var body = new FormData(form);
     var action = form.getAttribute("action").split("#")[0];
     fetch(action, {
@@ -462,6 +475,7 @@
           return;
         }
         cleared(form, sent);
+        if (laid) { picker.note(laid); }
         return;
       }
       if (json.ask) { ask(form, json.ask); }

@@ -175,6 +175,43 @@ def test_a_lay_off_says_what_it_did_in_the_picker(phone):
     expect(note).to_be_hidden()
 
 
+def test_a_live_lay_off_says_what_it_did_in_the_picker(phone):
+    page, lang = phone
+    game_url = new_game(page, ["Ann", "Ben"])
+    page.goto(f"{game_url}/hands/live")
+    with page.expect_navigation():
+        page.locator("#live-start button[type=submit]").click()
+    # Ben melds 7♥ 8♥ 9♥, with the picker
+    meld = page.locator("#meld-form")
+    meld.locator("input[name=meld-player][value=p1]").check()
+    meld.locator("[name=meld-cards]").click()
+    tap(page, "7H", "8H", "9H")
+    meld.locator("button[type=submit]").click()  # sent in the background
+    layoff = page.locator("#layoff")
+    expect(layoff).to_be_visible()
+    note = dock(page).locator("[data-picker-note]")
+    expect(note).to_be_hidden()  # a meld is not a lay-off: nothing to say
+    # Ann lays the 10♥ off on it: the picker says so once it is stored
+    layoff.locator("input[name=layoff-player][value=p0]").check()
+    layoff.locator("[name=layoff-card]").click()
+    tap(page, "10H")
+    layoff.locator("input[name=layoff-onto]").first.check()
+    layoff.locator("button[type=submit]").click()
+    expect(page.locator("#table")).to_contain_text("10♥")
+    expect(note).to_be_visible()
+    meld_name = {"en": "Ben's meld 1", "es": "combinación 1 de Ben",
+                 "it": "combinazione 1 di Ben"}[lang]
+    expect(note).to_have_text(f"10♥ → {meld_name}")
+    box = note.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"]
+    assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
+    shoot(page, f"scorebook-live-layoff-note-{lang}")
+    # the next tap clears it
+    page.locator("#finish [data-card-input]").first.click()
+    tap(page, "2C")
+    expect(note).to_be_hidden()
+
+
 # --- helpers -----------------------------------------------------------------------------
 
 def shoot(page: Page, name: str) -> None:
@@ -213,9 +250,8 @@ def check_picker(page: Page) -> None:
         assert part["y"] + part["height"] <= head["y"] + head["height"] + 1
 
 
-def start_game(page: Page, names: list[str]) -> None:
-    """A 500 Rum game for ``names``, by the form's fields (in any language), then its
-    record-hand page."""
+def new_game(page: Page, names: list[str]) -> str:
+    """A 500 Rum game for ``names``, by the form's fields (in any language); its address."""
     page.goto(f"{_SERVER['url']}/games/new")
     for i, name in enumerate(names):
         page.locator("input[data-seat]").nth(i).fill(name)
@@ -223,5 +259,11 @@ def start_game(page: Page, names: list[str]) -> None:
     with page.expect_navigation():
         page.locator("form.stack button[type=submit]:not([name=add_seat])").last.click()
     assert re.search(r"/games/\d+$", page.url), page.url
+    return page.url
+
+
+def start_game(page: Page, names: list[str]) -> None:
+    """A 500 Rum game for ``names``, then its record-hand page."""
+    new_game(page, names)
     page.locator("a[href$='/hands/new']").first.click()
     expect(page.locator(".picker-grid")).to_be_visible()
