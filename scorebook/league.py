@@ -24,6 +24,7 @@ from scorebook.extensions import db
 from scorebook.games import MAX_NAME_LENGTH, clean_name
 from scorebook.i18n import day as local_day
 from scorebook.models import (
+    ALL_TIME,
     FINISHED,
     Game,
     GameResult,
@@ -31,6 +32,7 @@ from scorebook.models import (
     HandScore,
     League,
     Player,
+    PlayerTally,
     Season,
     Seat,
     utcnow,
@@ -128,10 +130,12 @@ def merge_players(keep: Player, gone: Player) -> None:
     league_id = keep.league_id
     db.session.execute(GameResult.__table__.delete().where(
         GameResult.league_id == league_id))
+    db.session.execute(PlayerTally.__table__.delete().where(
+        PlayerTally.league_id == league_id))
     _touch_games_of(gone.id)
     player_table = Player.__table__
     for table in db.metadata.sorted_tables:
-        if table is GameResult.__table__:
+        if table is GameResult.__table__ or table is PlayerTally.__table__:
             continue
         for fk in table.foreign_keys:
             if fk.column.table is player_table and fk.parent.table is table:
@@ -177,6 +181,7 @@ def ensure_seasons(league: League, commit: bool = True,
                                            Game.status == FINISHED,
                                            Game.finished_at.is_not(None)))}
     added = False
+    everything = days is None
     for day in sorted(days):
         if season_of_day(seasons, day) is not None:
             continue
@@ -195,6 +200,9 @@ def ensure_seasons(league: League, commit: bool = True,
         seasons.append(season)
         added = True
     if added:
+        if everything:  # (a write that names its days recounts those days itself)
+            db.session.flush()
+            ratings.retally(db.session, league.id)
         if not commit:
             db.session.flush()
         else:
@@ -240,16 +248,20 @@ def save_season(league: League, name: str, starts_on: date | None, ends_on: date
         season = Season(league_id=league.id)
         db.session.add(season)
     season.name, season.starts_on, season.ends_on = name, starts_on, ends_on
+    db.session.flush()
+    ensure_seasons(league, commit=False)  # days it no longer holds go to their year's
+    ratings.retally(db.session, league.id)
     db.session.commit()
-    ensure_seasons(league)  # days the season no longer holds go to their year's
     return season
 
 
 def delete_season(season: Season) -> None:
     league = season.league
     db.session.delete(season)
+    db.session.flush()
+    ensure_seasons(league, commit=False)
+    ratings.retally(db.session, league.id)
     db.session.commit()
-    ensure_seasons(league)
 
 
 def prepare(league: League) -> list[Season]:
@@ -341,41 +353,51 @@ def _result_filter(league_id: int, season: Season | None) -> list[Any]:
 def standings(league: League, season: Season | None = None, sort: str = DEFAULT_SORT,
               descending: bool | None = None, player_id: int | None = None
               ) -> list[Standing]:
-    """Each player's figures over the season (None: all time), sorted by ``sort``."""
-    where = _result_filter(league.id, season)
-    if player_id is not None:  # (a player is in one league: their index is quicker)
-        where[0] = GameResult.player_id == player_id
-    won = case((GameResult.won, 1), else_=0)
+    """Each player's figures over the season (None: all time), sorted by ``sort``: one
+    maintained :class:`PlayerTally` row per player, and the rating each ended on (one
+    indexed look-up per player)."""
+    scope = ALL_TIME if season is None else season.id
+    where = [PlayerTally.league_id == league.id, PlayerTally.season_id == scope]
+    if player_id is not None:
+        where.append(PlayerTally.player_id == player_id)
+    mu = (select(GameResult.mu).where(GameResult.player_id == PlayerTally.player_id))
+    if season is not None:
+        start, end = season_bounds(season)
+        mu = mu.where(GameResult.finished_at >= start, GameResult.finished_at < end)
+    mu = mu.order_by(GameResult.finished_at.desc(), GameResult.seq.desc()).limit(1)
     rows = db.session.execute(
-        select(GameResult.player_id, Player.name, Player.retired_at,
-               func.count().label("games"), func.sum(won).label("wins"),
-               func.sum(GameResult.position).label("positions"),
-               func.sum(GameResult.hands).label("hands"),
-               func.sum(GameResult.total).label("points"),
-               func.max(GameResult.best_hand).label("best_hand"),
-               func.max(GameResult.total).label("best_total"),
-               func.sum(GameResult.melded).label("melded"),
-               func.sum(GameResult.stranded).label("stranded"),
-               func.max(GameResult.seq).label("last"),
-               func.max(case((GameResult.won, GameResult.seq))).label("last_win"))
-        .join(Player, Player.id == GameResult.player_id)
-        .where(*where).group_by(GameResult.player_id, Player.name, Player.retired_at))
+        select(PlayerTally, Player.name, Player.retired_at,
+               mu.scalar_subquery().label("mu"))
+        .join(Player, Player.id == PlayerTally.player_id).where(*where))
+    table = []
+    for tally, name, retired_at, last_mu in rows.tuples():
+        row = Standing(tally.player_id, name, retired_at is not None, tally.games,
+                       tally.wins, tally.positions, tally.hands, tally.points,
+                       tally.best_hand, tally.best_total, tally.melded, tally.stranded,
+                       streak_won=tally.streak_won, streak=tally.streak)
+        if last_mu is not None:
+            row.rating = ratings.display_rating(last_mu)
+        table.append(row)
+    return sort_standings(table, sort, descending)
+
+
+def counted_standings(league: League, season: Season | None = None,
+                      sort: str = DEFAULT_SORT) -> list[Standing]:
+    """:func:`standings` counted afresh from every result row (a check of the
+    tallies, in the tests)."""
+    where = _result_filter(league.id, season)
+    names = {p.id: p for p in players_of(league)}
     table = {}
-    for r in rows:
-        row = Standing(r.player_id, r.name, r.retired_at is not None, r.games,
-                       int(r.wins or 0), int(r.positions or 0), int(r.hands or 0),
-                       int(r.points or 0), r.best_hand, r.best_total, int(r.melded or 0),
-                       int(r.stranded or 0))
-        row.streak_won = r.last_win is not None and r.last_win == r.last
-        row.streak = r.games  # until a game of the other kind is found below
-        table[r.player_id] = row
-    for pid, length in _streaks(where):
-        if pid in table:
-            table[pid].streak = length
+    for t in ratings.tally_rows(db.session, where):
+        p = names[t["player_id"]]
+        table[p.id] = Standing(p.id, p.name, p.retired_at is not None, t["games"],
+                               t["wins"], t["positions"], t["hands"], t["points"],
+                               t["best_hand"], t["best_total"], t["melded"], t["stranded"],
+                               streak_won=t["streak_won"], streak=t["streak"])
     for pid, mu in _last_ratings(where).items():
         if pid in table:
             table[pid].rating = ratings.display_rating(mu)
-    return sort_standings(list(table.values()), sort, descending)
+    return sort_standings(list(table.values()), sort)
 
 
 def sort_standings(rows: list[Standing], sort: str, descending: bool | None = None
@@ -388,25 +410,6 @@ def sort_standings(rows: list[Standing], sort: str, descending: bool | None = No
     rows.sort(key=lambda r: -r.games)
     rows.sort(key=lambda r: r.sort_value(sort), reverse=descending)
     return rows
-
-
-def _streaks(where: list[Any]) -> list[tuple[int, int]]:
-    """The length of each player's current streak, for players whose games are not
-    all of one kind: the games after their last game of the other kind (a win
-    ends a run without wins, a game not won ends a run of wins)."""
-    last = (select(GameResult.player_id,
-                   func.max(GameResult.seq).label("last"),
-                   func.max(case((GameResult.won, GameResult.seq))).label("last_win"),
-                   func.max(case((~GameResult.won, GameResult.seq))).label("last_other"))
-            .where(*where).group_by(GameResult.player_id).subquery())
-    broken_at = case((last.c.last_win == last.c.last, last.c.last_other),
-                     else_=last.c.last_win)
-    rows = db.session.execute(
-        select(GameResult.player_id, func.count())
-        .join(last, last.c.player_id == GameResult.player_id)
-        .where(*where, broken_at.is_not(None), GameResult.seq > broken_at)
-        .group_by(GameResult.player_id))
-    return [(pid, n) for pid, n in rows.tuples()]
 
 
 def _last_ratings(where: list[Any]) -> dict[int, float]:

@@ -483,6 +483,42 @@ class GameResult(db.Model):
     player: Mapped[Player] = relationship()
 
 
+#: A player's results in a time range (a season's standings, the rating they ended it on).
+Index("ix_game_result_player_finished", GameResult.player_id, GameResult.finished_at)
+#: A league's results in a time range (rebuilding the tallies of a season).
+Index("ix_game_result_league_finished", GameResult.league_id, GameResult.finished_at)
+
+
+#: ``PlayerTally.season_id`` of a player's all-time figures.
+ALL_TIME = 0
+
+
+class PlayerTally(db.Model):
+    """A player's standings figures over one season (``season_id``) or all time
+    (:data:`ALL_TIME`): the sums and bests of their :class:`GameResult` rows there,
+    and their current streak.  Kept right on write with the rows it adds up
+    (:func:`scorebook.ratings.retally`), so the standings read one row per player."""
+
+    __tablename__ = "player_tally"
+    __table_args__ = (Index("ix_player_tally_league_season", "league_id", "season_id"),)
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"),
+                                           primary_key=True)
+    season_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"))
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    positions: Mapped[int] = mapped_column(Integer)
+    hands: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+    best_hand: Mapped[int | None] = mapped_column(Integer)
+    best_total: Mapped[int | None] = mapped_column(Integer)
+    melded: Mapped[int] = mapped_column(Integer)
+    stranded: Mapped[int] = mapped_column(Integer)
+    streak: Mapped[int] = mapped_column(Integer)
+    streak_won: Mapped[bool] = mapped_column(Boolean)
+
+
 #: Each player's hand scores straight from an index (a player's score distribution).
 Index("ix_hand_score_player_hand_score", HandScore.player_id, HandScore.hand_id,
       HandScore.score)

@@ -21,7 +21,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from flask import current_app, has_app_context
@@ -31,7 +31,18 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from scorebook.extensions import db
-from scorebook.models import FINISHED, Game, GameResult, Hand, HandScore, League, Seat
+from scorebook.models import (
+    ALL_TIME,
+    FINISHED,
+    Game,
+    GameResult,
+    Hand,
+    HandScore,
+    League,
+    PlayerTally,
+    Season,
+    Seat,
+)
 
 RATING_SCALE = 40
 MODEL = PlackettLuce()
@@ -185,6 +196,7 @@ def refresh(league_id: int) -> bool:
         start = db.session.scalar(select(func.max(GameResult.seq))
                                   .where(GameResult.league_id == league_id))
         _replay(league_id, games, first, 0 if start is None else start + 1)
+        retally(db.session, league_id)
         db.session.execute(update(League).where(League.id == league_id).values(
             ratings_from_seq=None, ratings_epoch=League.ratings_epoch + 1))
         db.session.commit()
@@ -202,6 +214,7 @@ def rebuild(league_id: int) -> None:
                        .values(ratings_from_seq=None, ratings_epoch=League.ratings_epoch + 1))
     db.session.execute(delete(GameResult).where(GameResult.league_id == league_id))
     _replay(league_id, _finished_games(league_id), 0)
+    retally(db.session, league_id)
 
 
 def _replay(league_id: int, games: Sequence[_Game], first: int,
@@ -255,6 +268,8 @@ _DELETED = "ratings_deleted_games"
 _DEFERRED = "ratings_deferred_leagues"
 #: Set (to a league id) while a rebuild replaces the league's rows in this session.
 _REBUILT = "ratings_rebuilt_leagues"
+#: {league: (players, days)} whose tallies the transaction changes.
+_TALLY = "ratings_tally"
 
 #: Games replayed in the request that made them stale; beyond, in the background.
 INLINE_GAMES = 1000
@@ -274,6 +289,13 @@ def _note_flush(session: Session, _context: Any, _instances: Any) -> None:
                     select(GameResult.league_id, func.min(GameResult.seq))
                     .where(GameResult.game_id.in_(gone)).group_by(GameResult.league_id)):
                 deleted[league_id] = min(seq, deleted.get(league_id, seq))
+            tally: dict[int, tuple[set[int], set[date]]] = session.info.setdefault(_TALLY, {})
+            for league_id, player_id, at in session.execute(
+                    select(GameResult.league_id, GameResult.player_id, GameResult.finished_at)
+                    .where(GameResult.game_id.in_(gone))):
+                players, days = tally.setdefault(league_id, (set(), set()))
+                players.add(player_id)
+                days.add(_utc(at).date())
     for obj in session.dirty:
         if isinstance(obj, Game) and obj.id and session.is_modified(obj):
             changed.add(obj.id)
@@ -288,14 +310,18 @@ def _note_flushed(session: Session, _context: Any) -> None:
 
 def _before_commit(session: Session) -> None:
     session.flush()  # (what is still to flush is noted as it flushes)
-    if not session.info.get(_CHANGED) and not session.info.get(_DELETED):
+    if not session.info.get(_CHANGED) and not session.info.get(_DELETED) \
+            and not session.info.get(_TALLY):
+        session.info.pop(_REBUILT, None)  # (else it would hide the next commit's changes)
         return
     changed = session.info.pop(_CHANGED, set())
     deleted = session.info.pop(_DELETED, {})
+    tally = session.info.pop(_TALLY, {})
     for league_id in session.info.pop(_REBUILT, set()):
         deleted.pop(league_id, None)
+        tally.pop(league_id, None)
         changed -= set(session.scalars(select(Game.id).where(Game.league_id == league_id)))
-    deferred = sync(session, changed, deleted)
+    deferred = sync(session, changed, deleted, tally)
     session.info.setdefault(_DEFERRED, set()).update(deferred)
     session.flush()
     session.info.pop(_CHANGED, None)
@@ -310,7 +336,7 @@ def _after_commit(session: Session) -> None:
 
 
 def _forget(session: Session, *_args: Any) -> None:
-    for key in (_CHANGED, _DELETED, _DEFERRED, _REBUILT):
+    for key in (_CHANGED, _DELETED, _DEFERRED, _REBUILT, _TALLY):
         session.info.pop(key, None)
 
 
@@ -334,12 +360,25 @@ def _utc(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
-def sync(session: Session, game_ids: set[int], deleted: dict[int, int]) -> set[int]:
+def sync(session: Session, game_ids: set[int], deleted: dict[int, int],
+         tally: dict[int, tuple[set[int], set[date]]] | None = None) -> set[int]:
     """Bring the result rows of ``game_ids`` (and of the games deleted from the
-    leagues in ``deleted``, at those places) up to date in this transaction.  Returns
+    leagues in ``deleted``, at those places) up to date in this transaction, and the
+    tallies of their players (and of the players and days in ``tally``).  Returns
     the leagues whose later ratings are left to :func:`catch_up` (too many to replay
     in the request)."""
     stale: dict[int, int] = dict(deleted)
+    touched: dict[int, tuple[set[int], set[date]]] = {
+        league_id: (set(players), set(days)) for league_id, (players, days)
+        in (tally or {}).items()}
+
+    def touch(league_id: int | None, players: Any, at: datetime | None) -> None:
+        if league_id is None or at is None:
+            return
+        mine, days = touched.setdefault(league_id, (set(), set()))
+        mine.update(players)
+        days.add(_utc(at).date())
+
     ids = sorted(game_ids)
     games = {r.id: r for r in session.execute(
         select(Game.id, Game.league_id, Game.status, Game.finished_at, Game.winner_id,
@@ -367,6 +406,10 @@ def sync(session: Session, game_ids: set[int], deleted: dict[int, int]) -> set[i
         before = old.get(g.id, [])
         table = seats.get(g.id, []) if g.id in done else []
         rows = _rows_of(g, table) if table else []
+        if before:
+            touch(before[0].league_id, [b.player_id for b in before], before[0].finished_at)
+        if rows:
+            touch(g.league_id, [r["player_id"] for r in rows], g.finished_at)
         if before and rows and before[0].league_id == g.league_id \
                 and _same_time(before[0].finished_at, g.finished_at) \
                 and [(b.player_id, b.position) for b in before] == \
@@ -413,6 +456,9 @@ def sync(session: Session, game_ids: set[int], deleted: dict[int, int]) -> set[i
             league = session.get(League, league_id)
             if league is not None:
                 league_service.ensure_seasons(league, commit=False, days=seen)
+    for league_id, (players, seen) in touched.items():
+        if players:
+            retally(session, league_id, players, seen)
     return deferred
 
 
@@ -470,6 +516,88 @@ def _place(session: Session, game: Any, rows: list[dict[str, Any]],
     for row, (mu, sigma) in zip(rows, after):
         row.update(seq=seq, mu=mu, sigma=sigma)
     session.execute(insert(GameResult), rows)
+
+
+# --- the tallies ----------------------------------------------------------------------
+
+
+def retally(session: Session, league_id: int, players: set[int] | None = None,
+            days: set[date] | None = None) -> None:
+    """Recount the :class:`PlayerTally` rows of ``players`` (None: everyone in the
+    league) from their result rows: all time, and the seasons holding ``days`` (None:
+    every season, dropping the rows of seasons that are gone).  Each count reads the
+    players' rows in that season only (an index on player and time)."""
+    session.flush()
+    seasons = session.execute(select(Season.id, Season.starts_on, Season.ends_on)
+                              .where(Season.league_id == league_id)).all()
+    scopes: list[tuple[int, tuple[datetime, datetime] | None]] = [(ALL_TIME, None)]
+    for s in seasons:
+        if days is None or any(s.starts_on <= d <= s.ends_on for d in days):
+            scopes.append((s.id, (datetime.combine(s.starts_on, time.min, tzinfo=UTC),
+                                  datetime.combine(s.ends_on + timedelta(days=1), time.min,
+                                                   tzinfo=UTC))))
+    mine = [] if players is None else [PlayerTally.player_id.in_(sorted(players))]
+    if days is None:
+        session.execute(delete(PlayerTally).where(PlayerTally.league_id == league_id, *mine))
+    for season_id, bounds in scopes:
+        if days is not None:
+            session.execute(delete(PlayerTally).where(
+                PlayerTally.league_id == league_id, PlayerTally.season_id == season_id,
+                *mine))
+        where = [GameResult.league_id == league_id]
+        if players is not None:
+            where.append(GameResult.player_id.in_(sorted(players)))
+        if bounds is not None:
+            where += [GameResult.finished_at >= bounds[0], GameResult.finished_at < bounds[1]]
+        rows = tally_rows(session, where)
+        for row in rows:
+            row.update(league_id=league_id, season_id=season_id)
+        if rows:
+            session.execute(insert(PlayerTally), rows)
+
+
+def tally_rows(session: Session, where: list[Any]) -> list[dict[str, Any]]:
+    """Each player's figures over the result rows ``where`` selects, counted afresh
+    (what a :class:`PlayerTally` row holds)."""
+    won = case((GameResult.won, 1), else_=0)
+    out: dict[int, dict[str, Any]] = {}
+    for r in session.execute(
+            select(GameResult.player_id, func.count().label("games"),
+                   func.sum(won).label("wins"),
+                   func.sum(GameResult.position).label("positions"),
+                   func.sum(GameResult.hands).label("hands"),
+                   func.sum(GameResult.total).label("points"),
+                   func.max(GameResult.best_hand).label("best_hand"),
+                   func.max(GameResult.total).label("best_total"),
+                   func.sum(GameResult.melded).label("melded"),
+                   func.sum(GameResult.stranded).label("stranded"),
+                   func.max(GameResult.seq).label("last"),
+                   func.max(case((GameResult.won, GameResult.seq))).label("last_win"))
+            .where(*where).group_by(GameResult.player_id)):
+        out[r.player_id] = {
+            "player_id": r.player_id, "games": r.games, "wins": int(r.wins or 0),
+            "positions": int(r.positions or 0), "hands": int(r.hands or 0),
+            "points": int(r.points or 0), "best_hand": r.best_hand,
+            "best_total": r.best_total, "melded": int(r.melded or 0),
+            "stranded": int(r.stranded or 0),
+            "streak_won": r.last_win is not None and r.last_win == r.last,
+            "streak": r.games}  # until a game of the other kind is found below
+    # the current streak: the games after the last game of the other kind
+    last = (select(GameResult.player_id,
+                   func.max(GameResult.seq).label("last"),
+                   func.max(case((GameResult.won, GameResult.seq))).label("last_win"),
+                   func.max(case((~GameResult.won, GameResult.seq))).label("last_other"))
+            .where(*where).group_by(GameResult.player_id).subquery())
+    broken_at = case((last.c.last_win == last.c.last, last.c.last_other),
+                     else_=last.c.last_win)
+    for pid, n in session.execute(
+            select(GameResult.player_id, func.count())
+            .join(last, last.c.player_id == GameResult.player_id)
+            .where(*where, broken_at.is_not(None), GameResult.seq > broken_at)
+            .group_by(GameResult.player_id)).tuples():
+        if pid in out:
+            out[pid]["streak"] = n
+    return list(out.values())
 
 
 def INLINE_GAMES_config() -> int:  # noqa: N802
