@@ -14,7 +14,7 @@ from typing import Any
 
 from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import Table, and_, case, exists, func, select, update
+from sqlalchemy import Table, and_, case, exists, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased, selectinload
 
@@ -554,10 +554,15 @@ def score_distribution(player: Player, season: Season | None = None,
 HISTORY_PAGE = 20
 
 
+def history_when() -> Any:
+    """The time the history orders a game by: when it finished, else when it started."""
+    return func.coalesce(Game.finished_at, Game.started_at)
+
+
 def history_query(league: League, season: Season | None = None,
                   player: Player | None = None) -> Any:
     """Every game of the league, latest first (a game not finished by the day it started)."""
-    when = func.coalesce(Game.finished_at, Game.started_at)
+    when = history_when()
     query = (select(Game).where(Game.league_id == league.id)
              .options(selectinload(Game.winner))
              .order_by(when.desc(), Game.id.desc()))
@@ -568,6 +573,49 @@ def history_query(league: League, season: Season | None = None,
         query = query.where(exists().where(Seat.game_id == Game.id,
                                            Seat.player_id == player.id))
     return query
+
+
+def cursor_of(game: Game) -> str:
+    """Where a history page starts or ends: the game's time and id (``2025-03-01T20:00:00
+    +00:00_12``), so the next page follows on whatever finished meanwhile."""
+    return f"{as_utc(game.finished_at or game.started_at).isoformat()}_{game.id}"
+
+
+def parse_cursor(text: str) -> tuple[datetime, int] | None:
+    when, _, game_id = text.rpartition("_")
+    try:
+        return as_utc(datetime.fromisoformat(when)), int(game_id)
+    except ValueError:
+        return None
+
+
+@dataclass
+class HistoryPage:
+    games: list[Game]
+    newer: bool  # games later than the first one shown
+    older: bool  # games earlier than the last one shown
+
+
+def history_page(query: Any, before: tuple[datetime, int] | None = None,
+                 after: tuple[datetime, int] | None = None, offset: int = 0,
+                 size: int | None = None) -> HistoryPage:
+    """One page of ``query`` (:func:`history_query`) by keyset: the games just before
+    ``before`` (older), or just after ``after`` (newer), read from an index whatever
+    the league's size; ``offset`` only for old page-number links."""
+    size = HISTORY_PAGE if size is None else size
+    when = history_when()
+    if after is not None:
+        at, game_id = after
+        rows = list(db.session.scalars(
+            query.where(or_(when > at, and_(when == at, Game.id > game_id)))
+            .order_by(None).order_by(when.asc(), Game.id.asc()).limit(size + 1)))
+        newer = len(rows) > size
+        return HistoryPage(list(reversed(rows[:size])), newer, True)
+    if before is not None:
+        at, game_id = before
+        query = query.where(or_(when < at, and_(when == at, Game.id < game_id)))
+    rows = list(db.session.scalars(query.offset(offset).limit(size + 1)))
+    return HistoryPage(rows[:size], before is not None or offset > 0, len(rows) > size)
 
 
 def league_totals(league: League) -> dict[str, int]:

@@ -23,6 +23,7 @@ from flask import (
     url_for,
 )
 from flask_babel import format_decimal, gettext
+from sqlalchemy import func, select
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorebook import access
@@ -44,7 +45,7 @@ from scorebook.games import family_name, load_game
 from scorebook.i18n import day
 from scorebook.league_forms import ActionForm, ImportForm, MergeForm, PlayerNameForm, SeasonForm
 from scorebook.limits import size_text
-from scorebook.models import League, Player, Season, utcnow
+from scorebook.models import Game, League, Player, Season, utcnow
 from scorebook.plain_text import db_int
 from scorebook.ratings import START_MU, display_rating
 
@@ -285,15 +286,33 @@ def history() -> str:
             abort(404)
     elif player_value:
         abort(404)
-    pagination = db.paginate(service.history_query(league, season, who),
-                             per_page=service.HISTORY_PAGE, error_out=False)
-    items = list(pagination.items)
+    query = service.history_query(league, season, who)
+    total = db.session.scalar(select(func.count()).select_from(
+        query.order_by(None).options().with_only_columns(Game.id).subquery())) or 0
+    cursors = {}
+    for key in ("before", "after"):
+        if request.args.get(key):
+            cursors[key] = service.parse_cursor(request.args[key])
+            if cursors[key] is None:
+                abort(400)
+    number = max(1, request.args.get("page", 1, type=int) or 1)
+    offset = 0 if cursors else (number - 1) * service.HISTORY_PAGE
+    page = service.history_page(query, cursors.get("before"), cursors.get("after"), offset)
+    items = page.games
+    args = {"season": season_value, "player": player_value or None}
+    pagination = {
+        "total": total, "page": number,
+        "pages": max(1, -(-total // service.HISTORY_PAGE)),
+        "newer": {"after": service.cursor_of(items[0]), "page": max(1, number - 1), **args}
+        if page.newer and items else None,
+        "older": {"before": service.cursor_of(items[-1]), "page": number + 1, **args}
+        if page.older and items else None}
     tables = service.game_tables([game.id for game in items])
     return render_template(
         "league/history.html", league=league, seasons=seasons, season=season,
         season_value=season_value, players=everyone, who=who, pagination=pagination,
         games=items, tables=tables, family_name=family_name,
-        args={"season": season_value, "player": player_value or None})
+        args=args)
 
 
 # --- seasons ----------------------------------------------------------------------------

@@ -915,3 +915,36 @@ def test_downloads_are_named_after_the_league_and_the_day(client, ctx: None) -> 
     results = client.get("/league/results.csv").headers["Content-Disposition"]
     assert re.search(r'filename="grandma-s-table-ano-2-\d{4}-\d\d-\d\d-results\.csv"',
                      results)
+
+
+def test_history_pages_follow_on_by_keyset_while_games_finish(
+        client, made: dict[str, Game], monkeypatch) -> None:
+    import re
+    from html import unescape
+
+    monkeypatch.setattr(league, "HISTORY_PAGE", 2)
+
+    def shown(page: str) -> list[int]:
+        return [int(n) for n in re.findall(r'href="/games/(\d+)"', page)]
+
+    def link(page: str, rel: str) -> str:
+        found = re.search(rf'rel="{rel}" href="([^"]+)"', page)
+        assert found, rel
+        return unescape(found.group(1))
+
+    order = [g.id for g in sorted(made.values(), key=lambda g: (
+        league.as_utc(g.finished_at or g.started_at), g.id), reverse=True)]
+    first = read(client.get("/league/history"))
+    assert list(dict.fromkeys(shown(first))) == order[:2]
+    # a game finishes (a newer one) and another is played before the next page is opened
+    import random
+
+    from tests.web.test_league_fresh import random_game
+    random_game(random.Random(3), date(2030, 1, 1))
+    second = read(client.get(link(first, "next")))
+    third = read(client.get(link(second, "next")))
+    seen = [g for page in (first, second, third) for g in dict.fromkeys(shown(page))]
+    assert seen == order  # every game once, in order: no gap, no repeat
+    back = read(client.get(link(third, "prev")))
+    assert list(dict.fromkeys(shown(back))) == list(dict.fromkeys(shown(second)))
+    assert client.get("/league/history?before=nonsense").status_code == 400
