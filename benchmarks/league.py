@@ -46,6 +46,7 @@ from scorebook.models import (  # noqa: E402
     HandScore,
     League,
     Player,
+    PlayerTally,
     Seat,
 )
 
@@ -168,6 +169,10 @@ def run(url: str, games: int, players: int, runs: int) -> dict[str, float]:
             print(f"every result and rating, once: {time.perf_counter() - began:.1f} s")
         else:
             print("reusing the league built before")
+            if not db.session.scalar(select(db.func.count()).select_from(PlayerTally)
+                                     .where(PlayerTally.league_id == league_id)):
+                ratings.retally(db.session, league_id)  # (a league kept from before them)
+                db.session.commit()
         player_id = db.session.scalar(select(Player.id).where(Player.league_id == league_id)
                                       .order_by(Player.id))
     client = app.test_client()
