@@ -234,26 +234,19 @@ def _time(value: datetime | None) -> str | None:
     return as_utc(value).isoformat() if value is not None else None
 
 
-def export_league(league: League) -> dict[str, Any]:
-    """Everything stored about a league, without database ids (its seasons brought
-    up to date first)."""
+#: How many games :func:`export_league_chunks` loads at a time (with their hands, melds,
+#: cards and changes): the memory a streamed export holds, whatever the league's size.
+EXPORT_BATCH = 200
+
+
+def _export_head(league: League) -> dict[str, Any]:
+    """Everything of the export but its games (the league's seasons brought up to date
+    first); ``name`` maps each player's id to the name the export uses."""
     prepare(league)
     players = list(db.session.scalars(
         select(Player).where(Player.league_id == league.id).order_by(Player.id)))
-    name = {p.id: p.name for p in players}
     seasons = db.session.scalars(select(Season).where(Season.league_id == league.id)
                                  .order_by(Season.starts_on, Season.id))
-    games = db.session.scalars(
-        select(Game).where(Game.league_id == league.id).order_by(Game.id).options(
-            selectinload(Game.seats),
-            selectinload(Game.hands).selectinload(Hand.melds).selectinload(Meld.cards),
-            selectinload(Game.hands).selectinload(Hand.stranded),
-            selectinload(Game.hands).selectinload(Hand.scores)))
-    changes: dict[int, list[Change]] = {}
-    for change in db.session.scalars(
-            select(Change).join(Game, Game.id == Change.game_id)
-            .where(Game.league_id == league.id).order_by(Change.id)):
-        changes.setdefault(change.game_id, []).append(change)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -263,8 +256,73 @@ def export_league(league: League) -> dict[str, Any]:
         "seasons": [{"name": s.name, "starts_on": s.starts_on.isoformat(),
                      "ends_on": s.ends_on.isoformat(), "created_at": _time(s.created_at)}
                     for s in seasons],
-        "games": [_export_game(g, name, changes.get(g.id, [])) for g in games],
+        "name": {p.id: p.name for p in players},
     }
+
+
+def _exported_games(league: League, batch: int | None = None) -> Iterator[dict[str, Any]]:
+    """The league's games as the export writes them, in the order of their ids, loaded
+    ``batch`` at a time (keyset on the id: each batch one query per table)."""
+    name = {p_id: p_name for p_id, p_name in db.session.execute(
+        select(Player.id, Player.name).where(Player.league_id == league.id))}
+    size = batch or EXPORT_BATCH
+    after = 0
+    while True:
+        games = list(db.session.scalars(
+            select(Game).where(Game.league_id == league.id, Game.id > after)
+            .order_by(Game.id).limit(size).options(
+                selectinload(Game.seats),
+                selectinload(Game.hands).selectinload(Hand.melds).selectinload(Meld.cards),
+                selectinload(Game.hands).selectinload(Hand.stranded),
+                selectinload(Game.hands).selectinload(Hand.scores))))
+        if not games:
+            return
+        changes: dict[int, list[Change]] = {}
+        for change in db.session.scalars(
+                select(Change).where(Change.game_id.in_([g.id for g in games]))
+                .order_by(Change.id)):
+            changes.setdefault(change.game_id, []).append(change)
+        for game in games:
+            yield _export_game(game, name, changes.get(game.id, []))
+        after = games[-1].id  # (the session keeps no game it no longer holds: the
+        # identity map is weak, so each batch is freed once it is written)
+
+
+def export_league(league: League) -> dict[str, Any]:
+    """Everything stored about a league, without database ids (its seasons brought
+    up to date first)."""
+    head = _export_head(league)
+    del head["name"]
+    return {**head, "games": list(_exported_games(league))}
+
+
+def _json(value: Any, depth: int) -> str:
+    """``value`` as ``json.dumps(..., indent=1, sort_keys=True)`` writes it ``depth``
+    levels down (its lines after the first indented by as many spaces)."""
+    text = json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True)
+    return text.replace("\n", "\n" + " " * depth)
+
+
+def export_league_chunks(league: League, batch: int | None = None) -> Iterator[str]:
+    """:func:`export_league` as the text ``json.dumps(export, ensure_ascii=False,
+    indent=1, sort_keys=True) + "\\n"`` gives, byte for byte, in pieces: the games
+    are written ``batch`` at a time as they are read, so the first byte leaves at
+    once and memory stays flat however many games the league holds."""
+    head = _export_head(league)
+    del head["name"]
+    keys = sorted([*head, "games"])
+    yield "{"
+    for i, key in enumerate(keys):
+        yield ("," if i else "") + "\n " + json.dumps(key) + ": "
+        if key != "games":
+            yield _json(head[key], 1)
+            continue
+        started = False
+        for game in _exported_games(league, batch):
+            yield ("," if started else "[") + "\n  " + _json(game, 2)
+            started = True
+        yield "\n ]" if started else "[]"
+    yield "\n}\n"
 
 
 def _export_game(game: Game, name: Mapping[int, str], changes: Sequence[Change]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 import re
 import unicodedata
 from typing import Any
@@ -33,7 +32,7 @@ from scorebook.charts import histogram, rating_chart
 from scorebook.exports import (
     JSONError,
     LeagueImportError,
-    export_league,
+    export_league_chunks,
     game_csv,
     import_league,
     league_csv_chunks,
@@ -435,8 +434,10 @@ def results_csv() -> Response:
 @bp.get("/export.json")
 def export_json() -> Response:
     league = _league()
-    text = json.dumps(export_league(league), ensure_ascii=False, indent=1, sort_keys=True)
-    return Response(text + "\n", mimetype="application/json",
+    chunks = export_league_chunks(league)
+    first = next(chunks)  # (anything wrong shows as an error page, not a cut file)
+    return Response(stream_with_context(itertools.chain([first], chunks)),
+                    mimetype="application/json",
                     headers={"Content-Disposition":
                              f'attachment; filename="{file_stem(league)}.json"'})
 
