@@ -77,7 +77,9 @@ def test_a_second_visit_asks_for_no_static_file(browser, site: tuple[Flask, str]
         page = context.new_page()
         answers: list[tuple[str, str | None]] = []
         page.on("response", lambda r: answers.append((r.url, r.headers.get("content-encoding"))))
-        page.goto(url + "/rules/rummy-500")
+        # (until the network is idle: the icon is fetched after the page's load event,
+        # and a second visit that starts before it arrived would fetch it again)
+        page.goto(url + "/rules/rummy-500", wait_until="networkidle")
         sheets = [u for u, _ in answers if ".css" in u]
         assert len(sheets) == 1 and "/static/css/site.css?v=" in sheets[0]
         encodings = dict(answers)
