@@ -221,20 +221,26 @@ def _ace_on_a_run(players: Sequence[PlayerHand], table: Table) -> bool:
     return False
 
 
+def _check_table(names: list[str], rules: RuleSet, went_out: str | None) -> None:
+    """The players of a hand: distinct names, a number the rules allow, and the one who
+    went out among them (raises :class:`ScoringError`)."""
+    if len(set(names)) != len(names):
+        raise ScoringError("two players have the same name", "duplicate-player")
+    try:
+        rules.check_players(len(names))
+    except ValueError as exc:
+        raise ScoringError(str(exc), "bad-players") from exc
+    if went_out is not None and went_out not in names:
+        raise ScoringError(f"{went_out!r} went out but is not a player", "unknown-player")
+
+
 def score_hand(rules: RuleSet, players: Sequence[PlayerHand], went_out: str | None
                ) -> HandScore:
     """Each player's points for one hand (raises :class:`ScoringError` for a hand
     that cannot have happened: a card more often than the decks hold, an illegal
     meld or lay-off, a player who went out still holding cards)."""
     names = [p.name for p in players]
-    if len(set(names)) != len(names):
-        raise ScoringError("two players have the same name", "duplicate-player")
-    try:
-        rules.check_players(len(players))
-    except ValueError as exc:
-        raise ScoringError(str(exc), "bad-players") from exc
-    if went_out is not None and went_out not in names:
-        raise ScoringError(f"{went_out!r} went out but is not a player", "unknown-player")
+    _check_table(names, rules, went_out)
     everything = [c for p in players for _id, cards in p.melds for c in cards]
     everything += [lay[0] for p in players for lay in p.layoffs]
     everything += [c for p in players for c in p.hand]
@@ -358,14 +364,7 @@ def score_points(rules: RuleSet, points: Sequence[tuple[str, int]], went_out: st
     Raises :class:`ScoringError` with those codes (and ``points-out-of-range`` for more
     than :func:`most_points`).  The hand's melded and stranded points are 0: unknown."""
     names = [n for n, _p in points]
-    if len(set(names)) != len(names):
-        raise ScoringError("two players have the same name", "duplicate-player")
-    try:
-        rules.check_players(len(points))
-    except ValueError as exc:
-        raise ScoringError(str(exc), "bad-players") from exc
-    if went_out is not None and went_out not in names:
-        raise ScoringError(f"{went_out!r} went out but is not a player", "unknown-player")
+    _check_table(names, rules, went_out)
     if going_rummy and (not rules.is_basic or went_out is None):
         raise ScoringError("only the player who went out in Basic Rummy can go Rummy",
                            "bad-going-rummy")

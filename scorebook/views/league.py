@@ -69,6 +69,15 @@ def _league() -> League:
     return league
 
 
+def _season(season_id: int) -> tuple[League, Season]:
+    """The open league and its season `season_id`; a 404 for another league's season."""
+    league = _league()
+    season = db.session.get(Season, season_id)
+    if season is None or season.league_id != league.id:
+        abort(404)
+    return league, season
+
+
 @bp.app_template_global()
 def league_ratings_pending() -> int:
     """Games whose ratings a background replay is still bringing up to date (0: none)."""
@@ -350,10 +359,7 @@ def _form_errors(form: Any) -> str:
 
 @bp.post("/seasons/<int:season_id>")
 def edit_season(season_id: int) -> Page:
-    league = _league()
-    season = db.session.get(Season, season_id)
-    if season is None or season.league_id != league.id:
-        abort(404)
+    league, season = _season(season_id)
     form = SeasonForm(prefix=f"s{season.id}")
     error = None
     if form.validate_on_submit():
@@ -380,10 +386,7 @@ def edit_season(season_id: int) -> Page:
 
 @bp.post("/seasons/<int:season_id>/delete")
 def delete_season(season_id: int) -> BaseResponse:
-    league = _league()
-    season = db.session.get(Season, season_id)
-    if season is None or season.league_id != league.id:
-        abort(404)
+    league, season = _season(season_id)
     if not ActionForm(prefix="delete").validate_on_submit():
         abort(400)
     name = season.name

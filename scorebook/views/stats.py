@@ -28,7 +28,7 @@ from scorebook.stats.games import GameSummary, game_summary
 from scorebook.stats.players import PlayerStats, everyone, player_stats
 from scorebook.stats.scope import Scope
 from scorebook.views.cards import RANK_NAMES, cards_html
-from scorebook.views.league import _league, _season_choice, fixed
+from scorebook.views.league import _league, _season, _season_choice, fixed
 
 bp = Blueprint("stats", __name__)
 
@@ -311,10 +311,7 @@ def signature_words(s: recap_service.Signature) -> str:
 
 @bp.get("/seasons/<int:season_id>/recap")
 def recap(season_id: int) -> str:
-    league = _league()
-    season = db.session.get(Season, season_id)
-    if season is None or season.league_id != league.id:
-        abort(404)
+    league, season = _season(season_id)
     seasons, progress = prepare(league)
     season = next((s for s in seasons if s.id == season_id), None)
     if season is None:  # deleted meanwhile
