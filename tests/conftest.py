@@ -143,3 +143,22 @@ def join(app: Flask) -> Callable[..., None]:
         join_league(app, client, league_id, role)
 
     return _join
+
+
+@pytest.fixture
+def new_game(app: Flask, client: FlaskClient) -> Callable[..., int]:
+    """``new_game(names=("Ann", "Ben"), family="rummy-500", role="scorer")``: a game in
+    the default league, its seats in that order, dealt by the first, with ``client``'s
+    browser joined to the league as ``role``; returns the game's id."""
+    from referee import make_rules
+    from scorebook.games import create_game, default_league
+
+    def _new_game(names: tuple[str, ...] = ("Ann", "Ben"), family: str = "rummy-500",
+                  role: str = "scorer") -> int:
+        with app.app_context():
+            game = create_game(default_league(), list(names), 0, make_rules(family))
+            game_id, league_id = game.id, game.league_id
+        join_league(app, client, league_id, role)
+        return game_id
+
+    return _new_game

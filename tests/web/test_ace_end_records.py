@@ -17,7 +17,6 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from referee import make_rules
 from scorebook import games, hands
 from scorebook.exports import LeagueImportError, export_league, import_league
 from scorebook.extensions import db
@@ -41,13 +40,8 @@ def text(response: Any) -> str:
 
 
 @pytest.fixture
-def game_id(app: Flask, client: FlaskClient, join) -> int:
-    with app.app_context():
-        game = games.create_game(games.default_league(), ["Ann", "Ben"], 0,
-                                 make_rules("pagat-500"))
-        game_id, league_id = game.id, game.league_id
-    join(client, league_id)
-    return game_id
+def game_id(new_game) -> int:
+    return new_game(family="pagat-500", role="owner")
 
 
 def ace_rows(app: Flask) -> list[tuple[str, str | None]]:

@@ -9,7 +9,6 @@ import pytest
 
 from referee import make_rules
 from scorebook.extensions import db
-from scorebook.games import create_game, default_league
 from scorebook.models import Hand
 from tests.worked_examples import RUMMY_500_HAND
 
@@ -17,12 +16,8 @@ HAND = {"number": 1, **{k: v for k, v in RUMMY_500_HAND.items() if k != "rules"}
 
 
 @pytest.fixture
-def game_id(app, client, join):
-    with app.app_context():
-        game = create_game(default_league(), ["You", "Ada", "Bo"], 0, make_rules("rummy-500"))
-        game_id, league_id = game.id, game.league_id
-    join(client, league_id, "scorer")  # the client's browser opened the scorer link
-    return game_id
+def game_id(new_game):
+    return new_game(("You", "Ada", "Bo"))  # the client's browser opened the scorer link
 
 
 def test_record_the_worked_hand_and_read_it_back(client, game_id):
