@@ -3,7 +3,9 @@ any hand, and record a hand live, meld by meld, as it is played."""
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -80,6 +82,9 @@ from scorebook.wording import meld_name
 bp = Blueprint("hands", __name__)
 
 Page = str | Response | tuple[str, int]
+#: One move on the live hand: (game, its live hand, the validated form) -> the address to
+#: go to once it is stored, or None for the live page again; raises HandError if refused.
+LiveMove = Callable[[Game, Hand, Any], str | None]
 
 
 def hand_at(game: Game, number: int) -> Hand | None:
@@ -665,127 +670,102 @@ def _live_hand_or_answer(game: Game, form_name: str
         return render_conflict(game, conflict)
 
 
+def _live_move(form_name: str, make_form: Callable[[Game], Form]
+               ) -> Callable[[LiveMove], Callable[[int], Any]]:
+    """A route of one move on the live hand: it finds the game and its live hand (or
+    answers that the hand has gone), validates the form ``make_form`` builds (a 400 for
+    a stale or forged one) and calls the move with them.  A refused move comes back with
+    its problems; a stored one with the live page again, or with the address the move
+    returns."""
+
+    def wrap(move: LiveMove) -> Callable[[int], Any]:
+        @functools.wraps(move)
+        def route(game_id: int) -> Any:
+            game = get_game(game_id)
+            hand = _live_hand_or_answer(game, form_name)
+            if not isinstance(hand, Hand):
+                return hand
+            hand_id = hand.id
+            form = make_form(game)
+            if not form.validate_on_submit():
+                abort(400)
+            try:
+                redirect_to = move(game, hand, form)
+            except HandError as error:
+                return live_answer(game, hand_id, form_name, error)
+            return live_answer(game, hand_id, form_name, redirect_to=redirect_to)
+
+        return route
+
+    return wrap
+
+
+def _not_a_card(exc: CardError, player: str, where: str) -> Problem:
+    return Problem(gettext("“%(token)s” is not a card.", token=exc.token), player, where)
+
+
 @bp.post("/live/meld")
-def live_add_meld(game_id: int) -> Any:
-    game = get_game(game_id)
-    hand = _live_hand_or_answer(game, "meld")
-    if not isinstance(hand, Hand):
-        return hand
-    hand_id = hand.id
-    form = live_forms(game, None)["meld_form"]
-    if not form.validate_on_submit():
-        abort(400)
+@_live_move("meld", lambda game: live_forms(game, None)["meld_form"])
+def live_add_meld(game: Game, hand: Hand, form: Any) -> None:
+    player = _player(form.player.data, game)
+    if player is None:
+        raise HandError([Problem(gettext("Choose who put the meld down."), field="player")])
     try:
-        player = _player(form.player.data, game)
-        if player is None:
-            raise HandError([Problem(gettext("Choose who put the meld down."), field="player")])
-        try:
-            cards = parse_cards(form.cards.data or "")
-        except CardError as exc:
-            raise HandError([Problem(gettext("“%(token)s” is not a card.", token=exc.token),
-                                     player, "melds")]) from None
-        if not cards:
-            raise HandError([Problem(gettext("Tap the meld's cards first."), player,
-                                     "melds")])
-        live_meld(hand, player, cards)
-    except HandError as error:
-        return live_answer(game, hand_id, "meld", error)
-    return live_answer(game, hand_id, "meld")
+        cards = parse_cards(form.cards.data or "")
+    except CardError as exc:
+        raise HandError([_not_a_card(exc, player, "melds")]) from None
+    if not cards:
+        raise HandError([Problem(gettext("Tap the meld's cards first."), player, "melds")])
+    live_meld(hand, player, cards)
 
 
 @bp.post("/live/layoff")
-def live_add_layoff(game_id: int) -> Any:
-    game = get_game(game_id)
-    hand = _live_hand_or_answer(game, "layoff")
-    if not isinstance(hand, Hand):
-        return hand
-    hand_id = hand.id
-    form = live_forms(game, None)["layoff_form"]
-    if not form.validate_on_submit():
-        abort(400)
+@_live_move("layoff", lambda game: live_forms(game, None)["layoff_form"])
+def live_add_layoff(game: Game, hand: Hand, form: Any) -> None:
+    player = _player(form.player.data, game)
+    if player is None:
+        raise HandError([Problem(gettext("Choose who laid the card off."), field="player")])
     try:
-        player = _player(form.player.data, game)
-        if player is None:
-            raise HandError([Problem(gettext("Choose who laid the card off."), field="player")])
-        try:
-            card = parse_card(form.card.data or "")
-        except CardError as exc:
-            raise HandError([Problem(gettext("“%(token)s” is not a card.", token=exc.token),
-                                     player, "layoffs")]) from None
-        end = form.end.data if form.end.data in RUN_ENDS else None
-        live_layoff(hand, player, card, form.onto.data or "", end=end)
-    except HandError as error:
-        return live_answer(game, hand_id, "layoff", error)
-    return live_answer(game, hand_id, "layoff")
+        card = parse_card(form.card.data or "")
+    except CardError as exc:
+        raise HandError([_not_a_card(exc, player, "layoffs")]) from None
+    end = form.end.data if form.end.data in RUN_ENDS else None
+    live_layoff(hand, player, card, form.onto.data or "", end=end)
 
 
 @bp.post("/live/undo")
-def live_take_back(game_id: int) -> Any:
-    game = get_game(game_id)
-    hand = _live_hand_or_answer(game, "undo")
-    if not isinstance(hand, Hand):
-        return hand
-    hand_id = hand.id
-    form = LiveUndoForm(prefix="undo")
-    if not form.validate_on_submit():
-        abort(400)
-    try:
-        live_undo(hand, _version(form.version.data), _int(form.move.data))
-    except HandError as error:
-        return live_answer(game, hand_id, "undo", error)
-    return live_answer(game, hand_id, "undo")
+@_live_move("undo", lambda game: LiveUndoForm(prefix="undo"))
+def live_take_back(game: Game, hand: Hand, form: Any) -> None:
+    live_undo(hand, _version(form.version.data), _int(form.move.data))
 
 
 @bp.post("/live/finish")
-def live_finish(game_id: int) -> Any:
-    game = get_game(game_id)
-    hand = _live_hand_or_answer(game, "finish")
-    if not isinstance(hand, Hand):
-        return hand
-    hand_id = hand.id
-    form = live_forms(game, None)["finish_form"]
-    if not form.validate_on_submit():
-        abort(400)
+@_live_move("finish", lambda game: live_forms(game, None)["finish_form"])
+def live_finish(game: Game, hand: Hand, form: Any) -> str:
     names = names_of(game)
     number = hand.number
-    try:
-        outcome = parse_outcome(form.outcome.data, names)
-        stranded = {}
-        problems = []
-        seats = player_forms(form, game, StrandedForm, "finish-players")
-        for name, sub in zip(names, seats):
-            try:
-                stranded[name] = parse_cards(sub.hand.data or "")
-            except CardError as exc:
-                problems.append(Problem(gettext("“%(token)s” is not a card.", token=exc.token),
-                                        name, "hand"))
-        if problems:
-            raise HandError(problems)
-        finish_live(hand, stranded, outcome[0] if outcome else None,
-                    outcome[1] if outcome else None, bool(form.going_rummy.data),
-                    _version(form.version.data))
-    except HandError as error:
-        return live_answer(game, hand_id, "finish", error)
+    outcome = parse_outcome(form.outcome.data, names)
+    stranded = {}
+    problems = []
+    seats = player_forms(form, game, StrandedForm, "finish-players")
+    for name, sub in zip(names, seats):
+        try:
+            stranded[name] = parse_cards(sub.hand.data or "")
+        except CardError as exc:
+            problems.append(_not_a_card(exc, name, "hand"))
+    if problems:
+        raise HandError(problems)
+    finish_live(hand, stranded, outcome[0] if outcome else None,
+                outcome[1] if outcome else None, bool(form.going_rummy.data),
+                _version(form.version.data))
     flash(gettext("Hand %(number)s saved.", number=number))
-    return live_answer(game, hand_id, "finish", redirect_to=url_for(
-        "games.show", game_id=game.id, _anchor=f"hand-{number}"))
+    return url_for("games.show", game_id=game.id, _anchor=f"hand-{number}")
 
 
 @bp.post("/live/cancel")
-def live_cancel(game_id: int) -> Any:
-    game = get_game(game_id)
-    hand = _live_hand_or_answer(game, "cancel")
-    if not isinstance(hand, Hand):
-        return hand
-    hand_id = hand.id
-    form = LiveCancelForm(prefix="cancel")
-    if not form.validate_on_submit():
-        abort(400)
+@_live_move("cancel", lambda game: LiveCancelForm(prefix="cancel"))
+def live_cancel(game: Game, hand: Hand, form: Any) -> str:
     number = hand.number
-    try:
-        cancel_live(hand, _int(form.moves.data), bool(form.confirm.data))
-    except HandError as error:
-        return live_answer(game, hand_id, "cancel", error)
+    cancel_live(hand, _int(form.moves.data), bool(form.confirm.data))
     flash(gettext("Live hand %(number)s was cancelled; nothing of it was kept.", number=number))
-    return live_answer(game, hand_id, "cancel", redirect_to=url_for("games.show",
-                                                                    game_id=game.id))
+    return url_for("games.show", game_id=game.id)
