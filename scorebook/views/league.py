@@ -303,14 +303,17 @@ def history() -> str:
             cursors[key] = service.parse_cursor(request.args[key])
             if cursors[key] is None:
                 abort(400)
-    number = max(1, request.args.get("page", 1, type=int) or 1)
+    pages = max(1, -(-total // service.HISTORY_PAGE))
+    # a page number edited by hand: past the last page (or too large for the database's
+    # OFFSET) is the last page, anything not a number the first
+    number = min(max(1, db_int(request.args.get("page", "")) or 1), pages)
     offset = 0 if cursors else (number - 1) * service.HISTORY_PAGE
     page = service.history_page(query, cursors.get("before"), cursors.get("after"), offset)
     items = page.games
     args = {"season": season_value, "player": player_value or None}
     pagination = {
         "total": total, "page": number,
-        "pages": max(1, -(-total // service.HISTORY_PAGE)),
+        "pages": pages,
         "newer": {"after": service.cursor_of(items[0]), "page": max(1, number - 1), **args}
         if page.newer and items else None,
         "older": {"before": service.cursor_of(items[-1]), "page": number + 1, **args}

@@ -135,3 +135,42 @@ def test_a_delete_form_with_a_version_that_is_not_a_number(
     assert counts(app)[4] == 1  # the hand is still there
     api = owner.delete("/api/v1/games/1/hands/1", json={"version": version})
     assert api.status_code == 400 and "version" in api.get_json()["error"]["message"]
+
+
+@pytest.mark.parametrize("query", [
+    "page=99999999999999999999999", "page=-5", "page=abc", "page=%00",
+    "before=abc", "before=%00", "after=99999999999999999999999", "before=-1",
+    "after=1%2C99999999999999999999999", "player=99999999999999999999999",
+    "season=%00", "season=99999999999999999999999",
+])
+def test_history_with_a_hostile_page_or_cursor(app: Flask, owner: FlaskClient,
+                                               query: str) -> None:
+    """A league history address edited by hand (a page past the end, a cursor that is
+    not one, an id too large for the database) is a page or a 4xx, never a 500."""
+    response = owner.get(f"/league/history?{query}")
+    assert response.status_code in (200, 400, 404), (query, response.status_code)
+
+
+@pytest.mark.parametrize("path", [
+    f"/games/{2**63}/board", "/games/1/board?v=abc", "/games/1/board?v=%00",
+    f"/games/1/board?v={10**30}", f"/games/1/version?v={10**30}",
+    "/games/1/version?v=%00",
+])
+def test_board_and_version_fetches_with_hostile_addresses(owner: FlaskClient,
+                                                          path: str) -> None:
+    response = owner.get(path)
+    assert response.status_code in (200, 304, 400, 404), (path, response.status_code)
+
+
+@pytest.mark.parametrize("key", ["k\x00" * 8, "x" * 10_000, "short", "ключ-ключ-ключ"])
+def test_a_hostile_send_key_is_refused_and_nothing_is_stored(app: Flask, owner: FlaskClient,
+                                                             key: str) -> None:
+    before = counts(app)
+    form = {"number": "2", "players-0-melds": "7h 8h 9h", "players-1-hand": "kd",
+            "outcome": "p0", "client_key": key}
+    refused(owner.post("/games/1/hands/new", data=form))
+    api = owner.post("/api/v1/games/1/hands", headers={"Idempotency-Key": key.replace(
+        "\x00", "")}, json={"points_only": True, "players": [
+            {"name": "Ann", "points": 10}, {"name": "Ben", "points": -10}]})
+    assert api.status_code == 400, api.get_data(as_text=True)
+    assert counts(app) == before
