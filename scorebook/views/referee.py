@@ -26,6 +26,7 @@ from scorebook.hands import live_table_players
 from scorebook.i18n import rules_error_text
 from scorebook.models import Game
 from scorebook.payloads import PayloadError
+from scorebook.plain_text import db_int
 from scorebook.questions import QUESTIONS, too_many_ways_message
 from scorebook.referee_forms import (
     DrawForm,
@@ -251,7 +252,11 @@ def referee_picker_texts() -> dict[str, object]:
 
 @bp.get("/")
 def index() -> str:
-    game_id = request.args.get("game", type=int)
+    # the game the tools were opened from; an id no game can have is a 404, as a gone game
+    asked = request.args.get("game")
+    game_id = db_int(asked)
+    if asked and game_id is None:
+        abort(404)
     game = get_game(game_id) if game_id else None
     return render_template("referee/index.html", tools=TOOLS.values(), game=game)
 

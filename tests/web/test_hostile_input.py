@@ -154,12 +154,14 @@ def test_history_with_a_hostile_page_or_cursor(app: Flask, owner: FlaskClient,
 @pytest.mark.parametrize("path", [
     f"/games/{2**63}/board", "/games/1/board?v=abc", "/games/1/board?v=%00",
     f"/games/1/board?v={10**30}", f"/games/1/version?v={10**30}",
-    "/games/1/version?v=%00",
+    "/games/1/version?v=%00", f"/referee/?game={2**63}", "/referee/?game=-1",
+    "/referee/?game=%00",
 ])
 def test_board_and_version_fetches_with_hostile_addresses(owner: FlaskClient,
                                                           path: str) -> None:
     response = owner.get(path)
     assert response.status_code in (200, 304, 400, 404), (path, response.status_code)
+    assert "Traceback" not in response.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("key", ["k\x00" * 8, "x" * 10_000, "short", "ключ-ключ-ключ"])
