@@ -131,7 +131,3 @@ def _unmeldable(cards: Sequence[Card], table: Table, rules: RuleSet) -> list[Car
         if not can_meld(card, rest, table, rules):
             stuck.append(card)
     return stuck or list(cards)
-
-
-def plan_text(plan: Sequence[Step]) -> list[str]:
-    return [str(step) for step in plan]

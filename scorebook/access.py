@@ -342,12 +342,6 @@ def doors_of_game(game_id: int) -> Doors | None:
     return Doors(*row[:4])
 
 
-def league_of_game(game_id: int) -> League | None:
-    """The league a game belongs to, or None if there is no such game."""
-    doors = doors_of_game(game_id)
-    return db.session.get(League, doors.id) if doors is not None else None
-
-
 def check_request() -> None:
     """Before every view: a URL that names a game or a league needs a member."""
     give_keys(session)

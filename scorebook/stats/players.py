@@ -139,15 +139,6 @@ class Sums:
     def melds(self) -> int:
         return self.sets + self.runs
 
-    @property
-    def natural_cards_melded(self) -> int:
-        return self.melded_cards + self.laid_off_cards - self.jokers_melded - self.jokers_laid_off
-
-    @property
-    def natural_cards_stranded(self) -> int:
-        return self.stranded_cards - self.jokers_stranded
-
-
 @dataclass
 class PlayerStats:
     player_id: int
