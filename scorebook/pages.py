@@ -32,6 +32,8 @@ game: a newer version drops the game's kept pages at once).
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import struct
 import threading
@@ -228,15 +230,20 @@ class PageMiddleware(PollMiddleware):
         cache = cache_of(self.app)
         kept = cache.get(game_id, version, variant)
         if not isinstance(kept, KeptPage):
-            environ[ENVIRON_KEY] = (game_id, version, variant)
+            environ[ENVIRON_KEY] = (game_id, version, variant, data)
             return None
+        fresh = False
         if len(kept.parts) == 1:
             token, raw_token = b"", ""  # a page without a form (a viewer's): no token
         elif isinstance(raw_token, str):
             assert self.csrf is not None
             token = self.csrf.dumps(raw_token).encode("ascii")
-        else:
-            return None  # a session without a token yet: Flask gives it one
+        else:  # a session without a token yet: given one, as Flask-WTF would
+            raw_token = hashlib.sha1(os.urandom(64)).hexdigest()  # noqa: S324 (its way)
+            data = {**data, "csrf_token": raw_token}
+            assert self.csrf is not None
+            token = self.csrf.dumps(raw_token).encode("ascii")
+            fresh = True
         if encoding == "br":
             body = kept.brotli(raw_token, token)
         else:
@@ -245,7 +252,8 @@ class PageMiddleware(PollMiddleware):
                    ("Vary", "Accept-Encoding, Cookie"), *self.headers]
         if encoding is not None:
             headers.append(("Content-Encoding", encoding))
-        if data.get("_permanent") and self.app.config["SESSION_REFRESH_EACH_REQUEST"]:
+        if fresh or (data.get("_permanent")
+                     and self.app.config["SESSION_REFRESH_EACH_REQUEST"]):
             headers.append(("Set-Cookie", self.renewed(data, environ)))
         self.served += 1
         start_response("200 OK", headers)
@@ -273,9 +281,12 @@ def keep_page(response: Any) -> Any:
     ordinary one (see the module's docstring) and its page is of the key's version."""
     wanted = request.environ.get(ENVIRON_KEY)
     if (wanted is None or response.status_code != 200 or response.direct_passthrough
-            or response.mimetype != "text/html" or session.modified
-            or page_version() != wanted[1] or "Set-Cookie" in response.headers):
+            or response.mimetype != "text/html" or page_version() != wanted[1]
+            or "Set-Cookie" in response.headers):
         return response
+    if session.modified and ({k: v for k, v in session.items() if k != "csrf_token"}
+                             != {k: v for k, v in wanted[3].items() if k != "csrf_token"}):
+        return response  # the page changed the session (only a new CSRF token may be)
     from scorebook.views.games import cache_of
 
     token = g.get("csrf_token")
@@ -284,7 +295,7 @@ def keep_page(response: Any) -> Any:
         return response
     headers = [(k, v) for k, v in response.headers.items() if k.lower() not in PER_ANSWER]
     page = KeptPage(body, token.encode("ascii") if token else None, headers)
-    cache_of(_current()).put(*wanted, page, size=page.size)
+    cache_of(_current()).put(*wanted[:3], page, size=page.size)
     return response
 
 

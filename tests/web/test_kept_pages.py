@@ -162,3 +162,25 @@ def test_flashed_messages_and_strangers_go_to_flask(app: Flask, client: FlaskCli
     with client.session_transaction() as s:
         s["leagues"] = {}
     assert client.get(f"/games/{game}").status_code == 404
+
+
+def test_a_session_without_a_token_is_given_one(app: Flask, client: FlaskClient) -> None:
+    game = start(client)
+    page(client, f"/games/{game}")
+    with client.session_transaction() as s:
+        del s["csrf_token"]
+    page(client, f"/games/{game}")  # kept although the page gave the session a token
+    with client.session_transaction() as s:
+        del s["csrf_token"]
+    before = served(app)
+    response = client.get(f"/games/{game}")
+    assert served(app) == before + 1
+    assert "session=" in response.headers["Set-Cookie"]
+    with client.session_transaction() as s:
+        raw = s["csrf_token"]
+    from itsdangerous import URLSafeTimedSerializer
+
+    token = TOKEN.search(response.get_data(as_text=True))
+    if token:
+        assert URLSafeTimedSerializer(app.secret_key, salt="wtf-csrf-token").loads(
+            token.group(1)) == raw
