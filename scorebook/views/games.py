@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import (
     Blueprint,
+    Flask,
     abort,
     current_app,
     flash,
@@ -145,10 +146,15 @@ def _flatten(messages: object) -> list[object]:
 
 def board_cache() -> BoardCache:
     """This worker's kept boards (scorebook.boards), bounded by ``BOARD_CACHE_BYTES``."""
-    cache = current_app.extensions.get("scorebook_boards")
+    return cache_of(current_app)
+
+
+def cache_of(app: Flask) -> BoardCache:
+    """``app``'s kept boards and pages (also outside a request: scorebook.pages)."""
+    cache = app.extensions.get("scorebook_boards")
     if cache is None:
-        cache = current_app.extensions.setdefault("scorebook_boards", BoardCache(
-            int(current_app.config.get("BOARD_CACHE_BYTES", DEFAULT_BYTES))))
+        cache = app.extensions.setdefault("scorebook_boards", BoardCache(
+            int(app.config.get("BOARD_CACHE_BYTES", DEFAULT_BYTES))))
     return cache  # type: ignore[no-any-return]
 
 

@@ -1,0 +1,311 @@
+"""Whole pages served from the board cache, before Flask: a game's scoreboard
+(``GET /games/<id>``) and its record-hand form (``GET /games/<id>/hands/new``).
+
+Through Flask these pages cost the whole request machinery besides their rendering
+(the session, the language, every extension's hooks, the game loaded through the
+ORM, the compression). Yet between two changes of a game, what they show depends on
+a handful of things only, which this WSGI middleware reads itself, as the version
+poll does (:mod:`scorebook.poll`: the signed session cookie, then **one statement**):
+
+- the game's version (:func:`scorebook.live.game_version`), its seats' names and its
+  league's name;
+- this browser's role in the league (checked as :func:`scorebook.access.role_in`
+  does: a stranger, an ended membership or a changed door goes on to Flask, which
+  answers 404), and the language inputs (the session's ``lang``, ``Accept-Language``);
+- the site's address (host, scheme, script root).
+
+That is the key. The per-request parts are put in at the end: the **CSRF token**
+(the page is kept with the token split out, and the token signed for this session's
+own raw token is put back in its place), the **session cookie's renewal** (re-signed
+as Flask would), and the **compression** (gzip, the kept parts compressed once, the
+token between them as a stored deflate block, so the answer is one valid gzip stream
+costing a CRC per request).
+
+Anything out of the ordinary goes on to Flask unchanged: a query string, flashed
+messages waiting in the session, a session without a CSRF token yet or with keys
+this module does not know, an ``X-Live-Refresh``, a browser that accepts neither
+gzip nor the page as it is. Flask renders the page as always; when the request was
+an ordinary one and the page was rendered from the version the key was read at, the
+page is kept (:class:`scorebook.boards.BoardCache`, bounded by bytes, one version per
+game: a newer version drops the game's kept pages at once).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import struct
+import threading
+import time
+import zlib
+from collections import OrderedDict
+from collections.abc import Iterable
+from typing import Any
+
+import brotli
+from flask import Flask, g, request, session
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+from werkzeug.http import dump_cookie, http_date, parse_cookie
+
+from scorebook import access
+from scorebook.compression import negotiate
+from scorebook.live import page_version
+from scorebook.models import Change, EndedMembership, Game, League, Player, Seat
+from scorebook.poll import MAX_ID, PollMiddleware, StartResponse, WSGIApp
+
+PATHS = {
+    "scoreboard": re.compile(r"/games/([1-9][0-9]{0,17})\Z"),
+    "record": re.compile(r"/games/([1-9][0-9]{0,17})/hands/new\Z"),
+}
+#: The session keys a kept page may be served to; any other: Flask's own answer.
+#: (``device`` is only read when a change is written; ``league``, the open one, is in
+#: the key.)
+KNOWN_SESSION_KEYS = frozenset({"leagues", "csrf_token", "lang", "_permanent", "device",
+                                "league"})
+ENVIRON_KEY = "scorebook.page_key"
+#: Headers of Flask's answer not kept with the page (set per answer).
+PER_ANSWER = frozenset({"set-cookie", "content-length", "content-encoding", "vary", "etag"})
+GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+
+
+def _statement(keys: int, mark: str, dialect: str) -> str:
+    ended = ", ".join([mark] * keys)
+    seats = (f"{Seat.__tablename__} s JOIN {Player.__tablename__} p ON p.id = s.player_id"
+             " WHERE s.game_id = g.id")
+    if dialect == "postgresql":
+        names = f"(SELECT string_agg(p.name, chr(31) ORDER BY s.position) FROM {seats})"
+    else:
+        names = (f"(SELECT group_concat(name, char(31)) FROM"
+                 f" (SELECT p.name AS name FROM {seats} ORDER BY s.position))")
+    return (
+        "SELECT l.password_hash, l.scorer_token_hash, l.viewer_token_hash,"
+        f" (SELECT MIN(e.key) FROM {EndedMembership.__tablename__} e"
+        f"  WHERE e.league_id = l.id AND e.key IN ({ended})),"
+        " g.revision,"
+        f" (SELECT count(*) FROM {Change.__tablename__} c WHERE c.game_id = g.id),"
+        f" (SELECT max(c.id) FROM {Change.__tablename__} c WHERE c.game_id = g.id), l.id,"
+        f" {names}, l.name"
+        f" FROM {Game.__tablename__} g JOIN {League.__tablename__} l ON l.id = g.league_id"
+        f" WHERE g.id = {mark}")
+
+
+class KeptPage:
+    """A page as kept: its parts around the CSRF token, as they are and compressed."""
+
+    __slots__ = ("parts", "gzipped", "headers", "size", "length", "sessions", "lock")
+    #: Sessions whose brotli answer a kept page holds (the least recent goes first).
+    SESSIONS = 8
+
+    def __init__(self, body: bytes, token: bytes | None, headers: list[tuple[str, str]]
+                 ) -> None:
+        self.parts = body.split(token) if token else [body]
+        self.gzipped = []
+        for i, part in enumerate(self.parts):
+            squeeze = zlib.compressobj(6, zlib.DEFLATED, -15)
+            last = i == len(self.parts) - 1
+            self.gzipped.append(squeeze.compress(part)
+                                + squeeze.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH))
+        self.headers = headers
+        self.length = sum(len(p) for p in self.parts)
+        squeezed = sum(len(p) for p in self.gzipped)
+        self.size = self.length + squeezed * (1 + self.SESSIONS) + 200
+        #: raw CSRF token -> the brotli answer made with its signed token (brotli cannot
+        #: be spliced: compressed once per session and version, about a millisecond).
+        self.sessions: OrderedDict[str, bytes] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def brotli(self, raw: str, token: bytes) -> bytes:
+        """The brotli answer for this session (signed tokens do not expire here:
+        ``WTF_CSRF_TIME_LIMIT = None``, so the one kept stays valid)."""
+        with self.lock:
+            body = self.sessions.get(raw)
+            if body is not None:
+                self.sessions.move_to_end(raw)
+                return body
+        body = brotli.compress(token.join(self.parts), quality=4)
+        with self.lock:
+            self.sessions[raw] = body
+            while len(self.sessions) > self.SESSIONS:
+                self.sessions.popitem(last=False)
+        return body
+
+    def body(self, token: bytes, gzipped: bool) -> bytes:
+        if not gzipped:
+            return token.join(self.parts)
+        # Between two parts, the token as a stored (uncompressed) deflate block: each
+        # part but the last ends byte-aligned (a sync flush), so the stream stays valid.
+        stored = b"\x00" + struct.pack("<HH", len(token), len(token) ^ 0xFFFF) + token
+        crc = 0
+        for i, part in enumerate(self.parts):
+            if i:
+                crc = zlib.crc32(token, crc)
+            crc = zlib.crc32(part, crc)
+        size = self.length + len(token) * (len(self.parts) - 1)
+        return (GZIP_HEADER + stored.join(self.gzipped)
+                + struct.pack("<II", crc & 0xFFFFFFFF, size & 0xFFFFFFFF))
+
+
+class PageMiddleware(PollMiddleware):
+    """Wraps ``app.wsgi_app``; see the module's docstring."""
+
+    def __init__(self, app: Flask, wrapped: WSGIApp) -> None:
+        super().__init__(app, wrapped)
+        self.page_statements: dict[int, str] = {}
+        self.csrf: URLSafeTimedSerializer | None = None
+        self.served = 0  #: pages served kept (for tests and benchmarks)
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse
+                 ) -> Iterable[bytes]:
+        if environ.get("REQUEST_METHOD") == "GET" and not environ.get("QUERY_STRING"):
+            path = environ.get("PATH_INFO", "")
+            for kind, pattern in PATHS.items():
+                match = pattern.match(path)
+                if match is not None:
+                    answer = self.serve(environ, kind, int(match.group(1)), start_response)
+                    if answer is not None:
+                        return answer
+                    break
+        return self.wrapped(environ, start_response)
+
+    def session_data(self, environ: dict[str, Any]) -> dict[str, Any] | None:
+        raw = environ.get("HTTP_COOKIE")
+        if not raw or self.cookie not in raw:
+            return None
+        value = parse_cookie(raw).get(self.cookie)
+        if not value:
+            return None
+        try:
+            data = self.serializer.loads(value, max_age=self.max_age)
+        except BadSignature:
+            return None
+        return data if isinstance(data, dict) else None
+
+    def serve(self, environ: dict[str, Any], kind: str, game_id: int,
+              start_response: StartResponse) -> Iterable[bytes] | None:
+        if game_id > MAX_ID or environ.get("HTTP_X_LIVE_REFRESH"):
+            return None
+        if self.engine is None:
+            self._setup()
+            self.csrf = URLSafeTimedSerializer(
+                self.app.config.get("WTF_CSRF_SECRET_KEY") or self.app.secret_key,
+                salt="wtf-csrf-token")
+        data = self.session_data(environ)
+        if not data or not set(data) <= KNOWN_SESSION_KEYS:
+            return None  # flashed messages waiting (or anything else): Flask's
+        raw_token, leagues = data.get("csrf_token"), data.get("leagues")
+        if not isinstance(leagues, dict):
+            return None
+        keys = [e[2] for e in leagues.values()
+                if isinstance(e, list) and len(e) == 3 and isinstance(e[2], str)]
+        if not keys or len(keys) != len(leagues):
+            return None  # a membership without its key: Flask gives it one
+        sql = self.page_statements.get(len(keys))
+        if sql is None:
+            sql = self.page_statements[len(keys)] = _statement(
+                len(keys), self.mark, self.engine.dialect.name)
+        try:
+            row = self._execute(sql, (*keys, game_id))
+        except Exception:
+            return None
+        if row is None:
+            return None
+        password, scorer, viewer, ended, revision, count, latest, league_id, names, name = row
+        entry = leagues.get(str(league_id))
+        if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[2], str)):
+            return None
+        role, fingerprint, _key = entry
+        doors = access.Doors(league_id, password, scorer, viewer)
+        door = access._door(doors, role) if role in access.RANK else None
+        if (door is None or not isinstance(fingerprint, str)
+                or fingerprint != access._fingerprint(door) or ended is not None):
+            return None
+        version = f"{revision or 0}.{count or 0}.{latest or 0}"
+        variant = ("page", kind, names, name, role, data.get("lang"), data.get("league"),
+                   environ.get("HTTP_ACCEPT_LANGUAGE", ""), environ.get("HTTP_HOST", ""),
+                   environ.get("wsgi.url_scheme"), environ.get("SCRIPT_NAME", ""))
+        encoding = negotiate(environ.get("HTTP_ACCEPT_ENCODING", ""))
+        from scorebook.views.games import cache_of
+
+        cache = cache_of(self.app)
+        kept = cache.get(game_id, version, variant)
+        if not isinstance(kept, KeptPage):
+            environ[ENVIRON_KEY] = (game_id, version, variant, data)
+            return None
+        fresh = False
+        if len(kept.parts) == 1:
+            token, raw_token = b"", ""  # a page without a form (a viewer's): no token
+        elif isinstance(raw_token, str):
+            assert self.csrf is not None
+            token = self.csrf.dumps(raw_token).encode("ascii")
+        else:  # a session without a token yet: given one, as Flask-WTF would
+            raw_token = hashlib.sha1(os.urandom(64)).hexdigest()  # noqa: S324 (its way)
+            data = {**data, "csrf_token": raw_token}
+            assert self.csrf is not None
+            token = self.csrf.dumps(raw_token).encode("ascii")
+            fresh = True
+        if encoding == "br":
+            body = kept.brotli(raw_token, token)
+        else:
+            body = kept.body(token, encoding == "gzip")
+        headers = [*kept.headers, ("Content-Length", str(len(body))),
+                   ("Vary", "Accept-Encoding, Cookie"), *self.headers]
+        if encoding is not None:
+            headers.append(("Content-Encoding", encoding))
+        if fresh or (data.get("_permanent")
+                     and self.app.config["SESSION_REFRESH_EACH_REQUEST"]):
+            headers.append(("Set-Cookie", self.renewed(data, environ)))
+        self.served += 1
+        start_response("200 OK", headers)
+        return [body]
+
+    def renewed(self, data: dict[str, Any], environ: dict[str, Any]) -> str:
+        """The session cookie as Flask re-sends it on every page (a permanent session's
+        expiry moves on): the same data, signed again."""
+        interface = self.app.session_interface
+        secure = self.app.config["SESSION_COOKIE_SECURE"]
+        if secure == "auto":
+            secure = environ.get("wsgi.url_scheme") == "https"
+        return dump_cookie(
+            self.cookie, self.serializer.dumps(data),
+            expires=http_date(time.time() + self.max_age),
+            domain=interface.get_cookie_domain(self.app),
+            path=interface.get_cookie_path(self.app),
+            secure=bool(secure), httponly=interface.get_cookie_httponly(self.app),
+            samesite=interface.get_cookie_samesite(self.app),
+            partitioned=interface.get_cookie_partitioned(self.app))
+
+
+def keep_page(response: Any) -> Any:
+    """After a page the middleware could not serve: keep it, if the request was an
+    ordinary one (see the module's docstring) and its page is of the key's version."""
+    wanted = request.environ.get(ENVIRON_KEY)
+    if (wanted is None or response.status_code != 200 or response.direct_passthrough
+            or response.mimetype != "text/html" or page_version() != wanted[1]
+            or "Set-Cookie" in response.headers):
+        return response
+    if session.modified and ({k: v for k, v in session.items() if k != "csrf_token"}
+                             != {k: v for k, v in wanted[3].items() if k != "csrf_token"}):
+        return response  # the page changed the session (only a new CSRF token may be)
+    from scorebook.views.games import cache_of
+
+    token = g.get("csrf_token")
+    body = response.get_data()
+    if token is None and b"csrf_token" in body:
+        return response
+    headers = [(k, v) for k, v in response.headers.items() if k.lower() not in PER_ANSWER]
+    page = KeptPage(body, token.encode("ascii") if token else None, headers)
+    cache_of(_current()).put(*wanted[:3], page, size=page.size)
+    return response
+
+
+def _current() -> Flask:
+    from flask import current_app
+
+    return current_app._get_current_object()  # type: ignore[attr-defined,no-any-return]
+
+
+def init_app(app: Flask) -> None:
+    """After compression.init_app: the page is kept before it is compressed."""
+    app.after_request(keep_page)
+    app.wsgi_app = PageMiddleware(app, app.wsgi_app)  # type: ignore[method-assign]
