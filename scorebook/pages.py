@@ -59,10 +59,14 @@ PATHS = {
     "record": re.compile(r"/games/([1-9][0-9]{0,17})/hands/new\Z"),
 }
 #: The session keys a kept page may be served to; any other: Flask's own answer.
-#: (``device`` is only read when a change is written; ``league``, the open one, is in
-#: the key.)
+#: ``league`` (the open one) and ``lang`` are in the key; the others no page served
+#: here reads: ``device`` and ``players`` (the name this phone joined a league as) are
+#: only written into the history with a change, ``links`` (the invite links this
+#: owner made) only shown on the "Add a phone" pages. Every phone that joined through
+#: an invite link has ``players`` (empty when it gave no name): without it here no
+#: joined phone was ever served a kept page.
 KNOWN_SESSION_KEYS = frozenset({"leagues", "csrf_token", "lang", "_permanent", "device",
-                                "league"})
+                                "league", "players", "links"})
 ENVIRON_KEY = "scorebook.page_key"
 #: Headers of Flask's answer not kept with the page (set per answer).
 PER_ANSWER = frozenset({"set-cookie", "content-length", "content-encoding", "vary", "etag"})
