@@ -1,5 +1,6 @@
 """Whole pages served from the board cache, before Flask: a game's scoreboard
-(``GET /games/<id>``) and its record-hand form (``GET /games/<id>/hands/new``).
+(``GET /games/<id>``), its record-hand form (``GET /games/<id>/hands/new``) and its
+board alone (``GET /games/<id>/board``, what ``live.js`` fetches after a change).
 
 Through Flask these pages cost the whole request machinery besides their rendering
 (the session, the language, every extension's hooks, the game loaded through the
@@ -57,6 +58,7 @@ from scorebook.poll import MAX_ID, PollMiddleware, StartResponse, WSGIApp
 PATHS = {
     "scoreboard": re.compile(r"/games/([1-9][0-9]{0,17})\Z"),
     "record": re.compile(r"/games/([1-9][0-9]{0,17})/hands/new\Z"),
+    "board": re.compile(r"/games/([1-9][0-9]{0,17})/board\Z"),
 }
 #: The session keys a kept page may be served to; any other: Flask's own answer.
 #: ``league`` (the open one) and ``lang`` are in the key; the others no page served
@@ -67,6 +69,9 @@ PATHS = {
 #: joined phone was ever served a kept page.
 KNOWN_SESSION_KEYS = frozenset({"leagues", "csrf_token", "lang", "_permanent", "device",
                                 "league", "players", "links"})
+#: The board alone (``/games/<id>/board``) shows no flashed message and leaves them
+#: waiting for the page (the cookie is sent back as it came).
+BOARD_SESSION_KEYS = KNOWN_SESSION_KEYS | {"_flashes"}
 ENVIRON_KEY = "scorebook.page_key"
 #: Headers of Flask's answer not kept with the page (set per answer).
 PER_ANSWER = frozenset({"set-cookie", "content-length", "content-encoding", "vary", "etag"})
@@ -187,15 +192,16 @@ class PageMiddleware(PollMiddleware):
 
     def serve(self, environ: dict[str, Any], kind: str, game_id: int,
               start_response: StartResponse) -> Iterable[bytes] | None:
-        if game_id > MAX_ID or environ.get("HTTP_X_LIVE_REFRESH"):
-            return None
+        if game_id > MAX_ID or (kind != "board" and environ.get("HTTP_X_LIVE_REFRESH")):
+            return None  # (the board alone shows no flashed message: live.js's fetch)
         if self.engine is None:
             self._setup()
             self.csrf = URLSafeTimedSerializer(
                 self.app.config.get("WTF_CSRF_SECRET_KEY") or self.app.secret_key,
                 salt="wtf-csrf-token")
         data = self.session_data(environ)
-        if not data or not set(data) <= KNOWN_SESSION_KEYS:
+        known = BOARD_SESSION_KEYS if kind == "board" else KNOWN_SESSION_KEYS
+        if not data or not set(data) <= known:
             return None  # flashed messages waiting (or anything else): Flask's
         raw_token, leagues = data.get("csrf_token"), data.get("leagues")
         if not isinstance(leagues, dict):

@@ -51,6 +51,7 @@ from scorebook.games import (
 )
 from scorebook.live import game_version, page_version
 from scorebook.models import FINISHED, Game, League, Player, Seat
+from scorebook.pages import ENVIRON_KEY as PAGE_KEY
 from scorebook.tables import name_key, scores_table
 from scorebook.views.stats import game_sections
 
@@ -219,6 +220,15 @@ def board(game_id: int) -> Response:
     variant = ("part", encoding, str(get_locale()), names, request.script_root,
                access.can_write(doors), request.host_url)
     cache = board_cache()
+    if request.environ.get(PAGE_KEY) is not None:
+        # scorebook.pages keeps this answer whole (keep_page, before the compression
+        # hook): the board as it is, compressed by the hook as any page
+        game = get_game(game_id)
+        response = Response(render_template("games/board_part.html", game=game,
+                                            board_html=board_html(game)), mimetype="text/html")
+        response.headers["Cache-Control"] = "no-cache, private"
+        response.headers["X-Robots-Tag"] = "noindex"
+        return response
     kept = cache.get(game_id, version, variant) if version and doors else None
     if isinstance(kept, bytes):  # b"c" + the compressed answer, or b"r" + the page as it is
         body, encoding = kept[1:], encoding if kept[:1] == b"c" else None
