@@ -75,6 +75,10 @@ BOARD_SESSION_KEYS = KNOWN_SESSION_KEYS | {"_flashes"}
 ENVIRON_KEY = "scorebook.page_key"
 #: Headers of Flask's answer not kept with the page (set per answer).
 PER_ANSWER = frozenset({"set-cookie", "content-length", "content-encoding", "vary", "etag"})
+#: The environ key of the cookie value this request's session was read from.
+COOKIE_KEY = "scorebook.page_cookie"
+#: A renewed cookie is made again for the same phone after this many seconds.
+RENEW_EVERY = 60.0
 GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
 
 
@@ -158,11 +162,20 @@ class KeptPage:
 class PageMiddleware(PollMiddleware):
     """Wraps ``app.wsgi_app``; see the module's docstring."""
 
+    #: How many cookies (and tokens) each of the per-phone memos holds before emptying.
+    KEPT = 2048
+
     def __init__(self, app: Flask, wrapped: WSGIApp) -> None:
         super().__init__(app, wrapped)
         self.page_statements: dict[int, str] = {}
         self.csrf: URLSafeTimedSerializer | None = None
         self.served = 0  #: pages served kept (for tests and benchmarks)
+        # What a phone sends again and again, worked out once (each bounded, emptied
+        # when full): its cookie's verified data and when it was signed; its raw CSRF
+        # token signed; the renewed cookie made for it (see renewed()).
+        self.verified: dict[str, tuple[dict[str, Any], float]] = {}
+        self.signed: dict[str, bytes] = {}
+        self.renewals: dict[str, tuple[float, str]] = {}
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse
                  ) -> Iterable[bytes]:
@@ -184,11 +197,22 @@ class PageMiddleware(PollMiddleware):
         value = parse_cookie(raw).get(self.cookie)
         if not value:
             return None
+        environ[COOKIE_KEY] = value
+        known = self.verified.get(value)
+        if known is not None:  # the same signed bytes: the same data, unless too old now
+            data, signed_at = known
+            return data if time.time() - signed_at <= self.max_age else None
         try:
-            data = self.serializer.loads(value, max_age=self.max_age)
+            data, stamp = self.serializer.loads(value, max_age=self.max_age,
+                                                return_timestamp=True)
         except BadSignature:
             return None
-        return data if isinstance(data, dict) else None
+        if not isinstance(data, dict):
+            return None
+        if len(self.verified) >= self.KEPT:
+            self.verified.clear()
+        self.verified[value] = (data, stamp.timestamp())
+        return data
 
     def serve(self, environ: dict[str, Any], kind: str, game_id: int,
               start_response: StartResponse) -> Iterable[bytes] | None:
@@ -246,8 +270,7 @@ class PageMiddleware(PollMiddleware):
         if len(kept.parts) == 1:
             token, raw_token = b"", ""  # a page without a form (a viewer's): no token
         elif isinstance(raw_token, str):
-            assert self.csrf is not None
-            token = self.csrf.dumps(raw_token).encode("ascii")
+            token = self.signed_token(raw_token)
         else:  # a session without a token yet: given one, as Flask-WTF would
             raw_token = hashlib.sha1(os.urandom(64)).hexdigest()  # noqa: S324 (its way)
             data = {**data, "csrf_token": raw_token}
@@ -264,10 +287,38 @@ class PageMiddleware(PollMiddleware):
             headers.append(("Content-Encoding", encoding))
         if fresh or (data.get("_permanent")
                      and self.app.config["SESSION_REFRESH_EACH_REQUEST"]):
-            headers.append(("Set-Cookie", self.renewed(data, environ)))
+            headers.append(("Set-Cookie", self.renewal(data, environ, fresh)))
         self.served += 1
         start_response("200 OK", headers)
         return [body]
+
+    def signed_token(self, raw: str) -> bytes:
+        """The CSRF token of the page for this session's raw token, signed once (any
+        signature of it is valid: ``WTF_CSRF_TIME_LIMIT = None``)."""
+        token = self.signed.get(raw)
+        if token is None:
+            assert self.csrf is not None
+            token = self.csrf.dumps(raw).encode("ascii")
+            if len(self.signed) >= self.KEPT:
+                self.signed.clear()
+            self.signed[raw] = token
+        return token
+
+    def renewal(self, data: dict[str, Any], environ: dict[str, Any], fresh: bool) -> str:
+        """The renewed cookie; for a phone reloading the same cookie, the one made for
+        it less than :data:`RENEW_EVERY` seconds ago (its expiry, 400 days off, moves on
+        by the minute instead of by the second)."""
+        value = environ.get(COOKIE_KEY)
+        now = time.time()
+        made = None if fresh or value is None else self.renewals.get(value)
+        if made is not None and now - made[0] < RENEW_EVERY:
+            return made[1]
+        header = self.renewed(data, environ)
+        if not fresh and value is not None:
+            if len(self.renewals) >= self.KEPT:
+                self.renewals.clear()
+            self.renewals[value] = (now, header)
+        return header
 
     def renewed(self, data: dict[str, Any], environ: dict[str, Any]) -> str:
         """The session cookie as Flask re-sends it on every page (a permanent session's

@@ -161,7 +161,7 @@ def test_a_phone_coming_back_after_a_change_gets_the_new_version(
     ann, ben = phone(app, token), phone(app, token)
     board = f"/games/{game}/board"
     old = {p: warm(ann, p.format(id=game)) for p in PAGES}
-    assert 'href="/games/%d/hands/1"' % game not in old["/games/{id}"]
+    assert f'href="/games/{game}/hands/1"' not in old["/games/{id}"]
     assert ben.post(f"/games/{game}/hands/new", data=HAND).status_code == 302
     # Ann's phone was away: its next look at each page is of the new version
     for path in PAGES:
@@ -284,4 +284,34 @@ def test_unknown_or_forged_sessions_go_to_flask(app: Flask, table: tuple[int, st
         with odd.session_transaction() as s:
             s["something_new"] = 1  # a key the middleware does not know: Flask's
         assert odd.get(path.format(id=game), headers=PHONE).status_code == 200
+    assert served(app) == before
+
+
+def test_the_kept_answer_renews_the_cookie_and_a_stale_cookie_gets_none(
+        app: Flask, table: tuple[int, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    game, token = table
+    ann = phone(app, token)
+    path = f"/games/{game}"
+    warm(ann, path)
+    before = served(app)
+    answer = ann.get(path, headers=PHONE)
+    assert served(app) == before + 1
+    renewed = answer.headers["Set-Cookie"]
+    assert renewed.startswith("session=") and "Expires=" in renewed and "HttpOnly" in renewed
+    with ann.session_transaction() as s:
+        assert s["players"] == {} and s.permanent
+    # the same cookie, its signature memoised, 401 days on: too old, Flask's answer
+    import time
+
+    import scorebook.pages
+
+    cookie = ann.get_cookie("session")
+    assert cookie is not None
+    late = app.test_client()
+    late.set_cookie("session", cookie.value)
+    assert late.get(path, headers=PHONE).status_code == 200
+    now = time.time()
+    monkeypatch.setattr(scorebook.pages.time, "time", lambda: now + 401 * 86400)
+    before = served(app)
+    assert late.get(path, headers=PHONE).status_code == 404  # (Flask: a new session)
     assert served(app) == before
