@@ -52,7 +52,7 @@ from werkzeug.http import dump_cookie, http_date, parse_cookie
 from scorebook import access
 from scorebook.compression import negotiate
 from scorebook.live import page_version
-from scorebook.models import Change, EndedMembership, Game, League, Player, Seat
+from scorebook.models import Change, EndedMembership, Game, League, Player, Season, Seat
 from scorebook.poll import MAX_ID, PollMiddleware, StartResponse, WSGIApp
 
 PATHS = {
@@ -60,6 +60,8 @@ PATHS = {
     "record": re.compile(r"/games/([1-9][0-9]{0,17})/hands/new\Z"),
     "board": re.compile(r"/games/([1-9][0-9]{0,17})/board\Z"),
 }
+#: The open league's standings (``session["league"]``; a query string: Flask's).
+STANDINGS_PATH = "/league/"
 #: The session keys a kept page may be served to; any other: Flask's own answer.
 #: ``league`` (the open one) and ``lang`` are in the key; the others no page served
 #: here reads: ``device`` and ``players`` (the name this phone joined a league as) are
@@ -101,6 +103,72 @@ def _statement(keys: int, mark: str, dialect: str) -> str:
         f" {names}, l.name"
         f" FROM {Game.__tablename__} g JOIN {League.__tablename__} l ON l.id = g.league_id"
         f" WHERE g.id = {mark}")
+
+
+def _league_columns(mark: str, dialect: str) -> str:
+    """What the standings show besides the language and the role, as columns of the
+    ``league l`` row: its name and ratings' state (``ratings_from_seq`` set: a replay
+    under way, never kept), its games (count, their revisions' sum, the latest id:
+    every change to a hand, a status or a seated player's name moves a revision on, and
+    the tallies are kept right in the same transaction), its roster and its seasons."""
+    def joined(expression: str, table: str, order: str) -> str:
+        if dialect == "postgresql":
+            return (f"(SELECT string_agg({expression}, chr(31) ORDER BY {order})"
+                    f" FROM {table} x WHERE x.league_id = l.id)")
+        return (f"(SELECT group_concat(v, char(31)) FROM (SELECT {expression} AS v"
+                f" FROM {table} x WHERE x.league_id = l.id ORDER BY {order}))")
+
+    text = "CAST({} AS TEXT)"
+    player = " || ':' || ".join([text.format("x.id"), "x.name",
+                                 f"COALESCE({text.format('x.retired_at')}, '')"])
+    season = " || ':' || ".join([text.format("x.id"), "x.name", text.format("x.starts_on"),
+                                 text.format("x.ends_on")])
+    return (
+        "l.name, l.ratings_epoch, l.ratings_from_seq,"
+        f" (SELECT count(*) FROM {Game.__tablename__} x WHERE x.league_id = l.id),"
+        f" (SELECT sum(x.revision) FROM {Game.__tablename__} x WHERE x.league_id = l.id),"
+        f" (SELECT max(x.id) FROM {Game.__tablename__} x WHERE x.league_id = l.id),"
+        f" {joined(player, Player.__tablename__, 'x.id')},"
+        f" {joined(season, Season.__tablename__, 'x.id')}")
+
+
+def _league_statement(keys: int, mark: str, dialect: str) -> str:
+    ended = ", ".join([mark] * keys)
+    return (
+        "SELECT l.password_hash, l.scorer_token_hash, l.viewer_token_hash,"
+        f" (SELECT MIN(e.key) FROM {EndedMembership.__tablename__} e"
+        f"  WHERE e.league_id = l.id AND e.key IN ({ended})), l.id,"
+        f" {_league_columns(mark, dialect)}"
+        f" FROM {League.__tablename__} l WHERE l.id = {mark}")
+
+
+def league_version(values: Iterable[Any]) -> str | None:
+    """The standings' version from :func:`_league_columns`' values (None: a ratings
+    replay is under way, the page changes by itself)."""
+    name, epoch, pending, *rest = values
+    if pending is not None:
+        return None
+    digest = hashlib.blake2b(digest_size=16)
+    for value in (name, epoch, *rest):
+        digest.update(str(value).encode("utf-8", "surrogatepass") + b"\x1e")
+    return digest.hexdigest()
+
+
+def read_league_version() -> None:
+    """Before the standings' data, when the middleware passed the request on to be kept:
+    the version the page is built from (keep_page keeps it only if it is the key's)."""
+    wanted = request.environ.get(ENVIRON_KEY)
+    if wanted is None or wanted[2][1] != "standings":
+        return
+    from sqlalchemy import text
+
+    from scorebook.extensions import db
+
+    dialect = db.engine.dialect.name
+    sql = text(f"SELECT {_league_columns(':id', dialect)} FROM {League.__tablename__} l"
+               " WHERE l.id = :id")
+    row = db.session.execute(sql, {"id": -wanted[0]}).first()
+    g.league_page_version = league_version(row) if row is not None else None
 
 
 class KeptPage:
@@ -167,7 +235,7 @@ class PageMiddleware(PollMiddleware):
 
     def __init__(self, app: Flask, wrapped: WSGIApp) -> None:
         super().__init__(app, wrapped)
-        self.page_statements: dict[int, str] = {}
+        self.page_statements: dict[tuple[bool, int], str] = {}
         self.csrf: URLSafeTimedSerializer | None = None
         self.served = 0  #: pages served kept (for tests and benchmarks)
         # What a phone sends again and again, worked out once (each bounded, emptied
@@ -181,6 +249,10 @@ class PageMiddleware(PollMiddleware):
                  ) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "GET" and not environ.get("QUERY_STRING"):
             path = environ.get("PATH_INFO", "")
+            if path == STANDINGS_PATH:
+                answer = self.serve(environ, "standings", 0, start_response)
+                if answer is not None:
+                    return answer
             for kind, pattern in PATHS.items():
                 match = pattern.match(path)
                 if match is not None:
@@ -234,9 +306,15 @@ class PageMiddleware(PollMiddleware):
                 if isinstance(e, list) and len(e) == 3 and isinstance(e[2], str)]
         if not keys or len(keys) != len(leagues):
             return None  # a membership without its key: Flask gives it one
-        sql = self.page_statements.get(len(keys))
+        standings = kind == "standings"
+        if standings:
+            game_id = data.get("league")  # type: ignore[assignment]
+            if type(game_id) is not int or not 0 < game_id <= MAX_ID:
+                return None  # no open league: Flask picks one (or sends to /leagues)
+        build = _league_statement if standings else _statement
+        sql = self.page_statements.get((kind == "standings", len(keys)))
         if sql is None:
-            sql = self.page_statements[len(keys)] = _statement(
+            sql = self.page_statements[(standings, len(keys))] = build(
                 len(keys), self.mark, self.engine.dialect.name)
         try:
             row = self._execute(sql, (*keys, game_id))
@@ -244,7 +322,16 @@ class PageMiddleware(PollMiddleware):
             return None
         if row is None:
             return None
-        password, scorer, viewer, ended, revision, count, latest, league_id, names, name = row
+        if standings:
+            password, scorer, viewer, ended, league_id = row[:5]
+            names, name, cache_id = None, None, -league_id
+            version = league_version(row[5:])
+            if version is None:
+                return None  # ratings being replayed: the page says so, and changes
+        else:
+            (password, scorer, viewer, ended, revision, count, latest, league_id, names,
+             name) = row
+            version, cache_id = f"{revision or 0}.{count or 0}.{latest or 0}", game_id
         entry = leagues.get(str(league_id))
         if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[2], str)):
             return None
@@ -254,17 +341,21 @@ class PageMiddleware(PollMiddleware):
         if (door is None or not isinstance(fingerprint, str)
                 or fingerprint != access._fingerprint(door) or ended is not None):
             return None
-        version = f"{revision or 0}.{count or 0}.{latest or 0}"
-        variant = ("page", kind, names, name, role, data.get("lang"), data.get("league"),
-                   environ.get("HTTP_ACCEPT_LANGUAGE", ""), environ.get("HTTP_HOST", ""),
-                   environ.get("wsgi.url_scheme"), environ.get("SCRIPT_NAME", ""))
+        variant: tuple[Any, ...] = (
+            "page", kind, names, name, role, data.get("lang"), data.get("league"),
+            environ.get("HTTP_ACCEPT_LANGUAGE", ""), environ.get("HTTP_HOST", ""),
+            environ.get("wsgi.url_scheme"), environ.get("SCRIPT_NAME", ""))
+        if standings:  # the season shown is the one holding today's date
+            from scorebook import league as service
+
+            variant += (service.utcnow().date(),)
         encoding = negotiate(environ.get("HTTP_ACCEPT_ENCODING", ""))
         from scorebook.views.games import cache_of
 
         cache = cache_of(self.app)
-        kept = cache.get(game_id, version, variant)
+        kept = cache.get(cache_id, version, variant)
         if not isinstance(kept, KeptPage):
-            environ[ENVIRON_KEY] = (game_id, version, variant, data)
+            environ[ENVIRON_KEY] = (cache_id, version, variant, data)
             return None
         fresh = False
         if len(kept.parts) == 1:
@@ -341,8 +432,12 @@ def keep_page(response: Any) -> Any:
     """After a page the middleware could not serve: keep it, if the request was an
     ordinary one (see the module's docstring) and its page is of the key's version."""
     wanted = request.environ.get(ENVIRON_KEY)
-    if (wanted is None or response.status_code != 200 or response.direct_passthrough
-            or response.mimetype != "text/html" or page_version() != wanted[1]
+    if wanted is None:
+        return response
+    shown = (g.get("league_page_version") if wanted[2][1] == "standings"
+             else page_version())
+    if (response.status_code != 200 or response.direct_passthrough
+            or response.mimetype != "text/html" or shown != wanted[1]
             or "Set-Cookie" in response.headers):
         return response
     if session.modified and ({k: v for k, v in session.items() if k != "csrf_token"}
@@ -368,5 +463,6 @@ def _current() -> Flask:
 
 def init_app(app: Flask) -> None:
     """After compression.init_app: the page is kept before it is compressed."""
+    app.before_request(read_league_version)
     app.after_request(keep_page)
     app.wsgi_app = PageMiddleware(app, app.wsgi_app)  # type: ignore[method-assign]
