@@ -1,6 +1,7 @@
 """Whole pages served from the board cache, before Flask: a game's scoreboard
-(``GET /games/<id>``), its record-hand form (``GET /games/<id>/hands/new``) and its
-board alone (``GET /games/<id>/board``, what ``live.js`` fetches after a change).
+(``GET /games/<id>``), its record-hand form (``GET /games/<id>/hands/new``), its
+board alone (``GET /games/<id>/board``, what ``live.js`` fetches after a change) and
+the open league's standings (``GET /league/``).
 
 Through Flask these pages cost the whole request machinery besides their rendering
 (the session, the language, every extension's hooks, the game loaded through the
@@ -15,16 +16,23 @@ poll does (:mod:`scorebook.poll`: the signed session cookie, then **one statemen
   answers 404), and the language inputs (the session's ``lang``, ``Accept-Language``);
 - the site's address (host, scheme, script root).
 
+For the standings the version is the league's (:func:`_league_columns`: its games'
+count, revisions and latest id, its roster, its seasons, its name and ratings' state),
+read in the same one statement, and today's date joins the key (the season shown).
+
 That is the key. The per-request parts are put in at the end: the **CSRF token**
 (the page is kept with the token split out, and the token signed for this session's
 own raw token is put back in its place), the **session cookie's renewal** (re-signed
 as Flask would), and the **compression** (gzip, the kept parts compressed once, the
 token between them as a stored deflate block, so the answer is one valid gzip stream
-costing a CRC per request).
+costing a CRC per request). What a phone sends again and again is worked out once
+per worker: its cookie's signature checked (the same bytes, the same data; its age
+still checked), its token signed, its renewed cookie made (again after a minute).
 
 Anything out of the ordinary goes on to Flask unchanged: a query string, flashed
-messages waiting in the session, a session without a CSRF token yet or with keys
-this module does not know, an ``X-Live-Refresh``, a browser that accepts neither
+messages waiting in the session (the board alone shows none and leaves them waiting),
+a session with keys this module does not know, an ``X-Live-Refresh`` (but for the
+board), a ratings replay under way (the standings), a browser that accepts neither
 gzip nor the page as it is. Flask renders the page as always; when the request was
 an ordinary one and the page was rendered from the version the key was read at, the
 page is kept (:class:`scorebook.boards.BoardCache`, bounded by bytes, one version per
