@@ -16,7 +16,17 @@ from flask import Flask
 from flask_babel import get_locale
 from sqlalchemy import event
 
-from scorebook import assets, compression, i18n, limits, plain_text, poll, results, security
+from scorebook import (
+    assets,
+    compression,
+    i18n,
+    limits,
+    pages,
+    plain_text,
+    poll,
+    results,
+    security,
+)
 from scorebook.api import bp as api_bp
 from scorebook.api_games import bp as games_api_bp
 from scorebook.cli import register_cli
@@ -131,6 +141,7 @@ def configure_extensions(app: Flask) -> None:
     i18n.init_app(app)  # the language switch, and number/date filters
     compression.init_app(app)  # brotli or gzip, as the browser accepts
     assets.init_app(app)  # versioned static URLs cached for good, and the one stylesheet
+    pages.init_app(app)  # a game's pages kept whole, the CSRF token put in per answer
     poll.init_app(app)  # a member's version poll answered before Flask: one statement
     with app.app_context():
         for engine in db.engines.values():

@@ -26,6 +26,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import Any
 
 from markupsafe import Markup
 
@@ -53,7 +54,7 @@ class BoardCache:
         self.bytes = 0
         self._lock = threading.Lock()
         #: (game, variant) -> (version, html, size), least recently used first.
-        self._boards: OrderedDict[tuple[int, Hashable], tuple[str, Markup | bytes, int]] = \
+        self._boards: OrderedDict[tuple[int, Hashable], tuple[str, Any, int]] = \
             OrderedDict()
         #: game -> the version its kept boards are of, and which variants are kept.
         self._games: dict[int, tuple[str, set[Hashable]]] = {}
@@ -62,7 +63,7 @@ class BoardCache:
     def __len__(self) -> int:
         return len(self._boards)
 
-    def get(self, game: int, version: str, variant: Hashable) -> Markup | bytes | None:
+    def get(self, game: int, version: str, variant: Hashable) -> Markup | bytes | Any:
         with self._lock:
             kept = self._boards.get((game, variant))
             if kept is not None and kept[0] == version:
@@ -75,8 +76,11 @@ class BoardCache:
                 self._drop_game(game)  # the game changed: its kept boards are history
             return None
 
-    def put(self, game: int, version: str, variant: Hashable, html: Markup | bytes) -> None:
-        size = len(html) if isinstance(html, bytes) else len(html.encode("utf-8"))
+    def put(self, game: int, version: str, variant: Hashable, html: Markup | bytes | Any,
+            size: int | None = None) -> None:
+        """Keep ``html`` (markup, bytes, or any other value whose ``size`` is given)."""
+        if size is None:
+            size = len(html) if isinstance(html, bytes) else len(html.encode("utf-8"))
         with self._lock:
             held = self._games.get(game)
             if held is not None and held[0] != version:

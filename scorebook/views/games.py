@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import (
     Blueprint,
+    Flask,
     abort,
     current_app,
     flash,
@@ -50,6 +51,7 @@ from scorebook.games import (
 )
 from scorebook.live import game_version, page_version
 from scorebook.models import FINISHED, Game, League, Player, Seat
+from scorebook.pages import ENVIRON_KEY as PAGE_KEY
 from scorebook.tables import name_key, scores_table
 from scorebook.views.stats import game_sections
 
@@ -145,10 +147,15 @@ def _flatten(messages: object) -> list[object]:
 
 def board_cache() -> BoardCache:
     """This worker's kept boards (scorebook.boards), bounded by ``BOARD_CACHE_BYTES``."""
-    cache = current_app.extensions.get("scorebook_boards")
+    return cache_of(current_app)
+
+
+def cache_of(app: Flask) -> BoardCache:
+    """``app``'s kept boards and pages (also outside a request: scorebook.pages)."""
+    cache = app.extensions.get("scorebook_boards")
     if cache is None:
-        cache = current_app.extensions.setdefault("scorebook_boards", BoardCache(
-            int(current_app.config.get("BOARD_CACHE_BYTES", DEFAULT_BYTES))))
+        cache = app.extensions.setdefault("scorebook_boards", BoardCache(
+            int(app.config.get("BOARD_CACHE_BYTES", DEFAULT_BYTES))))
     return cache  # type: ignore[no-any-return]
 
 
@@ -213,6 +220,15 @@ def board(game_id: int) -> Response:
     variant = ("part", encoding, str(get_locale()), names, request.script_root,
                access.can_write(doors), request.host_url)
     cache = board_cache()
+    if request.environ.get(PAGE_KEY) is not None:
+        # scorebook.pages keeps this answer whole (keep_page, before the compression
+        # hook): the board as it is, compressed by the hook as any page
+        game = get_game(game_id)
+        response = Response(render_template("games/board_part.html", game=game,
+                                            board_html=board_html(game)), mimetype="text/html")
+        response.headers["Cache-Control"] = "no-cache, private"
+        response.headers["X-Robots-Tag"] = "noindex"
+        return response
     kept = cache.get(game_id, version, variant) if version and doors else None
     if isinstance(kept, bytes):  # b"c" + the compressed answer, or b"r" + the page as it is
         body, encoding = kept[1:], encoding if kept[:1] == b"c" else None
