@@ -74,13 +74,20 @@ _CARDS_TEXT_RE = re.compile(cards_text_pattern())
 
 
 class PayloadError(ValueError):
-    """Bad input: ``code`` for programs, ``message`` for people, ``status`` for HTTP."""
+    """Bad input: ``code`` for programs, ``message`` for people (in English, as the JSON
+    API says it), ``status`` for HTTP.  ``reason`` and ``params`` say the same as data
+    where a page words it in its own language: a referee message id
+    (:data:`referee.verdict.MESSAGES`, :data:`~referee.verdict.RULES_MESSAGES`) or none
+    (the page words ``code``), with its typed parameters."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, *,
+                 reason: str | None = None, params: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.reason = reason
+        self.params: Mapping[str, Any] = params or {}
 
 
 #: No question nests deeper than this (a table meld's card object is at depth 4).
@@ -188,7 +195,7 @@ def rules_from(obj: Any) -> RuleSet:
     try:
         return make_rules(obj)
     except RulesError as exc:
-        raise PayloadError("bad-rules", str(exc)) from exc
+        raise PayloadError("bad-rules", str(exc), reason=exc.code, params=exc.params) from exc
 
 
 def player_count_from(obj: Any, rules: RuleSet, default: int = 2) -> int:
@@ -199,7 +206,8 @@ def player_count_from(obj: Any, rules: RuleSet, default: int = 2) -> int:
     try:
         rules.check_players(count)
     except RulesError as exc:
-        raise PayloadError("bad-players", str(exc)) from exc
+        raise PayloadError("bad-players", str(exc), reason=exc.code,
+                           params=exc.params) from exc
     return count
 
 
@@ -208,7 +216,7 @@ def card_from(obj: Any, what: str = "card") -> Card:
     try:
         card = parse_card(obj)
     except CardError as exc:
-        raise PayloadError("bad-card", f"{what}: {exc}") from exc
+        raise PayloadError("bad-card", f"{what}: {exc}", params={"token": exc.token}) from exc
     if not _CARD_RE.search(obj):
         raise PayloadError("bad-card", f"{what}: {obj!r} is not written as a card is, "
                                        "e.g. 7S, 10H, JK or JK=8H")
@@ -230,7 +238,7 @@ def _cards_text(text: str, what: str) -> list[Card]:
     try:
         cards = parse_cards(text)
     except CardError as exc:
-        raise PayloadError("bad-card", f"{what}: {exc}") from exc
+        raise PayloadError("bad-card", f"{what}: {exc}", params={"token": exc.token}) from exc
     if not _CARDS_TEXT_RE.search(text):
         raise PayloadError("bad-card", f"{what}: write the cards as 7S 10H JK JK=8H, "
                                        "apart by spaces, commas or semicolons")
@@ -316,7 +324,7 @@ def check_cards_exist(cards: Sequence[Card], rules: RuleSet, players: int) -> No
     bad = check_copies(cards, rules, players)
     if bad is not None:
         code = "no-jokers" if bad.code == "meld.no-jokers" else "too-many-copies"
-        raise PayloadError(code, bad.message)
+        raise PayloadError(code, bad.message, reason=bad.code, params=bad.params)
 
 
 def end_from(obj: Any, what: str) -> str | None:
