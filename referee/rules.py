@@ -181,7 +181,7 @@ _BOOL_OPTIONS = {
 #: Options that only make sense with 500-style scoring and deep draws.
 _NOT_BASIC = {
     "jokers": True, "deep_draw_new_meld": True, "floating": True,
-    "unplayable_discard": True, "must_go_out": True, "values": ValueScheme.FIVE_TEN_FIFTEEN,
+    "unplayable_discard": True, "must_go_out": True, "values": "5-10-15",
 }
 
 
@@ -247,7 +247,7 @@ def make_rules(spec: Mapping[str, Any] | str | None = None, **overrides: Any) ->
             raise RulesError("in Basic Rummy an ace always counts 1", "rules.basic-ace")
         if options.get("rummy_call", RummyCall.OFF) != RummyCall.OFF:
             raise RulesError(
-                f"option rummy_call={options['rummy_call']!r} does not apply to Basic Rummy: "
+                f"option rummy_call={str(options['rummy_call'])!r} does not apply to Basic Rummy: "
                 "Basic Rummy has no Rummy! calls", "rules.not-in-basic", {"option": "rummy_call"}
             )
     if options.get("floating") and options.get("discard_required"):
