@@ -397,6 +397,22 @@ def test_bad_lay_off_and_draw_questions_in_spanish(client):
     assert "En el montón de descartes solo hay 2 cartas." in page.get_data(as_text=True)
 
 
+def test_a_question_with_impossible_cards_is_told_in_the_pages_language(client):
+    """The referee's own verdict travels with the error (no English text to translate):
+    a card named more often than the decks hold, and a rule set that cannot be built."""
+    table = "A (Ann): 5H 6H 7H"
+    page = readable(client.get("/referee/layoff?" + urlencode(
+        {"table": table, "card": "5h", "family": "rummy-500"}),
+        headers={"Accept-Language": "it"}).get_data(as_text=True))
+    assert "5♥ compare 2 volte, ma tra le carte in gioco ce ne sono solo 1." in page
+    assert "appears" not in page
+    page = readable(client.get("/referee/meld?" + urlencode(
+        {"cards": "7s 8s 9s", "family": "basic", "rummy_call": "top"}),
+        headers={"Accept-Language": "es"}).get_data(as_text=True))
+    assert "El Rummy básico se juega sin la regla de la casa" in page, page
+    assert "rummy_call" not in visible(page)
+
+
 GETTEXT_NAMES = {"_", "_l", "N_", "gettext", "ngettext", "lazy_gettext"}
 
 
