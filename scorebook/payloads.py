@@ -287,7 +287,8 @@ def table_from(obj: Any, rules: RuleSet) -> Table:
         meld_id = text_from(item.get("id", f"m{i + 1}"), f"table meld {i + 1} id")
         assert meld_id is not None
         if meld_id in table:
-            raise PayloadError("duplicate-meld", f"two table melds have the id {meld_id!r}")
+            raise PayloadError("duplicate-meld", f"two table melds have the id {meld_id!r}",
+                               params={"meld": meld_id})
         owner = text_from(item.get("owner"), f"owner of meld {meld_id}", required=False)
         raw = item.get("cards")
         if not isinstance(raw, list | str):
@@ -308,7 +309,11 @@ def table_from(obj: Any, rules: RuleSet) -> Table:
                              laid_by if any(b != owner for b in laid_by) else None)
         except TableError as exc:
             code = "ambiguous-meld" if exc.verdict and exc.verdict.legal else "illegal-meld"
-            raise PayloadError(code, f"table meld {meld_id}: {exc}") from exc
+            why = exc.verdict  # (a Verdict is falsy when it is not legal)
+            raise PayloadError(code, f"table meld {meld_id}: {exc}",
+                               reason=why.code if why is not None else None,
+                               params={**(why.params if why is not None else {}),
+                                       "table_meld": meld_id}) from exc
         table = table.with_meld(meld)
     return table
 

@@ -161,8 +161,15 @@ def error_text(exc: PayloadError) -> str:
     """A bad question's explanation in the page's language, from its code and parameters
     (the referee's own message where it gave one)."""
     template = MESSAGES.get(exc.reason or "") or RULES_MESSAGES.get(exc.reason or "")
+    if template is not None and "table_meld" in exc.params:  # a meld of the table given
+        return gettext("Meld %(meld)s on the table: %(problem)s",
+                       meld=param_text("meld", exc.params["table_meld"], name_melds=False),
+                       problem=say(template, exc.params, name_melds=False))
     if template is not None:
         return say(template, exc.params, name_melds=False)
+    if exc.code == "duplicate-meld":
+        return gettext("Two melds on the table have the id %(meld)s: give each its own.",
+                       meld=param_text("meld", exc.params["meld"], name_melds=False))
     if exc.code == "bad-card" and "token" in exc.params:
         token = str(exc.params["token"])
         if not token.strip():

@@ -413,6 +413,19 @@ def test_a_question_with_impossible_cards_is_told_in_the_pages_language(client):
     assert "rummy_call" not in visible(page)
 
 
+
+def test_a_bad_meld_of_the_table_is_told_in_the_pages_language(client):
+    page = visible(readable(client.get("/referee/layoff?" + urlencode(
+        {"table": "A (Ann): 5H 6H 8H", "card": "8h"}),
+        headers={"Accept-Language": "es"}).get_data(as_text=True)))
+    assert "Combinación A de la mesa: 5♥ 6♥ 8♥ no es ni un trío" in page, page
+    assert "table meld" not in page
+    page = visible(readable(client.get("/referee/layoff?" + urlencode(
+        {"table": "A: 5H 6H 7H\nA: 9C 9D 9S", "card": "8h"}),
+        headers={"Accept-Language": "it"}).get_data(as_text=True)))
+    assert "Due combinazioni sul tavolo hanno il nome A" in page, page
+
+
 GETTEXT_NAMES = {"_", "_l", "N_", "gettext", "ngettext", "lazy_gettext"}
 
 
