@@ -27,7 +27,7 @@ from itertools import combinations, product
 from typing import Any
 
 from .cards import JOKER, SUITS, Card, joker_as, natural_card
-from .melds import RUN, SET, Reading, card_at, card_value, max_position, reading_value
+from .melds import RUN, SET, Reading, RunEnd, card_at, card_value, max_position, reading_value
 from .rules import RuleSet
 from .table import LayoffTarget, Table, TableMeld, fits, place
 
@@ -206,11 +206,11 @@ def layoff_chains(card: Card, pool: Pool, meld: TableMeld, rules: RuleSet
     for pos in _positions(card, rules):
         if pos < reading.low - 1:
             gap = list(range(reading.low - 1, pos, -1))  # laid off downwards
-            end = "low"
+            end = RunEnd.LOW
             span = reading.high - pos + 1
         elif pos > reading.high + 1 and pos <= top:
             gap = list(range(reading.high + 1, pos))
-            end = "high"
+            end = RunEnd.HIGH
             span = pos - reading.low + 1
         else:
             continue

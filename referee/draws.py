@@ -12,13 +12,18 @@ from dataclasses import dataclass
 
 from .arrange import Way, pool_of, ways_to_meld
 from .cards import Card
-from .rules import RuleSet
+from .rules import RuleSet, RummyCall
 from .table import Table
-from .verdict import Verdict
+from .verdict import Param, Verdict
 
 
 class DrawError(ValueError):
-    """A question about the pile that makes no sense (taking more cards than it holds)."""
+    """A question about the pile that makes no sense (taking more cards than it holds, or
+    a card taken that is not in the hand: ``card``)."""
+
+    def __init__(self, message: str, card: Card | None = None) -> None:
+        super().__init__(message)
+        self.card = card
 
 
 def check_draw(rules: RuleSet, table: Table, pile: Sequence[Card], hand: Sequence[Card],
@@ -35,7 +40,7 @@ def check_draw(rules: RuleSet, table: Table, pile: Sequence[Card], hand: Sequenc
         raise DrawError(f"take must be from 1 to {len(pile)}, the cards in the pile")
     card = pile[-take]
     above = pile[len(pile) - take + 1:]
-    params = {"card": str(card), "take": take}
+    params: dict[str, Param] = {"card": card, "take": take}
     detail: dict[str, object] = {"ways": (), "card": card, "taken": tuple(pile[-take:])}
     if take > 1 and not rules.deep_draws:
         return Verdict(False, "draw.basic-top-only", ("draw.basic",), params, detail)
@@ -95,9 +100,9 @@ class Callable:
 def callable_cards(table: Table, pile: Sequence[Card], rules: RuleSet) -> list[Callable]:
     """Every card in the pile that can be melded without any card from a hand
     (``rummy.call``), deepest first, under the rule set's ``rummy_call`` mode."""
-    if rules.rummy_call == "off" or not pile:
+    if rules.rummy_call == RummyCall.OFF or not pile:
         return []
-    if rules.rummy_call == "top":
+    if rules.rummy_call == RummyCall.TOP:
         ways = ways_to_meld(pile[-1], Counter(), table, rules, direct_only=True, limit=1)
         return [Callable(pile[-1], len(pile) - 1, 1, ways[0])] if ways else []
     found = []
@@ -121,8 +126,8 @@ def check_rummy_call(rules: RuleSet, table: Table, pile: Sequence[Card], discard
     deepest = found[0] if found else None
     detail = {"callable": tuple(found), "deepest": deepest,
               "take": deepest.take if deepest else 0}
-    params = {"caller": caller, "discarder": discarder}
-    if rules.rummy_call == "off":
+    params: dict[str, Param] = {"caller": caller, "discarder": discarder}
+    if rules.rummy_call == RummyCall.OFF:
         return Verdict(False, "rummy.off", ("rummy.mode",), params, detail)
     if hand_over:
         return Verdict(False, "rummy.hand-over", ("rummy.after-out",), params, detail)
@@ -131,12 +136,13 @@ def check_rummy_call(rules: RuleSet, table: Table, pile: Sequence[Card], discard
     if caller == discarder:
         return Verdict(False, "rummy.own-discard", ("rummy.call", "rummy.own-meld"), params,
                        detail)
-    mode = ("rummy.call", "rummy.mode") if rules.rummy_call == "top" else ("rummy.call",)
+    mode = ("rummy.call", "rummy.mode") if rules.rummy_call == RummyCall.TOP else (
+        "rummy.call",)
     if deepest is None:
-        if rules.rummy_call == "top" and pile:
+        if rules.rummy_call == RummyCall.TOP and pile:
             # only the latest discard counts in this game, laid off alone on a table meld
-            return Verdict(False, "rummy.top-nothing", mode, {**params, "card": str(pile[-1])},
+            return Verdict(False, "rummy.top-nothing", mode, {**params, "card": pile[-1]},
                            detail)
         return Verdict(False, "rummy.nothing", mode, params, detail)
     return Verdict(True, "rummy.ok", mode,
-                   {**params, "card": str(deepest.card), "take": deepest.take}, detail)
+                   {**params, "card": deepest.card, "take": deepest.take}, detail)

@@ -10,7 +10,7 @@ from .cards import Card
 from .draws import DrawError
 from .rules import RuleSet
 from .table import Table
-from .verdict import Verdict
+from .verdict import Param, Verdict
 
 
 def check_going_out(rules: RuleSet, table: Table, hand: Sequence[Card],
@@ -32,9 +32,9 @@ def check_going_out(rules: RuleSet, table: Table, hand: Sequence[Card],
     """
     _check_took(hand, took)
     remaining = list(hand)
-    params: dict[str, object] = {}
+    params: dict[str, Param] = {}
     if discard is not None:
-        params["card"] = str(discard)
+        params["card"] = discard
         for i, c in enumerate(remaining):
             if c.natural == discard.natural:
                 del remaining[i]
@@ -44,7 +44,7 @@ def check_going_out(rules: RuleSet, table: Table, hand: Sequence[Card],
     deepest = took[0] if took else None
     if len(took) > 1 and not rules.deep_draws:
         return Verdict(False, "draw.basic-top-only", ("draw.basic",),
-                       {"card": str(deepest), "take": len(took)})
+                       {"card": took[0], "take": len(took)})
     if discard is not None and deepest is not None and deepest.natural == discard.natural:
         # two copies of it in the hand: the one discarded may be the other copy, which
         # counts as the same card
@@ -73,7 +73,7 @@ def check_going_out(rules: RuleSet, table: Table, hand: Sequence[Card],
         plan = meld_all(remaining, table, rules, budget, new_meld=new_meld)
         if plan is None:
             return Verdict(False, "out.deep-needs-new-meld", ("out.empty-hand", *drew),
-                           {**params, "card": str(new_meld)})
+                           {**params, "card": new_meld})
     if plan is None:
         return _why_not(rules, table, remaining, budget, new_meld, params)
     detail = {"plan": tuple(plan)}
@@ -100,7 +100,7 @@ def _check_took(hand: Sequence[Card], took: Sequence[Card]) -> None:
     for card in took:
         if not held[card.natural]:
             raise DrawError(f"took lists {card}, which is not in the hand: the hand is every "
-                            "card the player holds, the cards taken included")
+                            "card the player holds, the cards taken included", card)
         held[card.natural] -= 1
 
 
@@ -110,7 +110,7 @@ def _in_a_new_meld(plan: Sequence[Step], card: Card) -> bool:
 
 
 def _why_not(rules: RuleSet, table: Table, remaining: Sequence[Card], budget: int | None,
-             new_meld: Card | None, params: dict[str, object]) -> Verdict:
+             new_meld: Card | None, params: dict[str, Param]) -> Verdict:
     """The real reason no plan melds every card: only one new meld is allowed this turn,
     or some cards cannot be melded at all."""
     if budget is not None and meld_all(remaining, table, rules, None,
@@ -119,7 +119,7 @@ def _why_not(rules: RuleSet, table: Table, remaining: Sequence[Card], budget: in
                        params)
     stuck = _unmeldable(remaining, table, rules)
     return Verdict(False, "out.cannot-meld", ("out.empty-hand",),
-                   {**params, "cards": " ".join(str(c) for c in stuck)})
+                   {**params, "cards": tuple(stuck)})
 
 
 def _unmeldable(cards: Sequence[Card], table: Table, rules: RuleSet) -> list[Card]:

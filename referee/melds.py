@@ -15,14 +15,31 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from operator import attrgetter
 
 from .cards import JOKER, JOKER_RANK, SUITS, Card, joker_as, natural_card
-from .rules import RuleSet
-from .verdict import Verdict
+from .rules import RuleSet, ValueScheme
+from .verdict import Param, Verdict
 
-SET = "set"
-RUN = "run"
+
+class MeldKind(StrEnum):
+    """A meld is a set or a run (``meld.set``, ``meld.run``)."""
+
+    SET = "set"
+    RUN = "run"
+
+
+class RunEnd(StrEnum):
+    """The end of a run a card is laid off at: below its lowest card or above its
+    highest (``values.ace-end`` for an ace)."""
+
+    LOW = "low"
+    HIGH = "high"
+
+
+SET = MeldKind.SET
+RUN = MeldKind.RUN
 #: The codes of a legal meld whose cards can be read several ways: the player (or,
 #: for cards as they lie, the joker's or the ace's place) must say which.
 SEVERAL_READINGS = ("meld.ambiguous", "meld.joker-place", "meld.ace-either-end")
@@ -37,7 +54,7 @@ class Reading:
     declared as the set's rank (and a suit only where the player named one).
     """
 
-    kind: str
+    kind: MeldKind
     cards: tuple[Card, ...]
     rank: int = 0  # a set's rank
     suit: str = ""  # a run's suit
@@ -72,13 +89,13 @@ def card_value(card: Card, rules: RuleSet, *, low_ace: bool = False) -> int:
     rank = card.rank
     if rank == JOKER_RANK:
         return 15
-    if rules.family == "basic":
+    if rules.is_basic:
         return 10 if rank >= 10 else rank
     if rank == 1:
         return rules.low_ace_value if low_ace else 15
     if rank >= 10:
         return 10
-    return 5 if rules.values == "5-10-15" else rank
+    return 5 if rules.values == ValueScheme.FIVE_TEN_FIFTEEN else rank
 
 
 def reading_values(reading: Reading, rules: RuleSet) -> list[int]:
@@ -263,14 +280,10 @@ def is_meld(cards: Iterable[Card], rules: RuleSet) -> bool:
 # verdicts
 
 
-def _fmt(cards: Iterable[Card]) -> str:
-    return " ".join(str(c) for c in cards)
-
-
 def _diagnose(cards: Sequence[Card], rules: RuleSet) -> Verdict:
     """Why a bunch of cards with no reading is not a meld."""
     naturals, jokers = _split(cards)
-    text = _fmt(cards)
+    text = tuple(cards)
     ranks = {c.rank for c in naturals}
     suits = [c.suit for c in naturals]
     if len(ranks) == 1:
@@ -348,13 +361,13 @@ def check_meld(cards: Sequence[Card], rules: RuleSet) -> Verdict:
             options = meld_readings(undeclared, rules)
             if options:
                 return Verdict(False, "meld.bad-declaration", ("meld.joker",),
-                               {"readings": "; ".join(str(r) for r in options)},
+                               {"readings": tuple(options)},
                                {"readings": tuple(options)})
         return _diagnose(cards, rules)
     # sets come before runs among the readings
     rule_ids = _MELD_RULES[readings[0].kind == SET, readings[-1].kind == RUN, bool(jokers)]
     if len(readings) > 1:
-        params = {"count": len(readings), "readings": "; ".join(map(str, readings))}
+        params: dict[str, Param] = {"count": len(readings), "readings": tuple(readings)}
         detail = {"readings": tuple(readings)}
         if all(r.kind == RUN and r.suit == readings[0].suit for r in readings):
             if len({_declarations(r) for r in readings}) == 1:
@@ -366,7 +379,7 @@ def check_meld(cards: Sequence[Card], rules: RuleSet) -> Verdict:
                            detail)
         return Verdict(True, "meld.ambiguous", rule_ids, params, detail)
     reading = readings[0]
-    return Verdict(True, f"meld.ok-{reading.kind}", rule_ids, {"cards": str(reading)},
+    return Verdict(True, f"meld.ok-{reading.kind}", rule_ids, {"cards": tuple(reading.cards)},
                    {"readings": (reading,)})
 
 
@@ -384,12 +397,12 @@ def check_copies(cards: Iterable[Card], rules: RuleSet, players: int) -> Verdict
     for (rank, suit), count in counts.items():
         if rank == JOKER_RANK:
             if not rules.jokers:
-                return Verdict(False, "meld.no-jokers", ("cards.deck",), {"card": str(JOKER)})
+                return Verdict(False, "meld.no-jokers", ("cards.deck",), {"card": JOKER})
             limit = rules.jokers_in_play(players)
         else:
             limit = decks
         if count > limit:
             card = JOKER if rank == JOKER_RANK else natural_card(rank, suit)
             return Verdict(False, "cards.too-many-copies", ("cards.copies",),
-                           {"card": str(card), "count": count, "decks": decks, "max": limit})
+                           {"card": card, "count": count, "decks": decks, "max": limit})
     return None

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .rules import FAMILIES, Family
 from .verdict import N_
 
-ALL = ("pagat-500", "rummy-500", "basic")
-FIVE_HUNDRED = ("pagat-500", "rummy-500")
+ALL = FAMILIES
+FIVE_HUNDRED = (Family.PAGAT_500, Family.RUMMY_500)
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ RULE_TEXTS: tuple[RuleText, ...] = (
         FIVE_HUNDRED),
     RuleText("values.joker", "values", N_("The joker's value"), N_(
         "A joker is worth 15 points wherever it ends up, melded or stuck in a hand; it does "
-        "not take the value of the card it stands for."), ("pagat-500", "rummy-500"),
+        "not take the value of the card it stands for."), FIVE_HUNDRED,
         "jokers"),
     RuleText("meld.set", "meld", N_("Sets"), N_(
         "Three or four cards of the same rank. With two decks every card of a set must be of "
@@ -136,13 +137,13 @@ RULE_TEXTS: tuple[RuleText, ...] = (
         FIVE_HUNDRED),
     RuleText("draw.must-meld", "turn", N_("Discards must be melded"), N_(
         "House rule: any card taken from the discard pile, even the top one on its own, "
-        "must be melded straight away."), FIVE_HUNDRED + ("basic",), "draw_must_meld"),
+        "must be melded straight away."), FIVE_HUNDRED + (Family.BASIC,), "draw_must_meld"),
     RuleText("draw.deep-new-meld", "turn", N_("The deepest card starts a new meld"), N_(
         "House rule: the deepest card you take from the pile must go into a new meld of "
         "three or more; adding it to a meld already on the table is not enough."),
         FIVE_HUNDRED, "deep_draw_new_meld"),
     RuleText("draw.basic", "turn", N_("Top card only"), N_(
-        "In Basic Rummy only the top card of the discard pile can be taken."), ("basic",)),
+        "In Basic Rummy only the top card of the discard pile can be taken."), (Family.BASIC,)),
     RuleText("discard.not-same", "turn", N_("No discarding what you just picked up"), N_(
         "If the only card you took was the top of the discard pile, you must discard a "
         "different card (in Basic Rummy: a card taken from the pile is not discarded in the "
@@ -199,7 +200,7 @@ RULE_TEXTS: tuple[RuleText, ...] = (
     RuleText("basic.stock-reshuffle", "out", N_("Running out of stock"), N_(
         "In Basic Rummy the discard pile is shuffled into a new stock when the stock runs "
         "out; if that runs out too, the hand is a draw and nobody scores. It is also a draw "
-        "when nobody can ever finish."), ("basic",)),
+        "when nobody can ever finish."), (Family.BASIC,)),
     RuleText("score.500", "score", N_("Scoring in 500 Rum and Rummy 500"), N_(
         "When the hand ends, each player adds up every card they melded or laid off and "
         "takes away every card still in their hand, even cards that could have been melded. "
@@ -208,10 +209,10 @@ RULE_TEXTS: tuple[RuleText, ...] = (
     RuleText("score.basic", "score", N_("Winner takes all"), N_(
         "In Basic Rummy the player who went out scores the cards left in everyone else's "
         "hands (face cards 10, aces 1, the rest their number). Nobody else scores."),
-        ("basic",)),
+        (Family.BASIC,)),
     RuleText("score.going-rummy", "score", N_("Going Rummy"), N_(
         "In Basic Rummy, a player who goes out in one turn without having melded or laid "
-        "off anything earlier in the hand scores double."), ("basic",)),
+        "off anything earlier in the hand scores double."), (Family.BASIC,)),
     RuleText("game.target-500", "game", N_("Playing to 500"), N_(
         "Hands are played until someone has 500 or more after a hand; then the highest "
         "total wins. If the top is shared, play more hands until one player leads alone. "
@@ -223,7 +224,7 @@ RULE_TEXTS: tuple[RuleText, ...] = (
     RuleText("game.target-basic", "game", N_("Basic Rummy's targets"), N_(
         "In Basic Rummy the first player to reach the target wins: 100 points with two "
         "players, 150 with three, 200 with four, unless the table agrees on another "
-        "target."), ("basic",), "target"),
+        "target."), (Family.BASIC,), "target"),
 )
 
 RULES_BY_ID: dict[str, RuleText] = {r.id: r for r in RULE_TEXTS}

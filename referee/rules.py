@@ -10,33 +10,70 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 from typing import Any
 
 from .verdict import N_
 
-FAMILIES = ("pagat-500", "rummy-500", "basic")
+
+class Family(StrEnum):
+    """The rule families (``RULES.md``): 500 Rum as Pagat has it, Rummy 500, Basic Rummy."""
+
+    PAGAT_500 = "pagat-500"
+    RUMMY_500 = "rummy-500"
+    BASIC = "basic"
+
+
+class ValueScheme(StrEnum):
+    """The ``values`` option: cards at face value, or 5-10-15."""
+
+    FACE = "face"
+    FIVE_TEN_FIFTEEN = "5-10-15"
+
+
+class RummyCall(StrEnum):
+    """The ``rummy_call`` option: no calls, on the latest discard only, or anywhere in the
+    pile."""
+
+    OFF = "off"
+    TOP = "top"
+    PILE = "pile"
+
+
+FAMILIES = tuple(Family)
 FAMILY_NAMES = {
-    "pagat-500": N_("500 Rum"),
-    "rummy-500": N_("Rummy 500"),
-    "basic": N_("Basic Rummy"),
+    Family.PAGAT_500: N_("500 Rum"),
+    Family.RUMMY_500: N_("Rummy 500"),
+    Family.BASIC: N_("Basic Rummy"),
 }
-RUMMY_CALL_MODES = ("off", "top", "pile")
-VALUE_SCHEMES = ("face", "5-10-15")
+RUMMY_CALL_MODES = tuple(RummyCall)
+VALUE_SCHEMES = tuple(ValueScheme)
 #: Basic Rummy's target by player count (``game.target-basic``).
 BASIC_TARGETS = {2: 100, 3: 150, 4: 200}
 
 
 class RulesError(ValueError):
-    """A rule set that cannot be built: unknown family or option, bad value, contradiction."""
+    """A rule set that cannot be built: unknown family or option, bad value, contradiction.
+
+    The message is English for programs (the JSON API's); ``code`` and ``params`` say
+    the same as data, and where ``code`` is in
+    :data:`~referee.verdict.RULES_MESSAGES` a page says it in the reader's language.
+    """
+
+    def __init__(self, message: str, code: str = "rules.invalid",
+                 params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params: Mapping[str, Any] = params or {}
 
 
 @dataclass(frozen=True)
 class RuleSet:
-    family: str
+    family: Family
     jokers: bool
-    values: str
+    values: ValueScheme
     low_ace_value: int
-    rummy_call: str
+    rummy_call: RummyCall
     draw_must_meld: bool
     deep_draw_new_meld: bool
     discard_required: bool
@@ -50,7 +87,7 @@ class RuleSet:
     # ---- what follows from the family -------------------------------------------------
     @property
     def is_basic(self) -> bool:
-        return self.family == "basic"
+        return self.family == Family.BASIC
 
     @property
     def aces_high(self) -> bool:
@@ -78,8 +115,9 @@ class RuleSet:
         if not self.min_players <= players <= self.max_players:
             raise RulesError(
                 f"{self.family} is played by {self.min_players} to {self.max_players} players, "
-                f"not {players}"
-            )
+                f"not {players}", "rules.players",
+                {"family": self.family, "low": self.min_players, "high": self.max_players,
+                 "count": players})
 
     def decks(self, players: int) -> int:
         """Decks shuffled together: two from five players on (``cards.deck``)."""
@@ -107,15 +145,18 @@ class RuleSet:
         return asdict(self)
 
 
-_DEFAULTS: dict[str, dict[str, Any]] = {
-    "pagat-500": dict(
-        jokers=True, values="face", low_ace_value=1, rummy_call="pile", target=500
+_DEFAULTS: dict[Family, dict[str, Any]] = {
+    Family.PAGAT_500: dict(
+        jokers=True, values=ValueScheme.FACE, low_ace_value=1, rummy_call=RummyCall.PILE,
+        target=500
     ),
-    "rummy-500": dict(
-        jokers=False, values="face", low_ace_value=15, rummy_call="off", target=500
+    Family.RUMMY_500: dict(
+        jokers=False, values=ValueScheme.FACE, low_ace_value=15, rummy_call=RummyCall.OFF,
+        target=500
     ),
-    "basic": dict(
-        jokers=False, values="face", low_ace_value=1, rummy_call="off", target=None
+    Family.BASIC: dict(
+        jokers=False, values=ValueScheme.FACE, low_ace_value=1, rummy_call=RummyCall.OFF,
+        target=None
     ),
 }
 _COMMON: dict[str, Any] = dict(
@@ -152,11 +193,11 @@ def _check_value(name: str, value: Any) -> Any:
     if name == "values":
         if value not in VALUE_SCHEMES:
             raise RulesError(f"option values must be one of {', '.join(VALUE_SCHEMES)}")
-        return value
+        return ValueScheme(value)
     if name == "rummy_call":
         if value not in RUMMY_CALL_MODES:
             raise RulesError(f"option rummy_call must be one of {', '.join(RUMMY_CALL_MODES)}")
-        return value
+        return RummyCall(value)
     if name == "low_ace_value":
         if value not in (1, 5, 15) or isinstance(value, bool):
             raise RulesError("option low_ace_value must be 1, 5 or 15")
@@ -184,9 +225,11 @@ def make_rules(spec: Mapping[str, Any] | str | None = None, **overrides: Any) ->
         raise RulesError("rules must be an object with a family and options")
     given = dict(spec)
     given.update(overrides)
-    family = given.pop("family", "pagat-500")
-    if family not in FAMILIES:
-        raise RulesError(f"unknown rule family {family!r}; choose one of {', '.join(FAMILIES)}")
+    given_family = given.pop("family", Family.PAGAT_500)
+    if given_family not in FAMILIES:
+        raise RulesError(
+            f"unknown rule family {given_family!r}; choose one of {', '.join(FAMILIES)}")
+    family = Family(given_family)
     for name in given:
         if name not in OPTIONS:
             raise RulesError(f"unknown option {name!r}")
@@ -195,29 +238,34 @@ def make_rules(spec: Mapping[str, Any] | str | None = None, **overrides: Any) ->
         # null means "the family's own target": 500, or Basic's by player count
         del options["target"]
 
-    if family == "basic":
+    if family == Family.BASIC:
         for name, bad in _NOT_BASIC.items():
             if name in options and options[name] == bad:
-                raise RulesError(f"option {name}={bad!r} does not apply to Basic Rummy")
+                raise RulesError(f"option {name}={bad!r} does not apply to Basic Rummy",
+                                 "rules.not-in-basic", {"option": name})
         if options.get("low_ace_value", 1) != 1:
-            raise RulesError("in Basic Rummy an ace always counts 1")
-        if options.get("rummy_call", "off") != "off":
+            raise RulesError("in Basic Rummy an ace always counts 1", "rules.basic-ace")
+        if options.get("rummy_call", RummyCall.OFF) != RummyCall.OFF:
             raise RulesError(
-                f"option rummy_call={options['rummy_call']!r} does not apply to Basic Rummy: "
-                "Basic Rummy has no Rummy! calls"
+                f"option rummy_call={str(options['rummy_call'])!r} does not apply to Basic Rummy: "
+                "Basic Rummy has no Rummy! calls", "rules.not-in-basic", {"option": "rummy_call"}
             )
     if options.get("floating") and options.get("discard_required"):
-        raise RulesError("floating needs discard_required off: a floater melds every card")
+        raise RulesError("floating needs discard_required off: a floater melds every card",
+                         "rules.floating-discard",
+                         {"option": "floating", "other": "discard_required"})
     if options.get("unplayable_discard"):
         if options.get("discard_required"):
             raise RulesError(
                 "unplayable_discard needs discard_required off: a player whose last card is "
-                "playable must meld it and float"
-            )
+                "playable must meld it and float", "rules.unplayable-discard",
+                {"option": "unplayable_discard", "other": "discard_required"})
         if options.get("floating") is False:
-            raise RulesError("unplayable_discard needs floating: a playable last card is melded")
+            raise RulesError("unplayable_discard needs floating: a playable last card is melded",
+                             "rules.unplayable-floating",
+                             {"option": "unplayable_discard", "other": "floating"})
         options["floating"] = True
-    if options.get("values") == "5-10-15" and "low_ace_value" not in options:
+    if options.get("values") == ValueScheme.FIVE_TEN_FIFTEEN and "low_ace_value" not in options:
         options["low_ace_value"] = 5
 
     values: dict[str, Any] = {**_COMMON, **_DEFAULTS[family], **options}

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .cards import JOKER, Card
-from .melds import RUN, SET, card_value, check_copies
+from .melds import RUN, SET, RunEnd, card_value, check_copies
 from .rules import RuleSet
 from .table import LayoffTarget, Table, TableError, TableMeld, fits, make_meld, place
 from .verdict import Verdict
@@ -35,7 +35,7 @@ class ScoringError(ValueError):
 #: One lay-off: the card and the meld id it went on, and optionally the end of the run it
 #: went to (``low`` or ``high``; ``values.ace-end``: an ace on a run 2…K).
 Layoff = tuple[Card, str] | tuple[Card, str, str | None]
-ENDS = ("low", "high")
+ENDS = tuple(RunEnd)
 
 
 @dataclass(frozen=True)
@@ -331,7 +331,7 @@ def game_result(rules: RuleSet, totals: Sequence[int], went_out: int | None = No
     leaders = [i for i in reached if totals[i] == top]
     if len(leaders) > 1:
         return Verdict(False, "game.tie", (rule,),
-                       {"players": ", ".join(names[i] for i in leaders), "total": top},
+                       {"players": tuple(names[i] for i in leaders), "total": top},
                        {"finished": False, "winner": None, "tied": tuple(leaders)})
     return won(leaders[0], (rule,))
 

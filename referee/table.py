@@ -12,9 +12,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from .cards import JOKER_RANK, Card, joker_as
-from .melds import SET, Reading, check_meld, max_position, meld_readings
+from .melds import SET, MeldKind, Reading, RunEnd, check_meld, max_position, meld_readings
 from .rules import RuleSet
-from .verdict import Verdict
+from .verdict import Param, Verdict
 
 
 class TableError(ValueError):
@@ -63,7 +63,7 @@ class LayoffTarget:
 
     meld_id: str
     card: Card
-    end: str
+    end: RunEnd | MeldKind  # MeldKind.SET: into a set
 
 
 @dataclass(frozen=True)
@@ -191,7 +191,7 @@ def fits(meld: TableMeld, card: Card, rules: RuleSet) -> list[LayoffTarget]:
     low, suit = reading.low, reading.suit
     high = low + length - 1
     top = max_position(rules)
-    for end, position in (("low", low - 1), ("high", high + 1)):
+    for end, position in ((RunEnd.LOW, low - 1), (RunEnd.HIGH, high + 1)):
         if position < 1 or position > top:
             continue
         rank = 1 if position == 14 else position  # the card at that position
@@ -217,7 +217,7 @@ def place(meld: TableMeld, target: LayoffTarget, laid_by: str | None) -> TableMe
     reading = meld.reading
     by = None if laid_by == meld.owner else laid_by
     # (built directly rather than with dataclasses.replace, which is several times slower)
-    if target.end == "low":
+    if target.end == RunEnd.LOW:
         new = Reading(reading.kind, (target.card,) + reading.cards, reading.rank, reading.suit,
                       reading.low - 1)
         return TableMeld(meld.id, new, meld.owner, (by,) + meld.laid_by)
@@ -256,7 +256,7 @@ def either_end(targets: Iterable[LayoffTarget], meld_id: str) -> bool:
     joker standing for it, on a run 2…K: ``values.ace-end``)?"""
     ends: dict[Card, set[str]] = {}
     for t in targets:
-        if t.meld_id == meld_id and t.end in ("low", "high"):
+        if t.meld_id == meld_id and t.end in (RunEnd.LOW, RunEnd.HIGH):
             ends.setdefault(t.card, set()).add(t.end)
     return any(len(found) == 2 for found in ends.values())
 
@@ -264,14 +264,14 @@ def either_end(targets: Iterable[LayoffTarget], meld_id: str) -> bool:
 def _fits_on(card: Card, meld_id: str, targets: Sequence[LayoffTarget],
              base: tuple[str, ...], detail: dict[str, tuple[LayoffTarget, ...]]) -> Verdict:
     """``layoff.ok``, or ``layoff.ace-either-end`` when the player must say which end."""
-    params = {"card": str(card), "meld": meld_id}
+    params: dict[str, Param] = {"card": card, "meld": meld_id}
     if either_end(targets, meld_id):
         return Verdict(True, "layoff.ace-either-end", base + ("values.ace-end",), params,
                        detail)
     return Verdict(True, "layoff.ok", base, params, detail)
 
 
-def layoff_end(table: Table, meld_id: str, card: Card) -> str | None:
+def layoff_end(table: Table, meld_id: str, card: Card) -> RunEnd | None:
     """Where an ace laid off on run ``meld_id`` lies in ``table``: ``low`` (below the
     two) or ``high`` (above the king); None for any other card or a set.  What a record
     of the hand keeps (``values.ace-end``)."""
@@ -279,7 +279,7 @@ def layoff_end(table: Table, meld_id: str, card: Card) -> str | None:
     want = card.stands_for if card.is_joker else card
     if meld.kind == SET or want is None or want.rank != 1:
         return None
-    return "low" if meld.reading.low == 1 else "high"
+    return RunEnd.LOW if meld.reading.low == 1 else RunEnd.HIGH
 
 
 def _why_not(meld: TableMeld, card: Card) -> Verdict | None:
@@ -292,7 +292,7 @@ def _why_not(meld: TableMeld, card: Card) -> Verdict | None:
             # a run's jokers stand for whole cards; a set's joker may name its suit too
             if c.is_joker and c.stands_for == card:
                 return Verdict(False, "layoff.joker-fixed", ("layoff.joker-fixed",),
-                               {"meld": meld.id, "card": str(card)})
+                               {"meld": meld.id, "card": card})
     return None
 
 
@@ -323,7 +323,7 @@ def _no_fit(card: Card, rules: RuleSet, melds: Iterable[TableMeld],
     """``layoff.no-fit``, citing the meld rules that keep the card off these melds."""
     base = ("layoff.basic", "layoff.joker") if card.is_joker else ("layoff.basic",)
     extra = tuple(dict.fromkeys(r for meld in melds for r in _blocked_by(meld, card, rules)))
-    return Verdict(False, "layoff.no-fit", base + extra, {"card": str(card)}, detail)
+    return Verdict(False, "layoff.no-fit", base + extra, {"card": card}, detail)
 
 
 def check_layoff(table: Table, card: Card, rules: RuleSet, meld_id: str | None = None
@@ -333,7 +333,7 @@ def check_layoff(table: Table, card: Card, rules: RuleSet, meld_id: str | None =
     ``detail["targets"]`` lists every :class:`LayoffTarget` on the table.
     """
     if card.is_joker and not rules.jokers:
-        return Verdict(False, "meld.no-jokers", ("cards.deck",), {"card": str(card)},
+        return Verdict(False, "meld.no-jokers", ("cards.deck",), {"card": card},
                        {"targets": ()})
     targets = layoff_targets(table, card, rules)
     ids = list(dict.fromkeys(t.meld_id for t in targets))
@@ -350,14 +350,14 @@ def check_layoff(table: Table, card: Card, rules: RuleSet, meld_id: str | None =
             return replace(why, detail=detail)
         if ids:
             return Verdict(False, "layoff.wrong-meld", base + ("layoff.choice",),
-                           {"card": str(card), "meld": meld_id, "targets": ", ".join(ids)},
+                           {"card": card, "meld": meld_id, "targets": tuple(ids)},
                            detail)
         return _no_fit(card, rules, [table.get(meld_id)], detail)
     if len(ids) == 1:
         return _fits_on(card, ids[0], targets, base, detail)
     if ids:
         return Verdict(True, "layoff.choose", base + ("layoff.choice",),
-                       {"card": str(card), "targets": ", ".join(ids)}, detail)
+                       {"card": card, "targets": tuple(ids)}, detail)
     for meld in table:
         why = _why_not(meld, card)
         if why is not None:

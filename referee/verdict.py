@@ -1,17 +1,29 @@
-"""Verdicts: what the referee answers, as data.
+r"""Verdicts: what the referee answers, as data.
 
 Every check returns a :class:`Verdict` — legal or not, a stable ``code``, the
 rule ids from ``RULES.md`` it rests on, the parameters of its explanation and
 any details (readings, targets, ways to meld).  The English text of each code
-is a template marked with :func:`N_`, so the web layer translates it with
-Babel; the referee itself never needs Flask to explain itself.
+is a template marked with :func:`N_` (:data:`MESSAGES`), so the web layer
+translates it with Babel; the referee itself never needs Flask to explain itself.
+
+The parameters are values, not text: cards are :class:`~referee.cards.Card` values,
+readings :class:`~referee.melds.Reading` values, lists are tuples.  What each
+placeholder holds is declared once in :data:`PLACEHOLDERS`; :func:`plain_text`
+writes a value the way the JSON API and the English messages always have (``7S 8S``,
+``A, B``), and the web's presenter writes it for a page (suit symbols, meld names,
+lists in the reader's language).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:
+    from .cards import Card
+    from .melds import Reading
 
 
 def N_(message: str) -> str:  # noqa: N802 - the conventional gettext no-op marker
@@ -188,6 +200,81 @@ MESSAGES: dict[str, str] = {
 }
 
 
+# ---- rule sets that cannot be built (:class:`~referee.rules.RulesError`) --------------
+#: What the web says about a contradictory rule set (the JSON API keeps the error's own
+#: English, which names the options as the API spells them).
+RULES_MESSAGES: dict[str, str] = {
+    "rules.not-in-basic": N_("Basic Rummy is played without the house rule “%(option)s”."),
+    "rules.basic-ace": N_("In Basic Rummy an ace always counts 1."),
+    "rules.floating-discard": N_(
+        "“%(option)s” needs “%(other)s” off: a floating player has melded every card, so "
+        "there is nothing left to discard."
+    ),
+    "rules.unplayable-discard": N_(
+        "“%(option)s” needs “%(other)s” off: a player whose last card is playable must meld "
+        "it and float."
+    ),
+    "rules.unplayable-floating": N_(
+        "“%(option)s” needs “%(other)s”: a playable last card is melded, and the player "
+        "floats."
+    ),
+    "rules.players": N_("%(family)s is played by %(low)s to %(high)s players, not %(count)s."),
+}
+
+
+class Placeholder(StrEnum):
+    """What a message's placeholder holds."""
+
+    COUNT = "count"  # a whole number
+    CARD = "card"  # a Card
+    CARDS = "cards"  # a tuple of Cards
+    READINGS = "readings"  # a tuple of Readings (ways to read the same cards)
+    MELD = "meld"  # a meld id
+    MELDS = "melds"  # a tuple of meld ids
+    NAME = "name"  # a player's name, as typed
+    NAMES = "names"  # a tuple of names
+    OPTION = "option"  # a house rule's option name (``floating``)
+    FAMILY = "family"  # a rule family (``basic``)
+
+
+#: Every placeholder name the messages use, and what it holds.
+PLACEHOLDERS: dict[str, Placeholder] = {
+    "count": Placeholder.COUNT, "max": Placeholder.COUNT, "min": Placeholder.COUNT,
+    "decks": Placeholder.COUNT, "take": Placeholder.COUNT, "total": Placeholder.COUNT,
+    "target": Placeholder.COUNT, "low": Placeholder.COUNT, "high": Placeholder.COUNT,
+    "card": Placeholder.CARD, "cards": Placeholder.CARDS, "readings": Placeholder.READINGS,
+    "meld": Placeholder.MELD, "targets": Placeholder.MELDS,
+    "winner": Placeholder.NAME, "player": Placeholder.NAME, "caller": Placeholder.NAME,
+    "discarder": Placeholder.NAME, "players": Placeholder.NAMES,
+    "option": Placeholder.OPTION, "other": Placeholder.OPTION, "family": Placeholder.FAMILY,
+}
+
+#: A parameter's value: see :class:`Placeholder`.
+Param: TypeAlias = "int | str | Card | Reading | tuple[Card, ...] | tuple[Reading, ...] " \
+    "| tuple[str, ...]"
+
+
+def plain_text(name: str, value: Any) -> Any:
+    """A parameter as the JSON API and the English messages write it: a card as ``7S``,
+    cards ``7S 8S 9S``, readings ``7S 8S 9S; JK=7S 8S 9S``, lists of ids or names
+    ``A, B``; numbers stay numbers."""
+    kind = PLACEHOLDERS.get(name)
+    if kind is Placeholder.COUNT:
+        return value
+    if kind is Placeholder.CARDS:
+        return " ".join(str(c) for c in value)
+    if kind is Placeholder.READINGS:
+        return "; ".join(str(r) for r in value)
+    if kind in (Placeholder.MELDS, Placeholder.NAMES):
+        return ", ".join(str(v) for v in value)
+    return value if isinstance(value, int) else str(value)
+
+
+def plain_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Every parameter by :func:`plain_text`."""
+    return {k: plain_text(k, v) for k, v in params.items()}
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The referee's answer to one question."""
@@ -195,7 +282,7 @@ class Verdict:
     legal: bool
     code: str
     rules: tuple[str, ...]
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Param] = field(default_factory=dict)
     detail: Mapping[str, Any] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
@@ -205,17 +292,17 @@ class Verdict:
     def template(self) -> str:
         return MESSAGES[self.code]
 
+    def plain_params(self) -> dict[str, Any]:
+        """The parameters as text and numbers (the JSON API's ``params``)."""
+        return plain_params(self.params)
+
     @property
     def message(self) -> str:
         """The English explanation (the web layer translates ``template``)."""
-        return render(self.template, self.params)
+        return render(self.template, self.plain_params())
 
 
 def render(template: str, params: Mapping[str, Any]) -> str:
-    return template % {k: _text(v) for k, v in params.items()} if params else template
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, list | tuple):
-        return " ".join(str(v) for v in value)
-    return str(value)
+    """``template`` with its ``%(name)s`` placeholders filled from ``params`` (already
+    written as text)."""
+    return template % dict(params) if params else template

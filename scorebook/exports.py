@@ -44,7 +44,6 @@ from scorebook.extensions import db
 from scorebook.games import ENDINGS, MAX_NAME_LENGTH, complete_hands, family_name, verdict_of
 from scorebook.hands import _meld_name, _scoring_problem, _store, check_entry, check_melds
 from scorebook.history import clean_player_name
-from scorebook.i18n import rules_error_text
 from scorebook.league import MAX_SEASON_NAME, as_utc, ensure_seasons, prepare, season_of_day
 from scorebook.models import (
     ABANDONED,
@@ -66,7 +65,7 @@ from scorebook.models import (
     Seat,
 )
 from scorebook.plain_text import has_unwanted
-from scorebook.wording import explain
+from scorebook.wording import explain, rules_error_text
 
 FORMAT = "rummy-scorebook/league"
 VERSION = 1
@@ -601,7 +600,7 @@ def _game_rules(g: Mapping[str, Any]) -> RuleSet:
         return make_rules({**spec, "family": family})
     except RulesError as exc:
         raise LeagueImportError(gettext("Those house rules do not go together: %(why)s",
-                                        why=rules_error_text(str(exc)))) from exc
+                                        why=rules_error_text(exc))) from exc
 
 
 def _import_seats(game: Game, g: Mapping[str, Any], rules: RuleSet,

@@ -19,7 +19,6 @@ from referee.rules import FAMILY_NAMES
 from referee.turns import dealer_of_hand
 from scorebook.bidi import isolate
 from scorebook.extensions import db
-from scorebook.i18n import rules_error_text
 from scorebook.models import (
     ABANDONED,
     DRAW,
@@ -36,7 +35,7 @@ from scorebook.models import (
     utcnow,
 )
 from scorebook.plain_text import TEXT_MESSAGE, has_unwanted
-from scorebook.wording import explain
+from scorebook.wording import explain, rules_error_text
 
 DEFAULT_LEAGUE_NAME = "Our table"
 MAX_NAME_LENGTH = 40
@@ -100,7 +99,7 @@ def build_rules(family: str, options: dict[str, Any]) -> RuleSet:
         return make_rules(family, **spec)
     except RulesError as exc:
         raise GameSetupError(gettext("Those house rules do not go together: %(why)s",
-                                     why=rules_error_text(str(exc))), "rules") from exc
+                                     why=rules_error_text(exc)), "rules") from exc
 
 
 def create_game(league: League, names: Sequence[str], first_dealer: int,

@@ -80,7 +80,7 @@ from scorebook.models import (
 from scorebook.models import (
     HandScore as StoredScore,
 )
-from scorebook.wording import explain, meld_label, meld_name
+from scorebook.wording import explain, meld_label, meld_name, param_text
 
 
 class HandConflict(HandError):
@@ -123,7 +123,7 @@ def _meld_name(owner: str, index: int) -> str:
 
 
 def _joker_readings(readings: Sequence[Reading]) -> str:
-    return "; ".join(" ".join(c.pretty() for c in r.cards) for r in readings)
+    return param_text("readings", tuple(readings))
 
 
 def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:

@@ -12,8 +12,6 @@ The language of a request is, first to last:
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -30,7 +28,7 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import format_date, format_datetime, format_decimal, get_locale, gettext
+from flask_babel import format_date, format_datetime, format_decimal, get_locale
 from werkzeug.wrappers import Response
 
 from scorebook import bidi
@@ -112,49 +110,14 @@ def switch_links() -> list[dict[str, Any]]:
             for code in supported()]
 
 
-# ---- the referee's English errors, in the page's language -----------------------------
+# ---- house rules by name ---------------------------------------------------------------
 
-#: The referee (pure Python, English only) explains a bad rule set in English; each
-#: known explanation is matched here and said again in the page's language.
 def option_label(option: str) -> str:
     """A house rule's name as the new-game form shows it (``floating`` → “Floating”)."""
     from scorebook.forms import OPTION_HELP  # (forms imports the models, which import us)
 
     label = OPTION_HELP.get(option)
     return str(label[0]) if label else option
-
-
-RULES_ERRORS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
-    (re.compile(r"option (\w+)=.* does not apply to Basic Rummy"),
-     lambda m: gettext("Basic Rummy is played without the house rule “%(option)s”.",
-                       option=option_label(m.group(1)))),
-    (re.compile(r"in Basic Rummy an ace always counts 1"),
-     lambda m: gettext("In Basic Rummy an ace always counts 1.")),
-    (re.compile(r"floating needs discard_required off"),
-     lambda m: gettext("“%(floating)s” needs “%(discard)s” off: a floating player has melded "
-                       "every card, so there is nothing left to discard.",
-                       floating=option_label("floating"),
-                       discard=option_label("discard_required"))),
-    (re.compile(r"unplayable_discard needs discard_required off"),
-     lambda m: gettext("“%(unplayable)s” needs “%(discard)s” off: a player whose last card "
-                       "is playable must meld it and float.",
-                       unplayable=option_label("unplayable_discard"),
-                       discard=option_label("discard_required"))),
-    (re.compile(r"unplayable_discard needs floating"),
-     lambda m: gettext("“%(unplayable)s” needs “%(floating)s”: a playable last card is "
-                       "melded, and the player floats.",
-                       unplayable=option_label("unplayable_discard"),
-                       floating=option_label("floating"))),
-]
-
-
-def rules_error_text(message: str) -> str:
-    """A :class:`~referee.rules.RulesError` message in the page's language (else as is)."""
-    for pattern, say in RULES_ERRORS:
-        match = pattern.search(message)
-        if match:
-            return say(match)
-    return message
 
 
 # ---- numbers and dates in the page's language ----------------------------------------

@@ -74,13 +74,20 @@ _CARDS_TEXT_RE = re.compile(cards_text_pattern())
 
 
 class PayloadError(ValueError):
-    """Bad input: ``code`` for programs, ``message`` for people, ``status`` for HTTP."""
+    """Bad input: ``code`` for programs, ``message`` for people (in English, as the JSON
+    API says it), ``status`` for HTTP.  ``reason`` and ``params`` say the same as data
+    where a page words it in its own language: a referee message id
+    (:data:`referee.verdict.MESSAGES`, :data:`~referee.verdict.RULES_MESSAGES`) or none
+    (the page words ``code``), with its typed parameters."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, *,
+                 reason: str | None = None, params: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.reason = reason
+        self.params: Mapping[str, Any] = params or {}
 
 
 #: No question nests deeper than this (a table meld's card object is at depth 4).
@@ -188,7 +195,7 @@ def rules_from(obj: Any) -> RuleSet:
     try:
         return make_rules(obj)
     except RulesError as exc:
-        raise PayloadError("bad-rules", str(exc)) from exc
+        raise PayloadError("bad-rules", str(exc), reason=exc.code, params=exc.params) from exc
 
 
 def player_count_from(obj: Any, rules: RuleSet, default: int = 2) -> int:
@@ -199,7 +206,8 @@ def player_count_from(obj: Any, rules: RuleSet, default: int = 2) -> int:
     try:
         rules.check_players(count)
     except RulesError as exc:
-        raise PayloadError("bad-players", str(exc)) from exc
+        raise PayloadError("bad-players", str(exc), reason=exc.code,
+                           params=exc.params) from exc
     return count
 
 
@@ -208,7 +216,7 @@ def card_from(obj: Any, what: str = "card") -> Card:
     try:
         card = parse_card(obj)
     except CardError as exc:
-        raise PayloadError("bad-card", f"{what}: {exc}") from exc
+        raise PayloadError("bad-card", f"{what}: {exc}", params={"token": exc.token}) from exc
     if not _CARD_RE.search(obj):
         raise PayloadError("bad-card", f"{what}: {obj!r} is not written as a card is, "
                                        "e.g. 7S, 10H, JK or JK=8H")
@@ -230,7 +238,7 @@ def _cards_text(text: str, what: str) -> list[Card]:
     try:
         cards = parse_cards(text)
     except CardError as exc:
-        raise PayloadError("bad-card", f"{what}: {exc}") from exc
+        raise PayloadError("bad-card", f"{what}: {exc}", params={"token": exc.token}) from exc
     if not _CARDS_TEXT_RE.search(text):
         raise PayloadError("bad-card", f"{what}: write the cards as 7S 10H JK JK=8H, "
                                        "apart by spaces, commas or semicolons")
@@ -279,7 +287,8 @@ def table_from(obj: Any, rules: RuleSet) -> Table:
         meld_id = text_from(item.get("id", f"m{i + 1}"), f"table meld {i + 1} id")
         assert meld_id is not None
         if meld_id in table:
-            raise PayloadError("duplicate-meld", f"two table melds have the id {meld_id!r}")
+            raise PayloadError("duplicate-meld", f"two table melds have the id {meld_id!r}",
+                               params={"meld": meld_id})
         owner = text_from(item.get("owner"), f"owner of meld {meld_id}", required=False)
         raw = item.get("cards")
         if not isinstance(raw, list | str):
@@ -300,7 +309,11 @@ def table_from(obj: Any, rules: RuleSet) -> Table:
                              laid_by if any(b != owner for b in laid_by) else None)
         except TableError as exc:
             code = "ambiguous-meld" if exc.verdict and exc.verdict.legal else "illegal-meld"
-            raise PayloadError(code, f"table meld {meld_id}: {exc}") from exc
+            why = exc.verdict  # (a Verdict is falsy when it is not legal)
+            raise PayloadError(code, f"table meld {meld_id}: {exc}",
+                               reason=why.code if why is not None else None,
+                               params={**(why.params if why is not None else {}),
+                                       "table_meld": meld_id}) from exc
         table = table.with_meld(meld)
     return table
 
@@ -316,7 +329,7 @@ def check_cards_exist(cards: Sequence[Card], rules: RuleSet, players: int) -> No
     bad = check_copies(cards, rules, players)
     if bad is not None:
         code = "no-jokers" if bad.code == "meld.no-jokers" else "too-many-copies"
-        raise PayloadError(code, bad.message)
+        raise PayloadError(code, bad.message, reason=bad.code, params=bad.params)
 
 
 def end_from(obj: Any, what: str) -> str | None:

@@ -4,6 +4,9 @@ Each function takes a request body (a dict, as the JSON API receives it) and
 returns the answer, raising :class:`~scorebook.payloads.PayloadError` for bad
 input.  The JSON API serves them as they are; the referee pages fill the same
 bodies from their forms and render the same answers, so both always agree.
+The referee's questions are asked through :data:`VERDICTS`, which also hands back
+the :class:`~referee.Verdict` itself: a page words its typed parameters (cards with
+suit symbols, lists in the reader's language) instead of reading the JSON's text.
 """
 
 from __future__ import annotations
@@ -29,7 +32,6 @@ from referee import (
     reading_value,
     score_hand,
 )
-from referee.verdict import render
 from scorebook.payloads import (
     PayloadError,
     bool_from,
@@ -45,8 +47,11 @@ from scorebook.payloads import (
     text_from,
     went_out_from,
 )
+from scorebook.wording import explain
 
 Question = Callable[[dict[str, Any]], dict[str, Any]]
+#: A referee question: the verdict, and the rest of its JSON answer.
+Asked = Callable[[dict[str, Any]], tuple[Verdict, dict[str, Any]]]
 
 #: The most cards /arrange splits at once.
 ARRANGE_MOST = 30
@@ -59,20 +64,24 @@ def too_many_ways_message() -> str:
                    "them in time. Ask about fewer cards at once.")
 
 
-def message(verdict: Verdict) -> str:
-    """The verdict's explanation, translated."""
-    return render(gettext(verdict.template), verdict.params)
-
-
 def verdict_json(verdict: Verdict) -> dict[str, Any]:
     return {
         "legal": verdict.legal,
         "code": verdict.code,
         "rules": list(verdict.rules),
-        "params": {k: v if isinstance(v, int | str) else str(v)
-                   for k, v in verdict.params.items()},
-        "message": message(verdict),
+        "params": verdict.plain_params(),
+        "message": explain(verdict, plain=True),
     }
+
+
+def _json(ask: Asked) -> Question:
+    """A referee question as the JSON API answers it: the verdict, then the rest."""
+    def question(body: dict[str, Any]) -> dict[str, Any]:
+        verdict, rest = ask(body)
+        return {**verdict_json(verdict), **rest}
+    question.__name__ = ask.__name__
+    question.__doc__ = ask.__doc__
+    return question
 
 
 def reading_json(reading: Reading, rules: Any) -> dict[str, Any]:
@@ -87,38 +96,37 @@ def _setup(body: dict[str, Any]) -> tuple[Any, int]:
     return rules, players
 
 
-def meld(body: dict[str, Any]) -> dict[str, Any]:
+def meld(body: dict[str, Any]) -> tuple[Verdict, dict[str, Any]]:
     rules, players = _setup(body)
     cards = cards_from(required(body, "cards"))
     too_many = check_copies(cards, rules, players)
     verdict = too_many if too_many is not None else check_meld(cards, rules)
     readings = verdict.detail.get("readings", ()) if verdict.legal else ()
     kinds = {r.kind for r in readings}
-    return {
-        **verdict_json(verdict),
+    return verdict, {
         "kind": kinds.pop() if len(kinds) == 1 else None,
         "readings": [reading_json(r, rules) for r in readings],
     }
 
 
-def layoff(body: dict[str, Any]) -> dict[str, Any]:
+def layoff(body: dict[str, Any]) -> tuple[Verdict, dict[str, Any]]:
     rules, players = _setup(body)
     table = table_from(body.get("table"), rules)
     card = card_from(required(body, "card"))
     meld_id = text_from(body.get("meld"), "meld", required=False)
     if meld_id is not None and meld_id not in table:
-        raise PayloadError("unknown-meld", f"there is no meld {meld_id!r} on the table")
+        raise PayloadError("unknown-meld", f"there is no meld {meld_id!r} on the table",
+                           reason="layoff.unknown-meld", params={"meld": meld_id})
     check_cards_exist([*table.cards(), card], rules, players)
     verdict = check_layoff(table, card, rules, meld_id)
     targets = verdict.detail["targets"]
-    return {
-        **verdict_json(verdict),
+    return verdict, {
         "targets": list(dict.fromkeys(t.meld_id for t in targets)),
         "placements": [{"meld": t.meld_id, "card": str(t.card), "end": t.end} for t in targets],
     }
 
 
-def draw(body: dict[str, Any]) -> dict[str, Any]:
+def draw(body: dict[str, Any]) -> tuple[Verdict, dict[str, Any]]:
     rules, players = _setup(body)
     table = table_from(body.get("table"), rules)
     # without pile, the cards taken (``took``) are the pile
@@ -134,7 +142,7 @@ def draw(body: dict[str, Any]) -> dict[str, Any]:
         raise PayloadError("empty-pile", "the discard pile is empty: there is nothing to take")
     if not 1 <= take <= len(pile):
         raise PayloadError("take-too-deep", f"take must be from 1 to {len(pile)}, the number of "
-                                          "cards in the pile")
+                                          "cards in the pile", params={"count": len(pile)})
     discard = body.get("discard")
     discard_card = card_from(discard, "discard") if discard is not None else None
     check_cards_exist([*table.cards(), *pile, *hand], rules, players)
@@ -142,8 +150,7 @@ def draw(body: dict[str, Any]) -> dict[str, Any]:
         verdict = check_draw(rules, table, pile, hand, take, discard_card)
     except DrawError as exc:
         raise PayloadError("bad-request", str(exc)) from exc
-    return {
-        **verdict_json(verdict),
+    return verdict, {
         "card": str(pile[-take]),
         "taken": [str(c) for c in pile[-take:]],
         "ways": [w.as_dict() for w in verdict.detail.get("ways", ())],
@@ -168,7 +175,7 @@ def _took_from_pile(took: list[Any], pile: list[Any], take: int | None
     return pile, len(took)
 
 
-def rummy_call(body: dict[str, Any]) -> dict[str, Any]:
+def rummy_call(body: dict[str, Any]) -> tuple[Verdict, dict[str, Any]]:
     rules, players = _setup(body)
     table = table_from(body.get("table"), rules)
     pile = cards_from(required(body, "pile"), "pile")
@@ -185,8 +192,7 @@ def rummy_call(body: dict[str, Any]) -> dict[str, Any]:
         hand_over=bool_from(body.get("hand_over"), "hand_over"),
     )
     deepest = verdict.detail["deepest"]
-    return {
-        **verdict_json(verdict),
+    return verdict, {
         "deepest": str(deepest.card) if deepest else None,
         "take": deepest.take if deepest else None,
         "callable": [{"card": str(c.card), "take": c.take, "how": c.how.as_dict()}
@@ -194,7 +200,7 @@ def rummy_call(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def going_out(body: dict[str, Any]) -> dict[str, Any]:
+def going_out(body: dict[str, Any]) -> tuple[Verdict, dict[str, Any]]:
     rules, players = _setup(body)
     table = table_from(body.get("table"), rules)
     hand = cards_from(required(body, "hand"), "hand")
@@ -205,9 +211,8 @@ def going_out(body: dict[str, Any]) -> dict[str, Any]:
     try:
         verdict = check_going_out(rules, table, hand, discard_card, took)
     except DrawError as exc:
-        raise PayloadError("took-not-in-hand", str(exc)) from exc
-    return {**verdict_json(verdict),
-            "plan": [str(step) for step in verdict.detail.get("plan", ())]}
+        raise PayloadError("took-not-in-hand", str(exc), params={"card": exc.card}) from exc
+    return verdict, {"plan": [str(step) for step in verdict.detail.get("plan", ())]}
 
 
 def score(body: dict[str, Any]) -> dict[str, Any]:
@@ -233,7 +238,7 @@ def score(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def game(body: dict[str, Any]) -> dict[str, Any]:
+def game(body: dict[str, Any]) -> tuple[Verdict, dict[str, Any]]:
     rules = rules_from(body.get("rules"))
     totals = body.get("totals")
     if not isinstance(totals, list) or not all(
@@ -254,8 +259,8 @@ def game(body: dict[str, Any]) -> dict[str, Any]:
         raise PayloadError("names-mismatch", f"names has {len(names)} names for "
                                              f"{len(totals)} totals: give one per player")
     verdict = game_result(rules, totals, went_out, names)
-    return {**verdict_json(verdict), "finished": verdict.detail["finished"],
-            "winner": verdict.detail["winner"], "target": rules.target_for(len(totals))}
+    return verdict, {"finished": verdict.detail["finished"], "winner": verdict.detail["winner"],
+                     "target": rules.target_for(len(totals))}
 
 
 def arrange(body: dict[str, Any]) -> dict[str, Any]:
@@ -277,15 +282,25 @@ def rule_set(body: dict[str, Any]) -> dict[str, Any]:
             "cards_dealt": rules.cards_dealt(players), "target": rules.target_for(players)}
 
 
-#: Every question by its path under ``/api/v1``.
-QUESTIONS: dict[str, Question] = {
+#: The questions answered with a verdict, by their path under ``/api/v1``.
+VERDICTS: dict[str, Asked] = {
     "referee/meld": meld,
     "referee/layoff": layoff,
     "referee/draw": draw,
     "referee/rummy-call": rummy_call,
     "referee/going-out": going_out,
-    "score/hand": score,
     "score/game": game,
+}
+
+#: Every question by its path under ``/api/v1``, answered as JSON.
+QUESTIONS: dict[str, Question] = {
+    "referee/meld": _json(meld),
+    "referee/layoff": _json(layoff),
+    "referee/draw": _json(draw),
+    "referee/rummy-call": _json(rummy_call),
+    "referee/going-out": _json(going_out),
+    "score/hand": score,
+    "score/game": _json(game),
     "arrange": arrange,
     "rules": rule_set,
 }

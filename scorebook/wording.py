@@ -1,35 +1,26 @@
-"""How the referee's verdicts read on a page.
+"""How the referee's verdicts read on a page: the one presenter of its messages.
 
-The referee speaks in canonical card text (``7S``, ``JK=8H``) and meld ids; a page
-shows cards with their suit symbols (which read the same in every language) and a
-live hand's melds by name (“Ann's meld 2”), in the reader's language.
+The referee says what it found as a message id and typed parameters (cards, meld ids,
+counts, names: :data:`referee.verdict.PLACEHOLDERS`); this module words them for a
+page in the reader's language — the message through Babel, cards with their suit
+symbols (which read the same in every language), a live hand's melds by name (“Ann's
+meld 2”), lists joined the way the language joins them (“A, B y C”), names isolated
+from the text around them, house rules by the names the new-game form gives them.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from flask_babel import gettext
+from babel.lists import format_list
+from flask_babel import get_locale, gettext
 
-from referee import Verdict, parse_card
-from referee.verdict import render
+from referee import Card, RulesError, Verdict
+from referee.rules import FAMILY_NAMES
+from referee.verdict import MESSAGES, PLACEHOLDERS, RULES_MESSAGES, Placeholder, render
 from scorebook.bidi import isolate
-
-#: A card in its canonical text form inside a verdict's parameters (``7S``, ``JK=8H``).
-CARD_TEXT = re.compile(
-    r"(?<![\w=])(?:JK(?:=(?:10|[2-9AJQK])[SHDC]?)?|(?:10|[2-9AJQK])[SHDC])(?!\w)")
-#: The parameters of a verdict that hold cards, and those that hold meld ids.
-CARD_PARAMS = ("card", "cards", "readings")
-MELD_PARAMS = ("meld", "targets")
-#: The parameters that hold names people typed: isolated from the text around them.
-NAME_PARAMS = ("winner", "player", "players", "caller", "name")
-
-
-def pretty_cards(text: str) -> str:
-    """``7S JK=8H`` → ``7♠ 🃏=8♥``."""
-    return CARD_TEXT.sub(lambda m: parse_card(m.group(0)).pretty(), text)
+from scorebook.i18n import number, option_label
 
 
 def meld_label(player: str, k: int) -> str:
@@ -51,23 +42,6 @@ def meld_name(label: str) -> str:
     return gettext("%(name)s's meld %(number)s", name=isolate(parts[0]), number=parts[1])
 
 
-def page_params(params: Mapping[str, Any], name_melds: bool = True) -> dict[str, Any]:
-    """A verdict's parameters as a page shows them (meld ids as they are when not
-    ``name_melds``: the referee's own pages show the ids the question gave)."""
-    out = dict(params)
-    for key, value in params.items():
-        if not isinstance(value, str):
-            continue
-        if key in CARD_PARAMS:
-            out[key] = pretty_cards(value)
-        elif key in MELD_PARAMS:
-            out[key] = ", ".join(_quoted_meld(v) if name_melds else isolate(v)
-                                 for v in value.split(", "))
-        elif key in NAME_PARAMS:
-            out[key] = isolate(value)
-    return out
-
-
 def _quoted_meld(label: str) -> str:
     """A live meld by its name, quoted (the verdicts say “meld %(meld)s”); others as is."""
     if meld_label_parts(label) is None:
@@ -75,6 +49,60 @@ def _quoted_meld(label: str) -> str:
     return gettext("“%(meld)s”", meld=meld_name(label))
 
 
-def explain(verdict: Verdict) -> str:
-    """A referee verdict in the reader's language, as a page shows it."""
-    return render(gettext(verdict.template), page_params(verdict.params))
+def card_list(cards: Iterable[Card]) -> str:
+    """``7♠ 🃏=8♥ 9♠``: cards with their suit symbols, in the order given."""
+    return " ".join(c.pretty() for c in cards)
+
+
+def word_list(items: Iterable[str]) -> str:
+    """Words joined as the page's language joins a list: “A, B and C”, “A, B y C”."""
+    return format_list(list(items), locale=str(get_locale() or "en"))
+
+
+def param_text(name: str, value: Any, name_melds: bool = True) -> str:
+    """One parameter of a referee message as a page shows it (meld ids as they are when
+    not ``name_melds``: the referee's own pages show the ids the question gave)."""
+    kind = PLACEHOLDERS.get(name)
+    if kind is Placeholder.CARD:
+        return str(value.pretty())
+    if kind is Placeholder.CARDS:
+        return card_list(value)
+    if kind is Placeholder.READINGS:
+        return "; ".join(card_list(r.cards) for r in value)
+    if kind is Placeholder.MELD:
+        return _quoted_meld(value) if name_melds else isolate(value)
+    if kind is Placeholder.MELDS:
+        return word_list(_quoted_meld(v) if name_melds else isolate(v) for v in value)
+    if kind is Placeholder.NAME:
+        return isolate(value)
+    if kind is Placeholder.NAMES:
+        return word_list(isolate(v) for v in value)
+    if kind is Placeholder.OPTION:
+        return option_label(value)
+    if kind is Placeholder.FAMILY:
+        return gettext(FAMILY_NAMES[value]) if value in FAMILY_NAMES else str(value)
+    if kind is Placeholder.COUNT and isinstance(value, int):
+        return number(value)
+    return str(value)
+
+
+def say(template: str, params: Mapping[str, Any], name_melds: bool = True) -> str:
+    """A catalogued referee message (its English ``template``) in the page's language."""
+    return render(gettext(template),
+                  {k: param_text(k, v, name_melds) for k, v in params.items()})
+
+
+def explain(verdict: Verdict, name_melds: bool = True, plain: bool = False) -> str:
+    """A referee verdict in the reader's language, as a page shows it — or, ``plain``,
+    as the JSON API says it: its parameters as the API's ``params`` write them (``7S``,
+    ``A, B``), which in English is the referee's own :attr:`~referee.Verdict.message`."""
+    if plain:
+        return render(gettext(verdict.template), verdict.plain_params())
+    return say(MESSAGES[verdict.code], verdict.params, name_melds)
+
+
+def rules_error_text(exc: RulesError) -> str:
+    """Why a rule set cannot be built, in the page's language (the English of the error
+    for the few a page's own choices can never produce)."""
+    template = RULES_MESSAGES.get(exc.code)
+    return str(exc) if template is None else say(template, exc.params)

@@ -6,7 +6,6 @@ API (:mod:`scorebook.questions`), so the URL of a verdict is its permalink.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -16,18 +15,17 @@ from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from referee import CardError, ScoringError, build_table, parse_cards
+from referee import ScoringError, build_table
 from referee.arrange import SearchTooLarge
 from referee.rulebook import RULES_BY_ID
-from referee.rules import FAMILY_NAMES, RulesError, make_rules
-from referee.verdict import MESSAGES, render
+from referee.rules import FAMILY_NAMES
+from referee.verdict import MESSAGES, RULES_MESSAGES
 from scorebook.games import live_hand
 from scorebook.hands import live_table_players
-from scorebook.i18n import rules_error_text
 from scorebook.models import Game
 from scorebook.payloads import PayloadError
 from scorebook.plain_text import db_int
-from scorebook.questions import QUESTIONS, too_many_ways_message
+from scorebook.questions import VERDICTS, too_many_ways_message, verdict_json
 from scorebook.referee_forms import (
     DrawForm,
     GoingOutForm,
@@ -39,7 +37,7 @@ from scorebook.referee_forms import (
 )
 from scorebook.views.cards import picker_texts
 from scorebook.views.games import get_game
-from scorebook.wording import page_params, pretty_cards
+from scorebook.wording import explain, param_text, say
 
 bp = Blueprint("referee_pages", __name__)
 
@@ -160,60 +158,37 @@ def rule_entries(rule_ids: list[str], family: str) -> list[dict[str, Any]]:
     return entries
 
 
-def page_message(answer: dict[str, Any]) -> str:
-    """The verdict's explanation in the page's language, its cards with suit symbols."""
-    template = MESSAGES.get(answer["code"])
-    if template is None:
-        return str(answer["message"])
-    # (meld ids stay as the table gave them)
-    params = page_params(answer["params"], name_melds=False)
-    return render(gettext(template), params)
-
-
-def error_text(exc: PayloadError, form: Any) -> str:
-    """A bad question's explanation in the page's language, where it is a known one."""
-    cause = exc.__cause__
-    if isinstance(cause, CardError) and not cause.token.strip():
-        return gettext("Enter the card first: tap it below or type it, like 8h.")
-    if isinstance(cause, CardError):
+def error_text(exc: PayloadError) -> str:
+    """A bad question's explanation in the page's language, from its code and parameters
+    (the referee's own message where it gave one)."""
+    template = MESSAGES.get(exc.reason or "") or RULES_MESSAGES.get(exc.reason or "")
+    if template is not None and "table_meld" in exc.params:  # a meld of the table given
+        return gettext("Meld %(meld)s on the table: %(problem)s",
+                       meld=param_text("meld", exc.params["table_meld"], name_melds=False),
+                       problem=say(template, exc.params, name_melds=False))
+    if template is not None:
+        return say(template, exc.params, name_melds=False)
+    if exc.code == "duplicate-meld":
+        return gettext("Two melds on the table have the id %(meld)s: give each its own.",
+                       meld=param_text("meld", exc.params["meld"], name_melds=False))
+    if exc.code == "bad-card" and "token" in exc.params:
+        token = str(exc.params["token"])
+        if not token.strip():
+            return gettext("Enter the card first: tap it below or type it, like 8h.")
         return gettext("“%(token)s” is not a card (write cards like 7s, 10h, qd, as or jk).",
-                       token=cause.token)
-    if exc.code == "bad-players" and isinstance(cause, RulesError):
-        rules = make_rules(form.family.data)
-        return gettext("%(family)s is played by %(low)s to %(high)s players, not %(count)s.",
-                       family=gettext(FAMILY_NAMES[rules.family]), low=rules.min_players,
-                       high=rules.max_players, count=form.players.data)
-    if exc.code == "unknown-meld":
-        return gettext(MESSAGES["layoff.unknown-meld"], meld=(form.meld.data or "").strip())
-    if isinstance(cause, RulesError):
-        return rules_error_text(str(cause))
+                       token=token)
     if exc.code == "take-too-deep":
-        count = len((form.pile.data or "").split())
         return ngettext("The discard pile holds only %(num)s card.",
-                        "The discard pile holds only %(num)s cards.", count)
+                        "The discard pile holds only %(num)s cards.", exc.params["count"])
     if exc.code == "empty-pile":
         return gettext("The discard pile is empty: there is nothing to take.")
     if exc.code == "missing-names":
         return gettext("Say who discarded last and who calls “Rummy!”.")
     if exc.code == "took-not-in-hand":
-        missing = _not_among(form.took.data, form.hand.data)
         return gettext("The cards taken from the pile are among the player's cards: "
                        "%(card)s is in the cards taken but not in the player's cards.",
-                       card=missing)
+                       card=param_text("card", exc.params["card"]))
     return exc.message
-
-
-def _not_among(took: str | None, hand: str | None) -> str:
-    """The first card of ``took`` that ``hand`` does not hold (both as typed)."""
-    try:
-        held = Counter(c.natural for c in parse_cards(hand or ""))
-        for card in parse_cards(took or ""):
-            if not held[card.natural]:
-                return card.pretty()
-            held[card.natural] -= 1
-    except CardError:
-        pass
-    return ""
 
 
 def plan_steps(plan: list[str]) -> list[dict[str, Any]]:
@@ -280,13 +255,16 @@ def tool(slug: str) -> tuple[str, int] | str:
             error = " ".join(str(e) for errors in form.errors.values() for e in errors)
         else:
             try:
-                answer = QUESTIONS[f"referee/{slug}"](spec.body(form))
-                answer["message"] = page_message(answer)
-                if "card" in answer:
-                    answer["card_label"] = pretty_cards(answer["card"])
+                verdict, rest = VERDICTS[f"referee/{slug}"](spec.body(form))
+                # the JSON API's answer, its message worded for this page (meld ids stay
+                # as the table gave them)
+                answer = {**verdict_json(verdict), **rest,
+                          "message": explain(verdict, name_melds=False)}
+                if "card" in verdict.detail:
+                    answer["card_label"] = verdict.detail["card"].pretty()
                 answer["steps"] = plan_steps(answer.get("plan", []))
             except PayloadError as exc:
-                error = error_text(exc, form)
+                error = error_text(exc)
             except SearchTooLarge:
                 error = too_many_ways_message()
                 status = 422

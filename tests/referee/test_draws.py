@@ -139,7 +139,7 @@ def test_draw_stock_or_top_always_allowed() -> None:
         verdict = check_draw(rules, Table(), PILE, HAND, take=1)
         assert verdict.legal and verdict.code == "draw.top-ok"
         assert verdict.rules == ids
-        assert verdict.params == {"card": "AS", "take": 1}
+        assert verdict.plain_params() == {"card": "AS", "take": 1}
 
 
 def test_draw_must_meld_option() -> None:

@@ -57,9 +57,9 @@ def test_out_empty_hand_refused_when_a_card_cannot_be_melded() -> None:
     assert not verdict.legal
     assert verdict.code == "out.cannot-meld"
     assert "out.empty-hand" in verdict.rules
-    assert verdict.params["cards"] == "2C 3C 5C"
+    assert verdict.plain_params()["cards"] == "2C 3C 5C"
     just_one = check_going_out(PAGAT, HEARTS, parse_cards("2C 3C 4C QS 5D"), parse_card("5D"))
-    assert just_one.params["cards"] == "QS"
+    assert just_one.plain_params()["cards"] == "QS"
 
 
 def test_out_empty_hand_discard_must_be_in_the_hand() -> None:

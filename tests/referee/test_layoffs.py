@@ -193,7 +193,7 @@ def test_layoff_choice_naming_the_wrong_meld() -> None:
     verdict = check_layoff(t, parse_card("8H"), PAGAT, "B")
     assert not verdict.legal and verdict.code == "layoff.wrong-meld"
     assert "layoff.choice" in verdict.rules
-    assert verdict.params["targets"] == "A"
+    assert verdict.params["targets"] == ("A",)
 
 
 def test_layoff_choice_once_placed_it_never_moves() -> None:

@@ -10,12 +10,14 @@ Rules: `rummy.mode`, `meld.min-natural`, `meld.once-per-turn`, `values.low-ace`,
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 import pytest
 
 from referee import FAMILIES, RulesError, RuleSet, make_rules
-from referee.rules import OPTIONS
+from referee.rules import OPTIONS, Family, RummyCall, ValueScheme
+from referee.verdict import RULES_MESSAGES
 
 
 def test_the_three_families() -> None:
@@ -210,3 +212,34 @@ def test_error_messages_name_the_problem() -> None:
     with pytest.raises(RulesError, match="discard_required"):
         make_rules("pagat-500", floating=True, discard_required=True)
     assert issubclass(RulesError, ValueError)
+
+
+def test_family_and_option_values_are_str_enums_that_read_as_their_names() -> None:
+    rules = make_rules({"family": "rummy-500", "values": "5-10-15", "rummy_call": "top"})
+    assert rules.family is Family.RUMMY_500 and rules.values is ValueScheme.FIVE_TEN_FIFTEEN
+    assert rules.rummy_call is RummyCall.TOP
+    # the same text for programs: as_dict, JSON and stored specs are unchanged
+    assert json.dumps(rules.as_dict()["rummy_call"]) == '"top"'
+    assert f"{rules.family}" == "rummy-500" and rules.family == "rummy-500"
+
+
+@pytest.mark.parametrize(("spec", "message", "code", "params"), [
+    ({"family": "basic", "rummy_call": "pile"},
+     "option rummy_call='pile' does not apply to Basic Rummy: Basic Rummy has no Rummy! calls",
+     "rules.not-in-basic", {"option": "rummy_call"}),
+    ({"family": "basic", "values": "5-10-15"},
+     "option values='5-10-15' does not apply to Basic Rummy", "rules.not-in-basic",
+     {"option": "values"}),
+    ({"family": "basic", "low_ace_value": 15}, "in Basic Rummy an ace always counts 1",
+     "rules.basic-ace", {}),
+    ({"unplayable_discard": True, "floating": False},
+     "unplayable_discard needs floating: a playable last card is melded",
+     "rules.unplayable-floating", {"option": "unplayable_discard", "other": "floating"}),
+])
+def test_a_rules_error_says_it_in_english_and_as_a_code_with_parameters(
+        spec: dict[str, Any], message: str, code: str, params: dict[str, Any]) -> None:
+    with pytest.raises(RulesError) as caught:
+        make_rules(spec)
+    assert str(caught.value) == message  # the JSON API's text, as it always was
+    assert caught.value.code == code and dict(caught.value.params) == params
+    assert code in RULES_MESSAGES

@@ -41,7 +41,7 @@ def test_rummy_call_a_discard_that_could_have_been_laid_off(discard: str) -> Non
     assert verdict.legal
     assert verdict.code == "rummy.ok"
     assert verdict.rules == ("rummy.call",)
-    assert verdict.params["card"] == discard
+    assert str(verdict.params["card"]) == discard
     assert verdict.detail["take"] == 1
     (found,) = verdict.detail["callable"]
     assert found.card == parse_card(discard) and found.index == 2
@@ -133,14 +133,14 @@ def test_rummy_own_meld_exposes_a_card_for_the_others() -> None:
 
     other = check_rummy_call(PAGAT, after, pile_after_discard, discarder="You", caller="Ada")
     assert other.legal and other.code == "rummy.ok"
-    assert other.params["card"] == "3C"
+    assert other.plain_params()["card"] == "3C"
     assert other.detail["take"] == 3  # 3C KH 8S
 
     # after the next player's turn (Ada drew from the stock and discarded), if nobody
     # took it, You may call
     later = [*pile_after_discard, parse_card("2D")]
     mine = check_rummy_call(PAGAT, after, later, discarder="Ada", caller="You")
-    assert mine.legal and mine.params["card"] == "3C"
+    assert mine.legal and mine.plain_params()["card"] == "3C"
 
 
 def test_rummy_after_out_no_call_once_the_hand_ended() -> None:

@@ -20,7 +20,7 @@ from flask import session
 from referee import parse_card
 from referee.rulebook import OPTION_TEXTS, RULE_TEXTS, SECTIONS
 from referee.rules import FAMILY_NAMES
-from referee.verdict import MESSAGES
+from referee.verdict import MESSAGES, RULES_MESSAGES
 from scorebook.i18n import safe_next
 from tests.reading import readable
 
@@ -96,9 +96,11 @@ def test_template_is_up_to_date_with_the_source(tmp_path):
 
 
 def test_referee_texts_are_in_the_template():
-    """The referee's N_() texts: every verdict, rule, section, option and family name."""
-    wanted = {*MESSAGES.values(), *SECTIONS.values(), *OPTION_TEXTS.values(),
-              *FAMILY_NAMES.values(), *(r.title for r in RULE_TEXTS), *(r.text for r in RULE_TEXTS)}
+    """The referee's N_() texts: every verdict, rule-set error, rule, section, option and
+    family name."""
+    wanted = {*MESSAGES.values(), *RULES_MESSAGES.values(), *SECTIONS.values(),
+              *OPTION_TEXTS.values(), *FAMILY_NAMES.values(), *(r.title for r in RULE_TEXTS),
+              *(r.text for r in RULE_TEXTS)}
     assert not wanted - ids(read_catalog(POT))
 
 
@@ -351,7 +353,7 @@ def test_verdict_cards_read_with_suit_symbols_in_every_language(client):
     page = client.get("/referee/layoff?" + urlencode({"table": table, "card": "9h"}),
                       headers={"Accept-Language": "es"}).get_data(as_text=True)
     page = readable(page)
-    assert "9♥ cabe en más de una combinación (A, B)" in page
+    assert "9♥ cabe en más de una combinación (A y B)" in page  # a list as Spanish joins it
     page = client.get("/referee/meld?" + urlencode({"cards": "9s jk jk"}),
                       headers={"Accept-Language": "it"}).get_data(as_text=True)
     assert "Queste carte si possono leggere in 4 modi" in page
@@ -388,10 +390,40 @@ def test_bad_questions_are_explained_in_the_page_language(client, query, spanish
 def test_bad_lay_off_and_draw_questions_in_spanish(client):
     page = client.get("/referee/layoff?" + urlencode(
         {"table": "A: 5H 6H 7H", "card": "8H", "meld": "Q"}), headers={"Accept-Language": "es"})
-    assert "No hay ninguna combinación Q en la mesa." in page.get_data(as_text=True)
+    # (the id the question gave, isolated from the words around it like every meld id)
+    assert "No hay ninguna combinación Q en la mesa." in readable(page.get_data(as_text=True))
     page = client.get("/referee/draw?" + urlencode({"pile": "6C 4S", "hand": "2C", "take": 5}),
                       headers={"Accept-Language": "es"})
     assert "En el montón de descartes solo hay 2 cartas." in page.get_data(as_text=True)
+
+
+def test_a_question_with_impossible_cards_is_told_in_the_pages_language(client):
+    """The referee's own verdict travels with the error (no English text to translate):
+    a card named more often than the decks hold, and a rule set that cannot be built."""
+    table = "A (Ann): 5H 6H 7H"
+    page = readable(client.get("/referee/layoff?" + urlencode(
+        {"table": table, "card": "5h", "family": "rummy-500"}),
+        headers={"Accept-Language": "it"}).get_data(as_text=True))
+    assert "5♥ compare 2 volte, ma tra le carte in gioco ce ne sono solo 1." in page
+    assert "appears" not in page
+    page = readable(client.get("/referee/meld?" + urlencode(
+        {"cards": "7s 8s 9s", "family": "basic", "rummy_call": "top"}),
+        headers={"Accept-Language": "es"}).get_data(as_text=True))
+    assert "El Rummy básico se juega sin la regla de la casa" in page, page
+    assert "rummy_call" not in visible(page)
+
+
+
+def test_a_bad_meld_of_the_table_is_told_in_the_pages_language(client):
+    page = visible(readable(client.get("/referee/layoff?" + urlencode(
+        {"table": "A (Ann): 5H 6H 8H", "card": "8h"}),
+        headers={"Accept-Language": "es"}).get_data(as_text=True)))
+    assert "Combinación A de la mesa: 5♥ 6♥ 8♥ no es ni un trío" in page, page
+    assert "table meld" not in page
+    page = visible(readable(client.get("/referee/layoff?" + urlencode(
+        {"table": "A: 5H 6H 7H\nA: 9C 9D 9S", "card": "8h"}),
+        headers={"Accept-Language": "it"}).get_data(as_text=True)))
+    assert "Due combinazioni sul tavolo hanno il nome A" in page, page
 
 
 GETTEXT_NAMES = {"_", "_l", "N_", "gettext", "ngettext", "lazy_gettext"}
