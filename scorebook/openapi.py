@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee import FAMILIES
+from referee.rules import OPTION_SPECS, REQUIREMENTS, OptionSpec, Requirement
 from scorebook.payloads import (
     CARD_PATTERN,
     MAX_CARDS,
@@ -55,46 +56,44 @@ _CARDS = {"$ref": "#/components/schemas/Cards"}
 _NAME = {"$ref": "#/components/schemas/Name"}
 _CARD = {"$ref": "#/components/schemas/Card"}
 
-#: Options Basic Rummy does not have (scorebook's rules refuse them), as JSON Schema.
-_BASIC_OPTIONS = {"jokers": {"const": False}, "deep_draw_new_meld": {"const": False},
-                  "floating": {"const": False}, "unplayable_discard": {"const": False},
-                  "must_go_out": {"const": False}, "values": {"const": "face"},
-                  "low_ace_value": {"const": 1}, "rummy_call": {"const": "off"}}
-RULES_OBJECT = {
-    "type": "object",
-    "description": "A family (pagat-500 when left out) plus house-rule options; an unknown "
-                   "option, or options that contradict each other or the family, do not fit.",
-    "properties": {
-        "family": {"enum": list(FAMILIES)},
-        "jokers": {"type": "boolean"},
-        "values": {"enum": ["face", "5-10-15"]},
-        "low_ace_value": {"enum": [1, 5, 15]},
-        "rummy_call": {"enum": ["off", "top", "pile"]},
-        "draw_must_meld": {"type": "boolean"},
-        "deep_draw_new_meld": {"type": "boolean"},
-        "discard_required": {"type": "boolean"},
-        "floating": {"type": "boolean"},
-        "unplayable_discard": {"type": "boolean"},
-        "must_go_out": {"type": "boolean"},
-        "target": {"type": ["integer", "null"], "minimum": 1, "maximum": 100000},
-        "min_natural_cards": {"enum": [0, 1]},
-        "one_meld_per_turn": {"type": "boolean"},
-    },
-    "additionalProperties": False,
-    "allOf": [
-        {"if": {"required": ["family"], "properties": {"family": {"const": "basic"}}},
-         "then": {"properties": _BASIC_OPTIONS}},
-        {"not": {"required": ["floating", "discard_required"],
-                 "properties": {"floating": {"const": True},
-                                "discard_required": {"const": True}}},
-         "description": "floating needs discard_required off"},
-        {"if": {"required": ["unplayable_discard"],
-                "properties": {"unplayable_discard": {"const": True}}},
-         "then": {"properties": {"discard_required": {"const": False},
-                                 "floating": {"const": True}}},
-         "description": "unplayable_discard needs floating, and discard_required off"},
-    ],
-}
+def _option_schema(spec: OptionSpec) -> dict[str, Any]:
+    """A house-rule option's values, as JSON Schema."""
+    if spec.kind == "bool":
+        return {"type": "boolean"}
+    if spec.kind == "choice":
+        return {"enum": list(spec.choices)}
+    return {"type": ["integer", "null"] if spec.nullable else "integer",
+            "minimum": spec.minimum, "maximum": spec.maximum}
+
+
+def _requirement(need: Requirement) -> dict[str, Any]:
+    return {"if": {"required": [need.option],
+                   "properties": {need.option: {"const": need.value}}},
+            "then": {"properties": {need.other: {"const": need.needed}}},
+            "description": need.message.split(":")[0]}
+
+
+def rules_object() -> dict[str, Any]:
+    """The ``Rules`` object, derived from the rule set's declaration of its options
+    (referee.rules.OPTION_SPECS and REQUIREMENTS): the same checks as make_rules."""
+    basic = {o.name: {"const": o.basic_value} for o in OPTION_SPECS if o.basic_fixed}
+    return {
+        "type": "object",
+        "description": "A family (pagat-500 when left out) plus house-rule options; an "
+                       "unknown option, or options that contradict each other or the family, "
+                       "do not fit.",
+        "properties": {"family": {"enum": list(FAMILIES)},
+                       **{o.name: _option_schema(o) for o in OPTION_SPECS}},
+        "additionalProperties": False,
+        "allOf": [
+            {"if": {"required": ["family"], "properties": {"family": {"const": "basic"}}},
+             "then": {"properties": basic}},
+            *(_requirement(need) for need in REQUIREMENTS),
+        ],
+    }
+
+
+RULES_OBJECT = rules_object()
 RULES = {"anyOf": [RULES_OBJECT, {"enum": list(FAMILIES), "description": "a family alone"},
                    {"type": "null"}]}
 #: A body whose rules are Basic Rummy's (played by 2 to 4).
