@@ -14,7 +14,7 @@ from scorebook.payloads import (
     TEXT_PATTERN,
     cards_text_pattern,
 )
-from scorebook.plain_text import MAX_ID, MAX_POINTS
+from scorebook.plain_text import MAX_ID
 from scorebook.schemas import REQUESTS, RESPONSES, components
 
 # --- what a request may hold: the same grammar scorebook.payloads checks -----------------
@@ -87,19 +87,6 @@ RULES_OBJECT = rules_object()
 RULES = {"anyOf": [RULES_OBJECT, {"enum": list(FAMILIES), "description": "a family alone"},
                    {"type": "null"}]}
 
-#: One player of a hand given as points only: the points, and no cards.
-_NO_CARDS = {"anyOf": [{"type": "null"}, {"const": ""}, {"type": "array", "maxItems": 0}]}
-POINTS = {"type": "integer", "minimum": -MAX_POINTS, "maximum": MAX_POINTS,
-          "description": "the player's points for the hand (a points-only hand); the game's "
-                         "rules bound them further: nobody below zero who went out, only "
-                         "the winner scores in Basic Rummy (the x-content-codes of "
-                         "referee.score_points)"}
-POINTS_PLAYER = {
-    "type": "object",
-    "required": ["name", "points"],
-    "properties": {"name": _NAME, "points": POINTS, "going_rummy": _BOOL,
-                   "melds": _NO_CARDS, "layoffs": _NO_CARDS, "hand": _NO_CARDS},
-}
 #: A 400 for a body that fits the document, each operation's own (x-content-codes): what
 #: a schema cannot say, as the cards of the decks in play or the meld a card goes on.
 DECKS = ["too-many-cards", "too-many-melds", "too-many-copies", "no-jokers"]
@@ -162,40 +149,10 @@ def _obj(required: list[str], **props: Any) -> dict[str, Any]:
 
 #: What the games API refuses in a hand that fits the document.
 HAND_CODES = ["invalid-hand", "bad-players", "bad-key", *DECKS, *SCORING_CODES, *POINTS_CODES]
-_HAND_BODY = _obj(
-    ["players"],
-    number=_nullable({"type": "integer", "minimum": 1, "maximum": MAX_ID},
-                     description="the number of the hand being recorded (the next one)"),
-    id=_nullable({"type": "integer", "minimum": 0, "maximum": MAX_ID},
-                 description="the id of the hand you read (it never moves, unlike its "
-                             "number): send it with a change"),
-    version=_nullable({"type": "integer", "minimum": 0, "maximum": MAX_ID},
-                      description="the version of the hand you read (a 409 if it changed); "
-                                  "required to change a hand (a 428 without it)"),
-    went_out=_nullable(_NAME),
-    ending=_nullable({"enum": ["out", "stock", "draw"]},
-                     description="how the hand ended; may be left out only when went_out "
-                                 "names who went out (a stock-out or a draw is never "
-                                 "assumed)"),
-    points_only=_nullable({"type": "boolean"}, description=(
-        "true: the hand is given as each player's points, not its cards (nobody wanted to "
-        "itemise it): each player has points and no cards, and the referee checks only "
-        "the outcome and that the points can be (it is marked points only wherever it "
-        "is shown). false or left out: the cards, as in /score/hand; no points")),
-    players={"type": "array", "minItems": 2, "maxItems": 8,
-             "description": "every player of the game: their cards, as in /score/hand, or "
-                            "for a points-only hand their points"})
-#: A hand's body: the players' cards, or (points_only) their points.
-HAND_BODY = {
-    **_HAND_BODY,
-    "if": {"required": ["points_only"], "properties": {"points_only": {"const": True}}},
-    "then": {"properties": {"players": {"items": {"$ref": "#/components/schemas/PointsPlayer"}}}},
-    "else": {"properties": {"players": {"items": {
-        "allOf": [{"$ref": "#/components/schemas/PlayerHand"},
-                  {"properties": {"points": {"type": "null"}}}]}}}},
-}
+#: A hand's body: the players' cards, or (points_only) their points (scorebook.schemas).
+HAND_BODY = {"$ref": "#/components/schemas/HandBody"}
 #: An edit's body: the hand, and the version (and id) of the hand read.
-EDIT_BODY = {**HAND_BODY, "required": ["players", "version"]}
+EDIT_BODY = {"allOf": [HAND_BODY, {"required": ["version"]}]}
 
 
 def _json(description: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -337,6 +294,6 @@ def openapi_document() -> dict[str, Any]:
         },
         "components": {"schemas": {
             "Card": CARD, "Cards": CARDS, "Name": NAME, "Rules": RULES,
-            "PointsPlayer": POINTS_PLAYER, **components(),
+            **components(),
         }},
     }

@@ -41,6 +41,7 @@ from scorebook.payloads import (
     rules_from,
     text_from,
 )
+from scorebook.plain_text import MAX_ID, MAX_POINTS
 
 REF = "#/components/schemas/{model}"
 
@@ -113,6 +114,12 @@ def _rules(value: Any) -> Any:
 
 def _end(value: Any) -> Any:
     end_from(value, "end")
+    return value
+
+
+def _ending(value: Any) -> Any:
+    if value not in ("out", "stock", "draw"):
+        raise PayloadError("bad-request", "ending must be out, stock or draw")
     return value
 
 
@@ -389,8 +396,12 @@ REQUESTS: dict[str, type[Body]] = {
 
 def refused(path: str, body: dict[str, Any]) -> PayloadError | None:
     """Why ``body`` does not fit the model of the question at ``path``, or None."""
+    return _refusal(REQUESTS[path], body)
+
+
+def _refusal(model: type[Body], body: dict[str, Any]) -> PayloadError | None:
     try:
-        REQUESTS[path].model_validate(body)
+        model.model_validate(body)
     except ValidationError as exc:
         for error in exc.errors():
             cause = (error.get("ctx") or {}).get("error")
@@ -400,6 +411,95 @@ def refused(path: str, body: dict[str, Any]) -> PayloadError | None:
         where = ".".join(str(part) for part in first["loc"]) or "the body"
         return PayloadError("bad-request", f"{where}: {first['msg']}")
     return None
+
+
+# --- the games API's hand -------------------------------------------------------------
+
+
+def _no_cards(value: Any) -> Any:
+    if value not in (None, "", []):
+        raise PayloadError("bad-points", "a points-only hand has no cards")
+    return value
+
+
+NoCards = Annotated[Any, PlainValidator(_no_cards), WithJsonSchema(
+    {"anyOf": [{"type": "null"}, {"const": ""}, {"type": "array", "maxItems": 0}]})]
+
+
+class PointsPlayer(Body):
+    """One player of a hand given as points only: the points, and no cards."""
+
+    name: Name
+    points: Whole(-MAX_POINTS, MAX_POINTS, description=(
+        "the player's points for the hand (a points-only hand); the game's rules bound "
+        "them further: nobody below zero who went out, only the winner scores in Basic "
+        "Rummy (the x-content-codes of referee.score_points)"))
+    going_rummy: Maybe(Bool)
+    melds: NoCards = None
+    layoffs: NoCards = None
+    hand: NoCards = None
+
+
+def _no_points(value: Any) -> Any:
+    if value is not None:
+        raise PayloadError("bad-points", "points are only for a hand given as points")
+    return value
+
+
+class CardPlayer(PlayerHand):
+    """One player of a hand given card by card: the cards, and no points."""
+
+    points: Annotated[Any, PlainValidator(_no_points), WithJsonSchema({"type": "null"})] = None
+
+
+def _hand_players(value: Any) -> Any:
+    if not isinstance(value, list) or not 2 <= len(value) <= 8:
+        raise PayloadError("bad-request", "players must be a list of the players of the hand")
+    return value
+
+
+class HandBody(Body):
+    """A hand for the games API: the players' cards, or (points_only) their points."""
+
+    model_config = ConfigDict(json_schema_extra={
+        "if": {"required": ["points_only"], "properties": {"points_only": {"const": True}}},
+        "then": {"properties": {"players": {"items": _ref("PointsPlayer")}}},
+        "else": {"properties": {"players": {"items": _ref("CardPlayer")}}}})
+
+    number: Maybe(Whole(1, MAX_ID),
+                  description="the number of the hand being recorded (the next one)")
+    id: Maybe(Whole(0, MAX_ID), description=(
+        "the id of the hand you read (it never moves, unlike its number): send it with a "
+        "change"))
+    version: Maybe(Whole(0, MAX_ID), description=(
+        "the version of the hand you read (a 409 if it changed); required to change a "
+        "hand (a 428 without it)"))
+    went_out: Maybe(Name)
+    ending: Maybe(Annotated[Any, PlainValidator(_ending), WithJsonSchema(
+        {"enum": ["out", "stock", "draw"]})], description=(
+        "how the hand ended; may be left out only when went_out names who went out (a "
+        "stock-out or a draw is never assumed)"))
+    points_only: Maybe(Bool, description=(
+        "true: the hand is given as each player's points, not its cards (nobody wanted to "
+        "itemise it): each player has points and no cards, and the referee checks only "
+        "the outcome and that the points can be (it is marked points only wherever it is "
+        "shown). false or left out: the cards, as in /score/hand; no points"))
+    players: Annotated[Any, PlainValidator(_hand_players), WithJsonSchema({
+        "type": "array", "minItems": 2, "maxItems": 8,
+        "description": "every player of the game: their cards, as in /score/hand, or for "
+                       "a points-only hand their points"})]
+
+    @model_validator(mode="after")
+    def _players_as_the_hand_is_given(self) -> HandBody:
+        model: type[Body] = PointsPlayer if self.points_only else CardPlayer
+        for player in self.players:
+            model.model_validate(player)
+        return self
+
+
+def hand_refused(body: dict[str, Any]) -> PayloadError | None:
+    """Why ``body`` is not a hand the games API takes, or None."""
+    return _refusal(HandBody, body)
 
 
 # --- the answers ------------------------------------------------------------------------
@@ -520,7 +620,8 @@ RESPONSES: dict[str, type[BaseModel]] = {
 def components() -> dict[str, Any]:
     """The schemas of every model, by name, as the OpenAPI document's components."""
     models: list[tuple[type[BaseModel], JsonSchemaMode]] = [
-        (LaidCard, "validation"), (PlayerMeld, "validation"),
+        (LaidCard, "validation"), (PlayerMeld, "validation"), (HandBody, "validation"),
+        (PointsPlayer, "validation"), (CardPlayer, "validation"),
         *((m, "validation") for m in REQUESTS.values()),
         *((m, "serialization") for m in RESPONSES.values()),
         (Error, "serialization")]

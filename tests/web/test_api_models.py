@@ -127,3 +127,30 @@ def test_hostile_bodies_are_refused_cleanly(client: FlaskClient, body: bytes) ->
                            content_type="application/json")
     assert 400 <= response.status_code < 500
     assert response.get_json()["error"]["code"]
+
+
+def test_the_games_api_hand_is_a_model_too() -> None:
+    from scorebook.schemas import hand_refused
+
+    cards = {"players": [{"name": "Ann", "melds": ["7s 8s 9s"], "hand": []},
+                         {"name": "Ben", "hand": "kd"}], "went_out": "Ann"}
+    points = {"points_only": True, "players": [{"name": "Ann", "points": 40},
+                                               {"name": "Ben", "points": -10}],
+              "went_out": "Ann"}
+    for body in (cards, points):
+        assert hand_refused(body) is None
+    doc = DOCUMENT["paths"]["/games/{game_id}/hands"]["post"]["requestBody"]
+    assert doc["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/HandBody"}
+    mixed = {**points, "players": [{"name": "Ann", "points": 40, "hand": "7s"},
+                                   {"name": "Ben", "points": 0}]}
+    bad = hand_refused(mixed)
+    assert bad is not None and bad.code == "bad-points"
+    bad = hand_refused({**cards, "players": [{"name": "Ann", "points": 5},
+                                              {"name": "Ben"}]})
+    assert bad is not None and bad.code == "bad-points"
+    bad = hand_refused({**cards, "players": [{"name": "Ann", "melds": ["7s 8s 9q"]},
+                                              {"name": "Ben"}]})
+    assert bad is not None and bad.code == "bad-card" and "9q" in bad.message
+    bad = hand_refused({**cards, "ending": "sideways"})
+    assert bad is not None
