@@ -4,14 +4,22 @@ A :class:`RuleSet` is frozen; build one with :func:`make_rules` from a family
 name and option overrides (the JSON API's ``{"family": ..., <option>: ...}``).
 Unknown options, bad values and options that contradict each other or the
 family raise :class:`RulesError` with a message that says which.
+
+The house-rule options are declared once, as the fields of :class:`RuleSet`: each
+field's type says its values (``bool``, a ``Literal`` of choices, or a whole number),
+and its :func:`option` metadata says its default by family, the value Basic Rummy
+fixes it at, and its bounds.  :data:`OPTION_SPECS` reads them back; validation here,
+the new-game and referee forms, the OpenAPI ``Rules`` schema and the new-game page's
+``data-families`` are all derived from it, and :data:`REQUIREMENTS` says which options
+need which others.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
-from enum import StrEnum
-from typing import Any
+from dataclasses import asdict, dataclass, field, fields
+from enum import Enum, StrEnum
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from .verdict import N_
 
@@ -40,16 +48,26 @@ class RummyCall(StrEnum):
     PILE = "pile"
 
 
-FAMILIES = tuple(Family)
+LowAceValue = Literal[1, 5, 15]
+#: 1: a meld needs a natural card; 0: a meld of jokers alone is allowed.
+MinNaturalCards = Literal[1, 0]
+
+FAMILIES: tuple[Family, ...] = tuple(Family)
 FAMILY_NAMES = {
     Family.PAGAT_500: N_("500 Rum"),
     Family.RUMMY_500: N_("Rummy 500"),
     Family.BASIC: N_("Basic Rummy"),
 }
-RUMMY_CALL_MODES = tuple(RummyCall)
-VALUE_SCHEMES = tuple(ValueScheme)
+RUMMY_CALL_MODES: tuple[RummyCall, ...] = tuple(RummyCall)
+VALUE_SCHEMES: tuple[ValueScheme, ...] = tuple(ValueScheme)
 #: Basic Rummy's target by player count (``game.target-basic``).
 BASIC_TARGETS = {2: 100, 3: 150, 4: 200}
+
+#: The metadata key of an option's declaration on a :class:`RuleSet` field.
+_OPTION = "option"
+#: "Basic Rummy plays this option as any other family does" (nothing fixed).
+_FREE: Any = object()
+_NOT_BASIC = "option {name}={value!r} does not apply to Basic Rummy"
 
 
 class RulesError(ValueError):
@@ -67,22 +85,50 @@ class RulesError(ValueError):
         self.params: Mapping[str, Any] = params or {}
 
 
+def _plain(value: Any) -> Any:
+    """An option's value as the API writes it (``'pile'``, not ``<RummyCall.PILE>``)."""
+    return value.value if isinstance(value, Enum) else value
+
+
+def option(default: Any, *, families: Mapping[str, Any] | None = None, basic: Any = _FREE,
+           basic_message: str = _NOT_BASIC, basic_code: str = "rules.not-in-basic",
+           needs_jokers: bool = False,
+           minimum: int | None = None, maximum: int | None = None) -> Any:
+    """Declare a house-rule option on a :class:`RuleSet` field.
+
+    ``default`` is every family's value unless ``families`` says otherwise; ``basic`` is
+    the only value Basic Rummy accepts (any other is refused with ``basic_message``, and
+    ``basic_code`` for the pages);
+    ``needs_jokers``: the option only matters when jokers are in play; ``minimum`` and
+    ``maximum`` bound a whole number."""
+    return field(metadata={_OPTION: {
+        "default": default, "families": dict(families or {}), "basic": basic,
+        "basic_message": basic_message, "basic_code": basic_code,
+        "needs_jokers": needs_jokers,
+        "minimum": minimum, "maximum": maximum}})
+
+
 @dataclass(frozen=True)
 class RuleSet:
     family: Family
-    jokers: bool
-    values: ValueScheme
-    low_ace_value: int
-    rummy_call: RummyCall
-    draw_must_meld: bool
-    deep_draw_new_meld: bool
-    discard_required: bool
-    floating: bool
-    unplayable_discard: bool
-    must_go_out: bool
-    target: int | None  # None: Basic Rummy's target by player count
-    min_natural_cards: int
-    one_meld_per_turn: bool
+    jokers: bool = option(False, families={"pagat-500": True}, basic=False)
+    values: ValueScheme = option(ValueScheme.FACE, basic=ValueScheme.FACE)
+    low_ace_value: LowAceValue = option(
+        1, families={"rummy-500": 15}, basic=1,
+        basic_message="in Basic Rummy an ace always counts 1", basic_code="rules.basic-ace")
+    rummy_call: RummyCall = option(
+        RummyCall.OFF, families={"pagat-500": RummyCall.PILE}, basic=RummyCall.OFF,
+        basic_message=_NOT_BASIC + ": Basic Rummy has no Rummy! calls")
+    draw_must_meld: bool = option(False)
+    deep_draw_new_meld: bool = option(False, basic=False)
+    discard_required: bool = option(False)
+    floating: bool = option(False, basic=False)
+    unplayable_discard: bool = option(False, basic=False)
+    must_go_out: bool = option(False, basic=False)
+    #: None: Basic Rummy's target by player count.
+    target: int | None = option(500, families={"basic": None}, minimum=1, maximum=100000)
+    min_natural_cards: MinNaturalCards = option(1, needs_jokers=True)
+    one_meld_per_turn: bool = option(False)
 
     # ---- what follows from the family -------------------------------------------------
     @property
@@ -145,74 +191,145 @@ class RuleSet:
         return asdict(self)
 
 
-_DEFAULTS: dict[Family, dict[str, Any]] = {
-    Family.PAGAT_500: dict(
-        jokers=True, values=ValueScheme.FACE, low_ace_value=1, rummy_call=RummyCall.PILE,
-        target=500
-    ),
-    Family.RUMMY_500: dict(
-        jokers=False, values=ValueScheme.FACE, low_ace_value=15, rummy_call=RummyCall.OFF,
-        target=500
-    ),
-    Family.BASIC: dict(
-        jokers=False, values=ValueScheme.FACE, low_ace_value=1, rummy_call=RummyCall.OFF,
-        target=None
-    ),
-}
-_COMMON: dict[str, Any] = dict(
-    draw_must_meld=False,
-    deep_draw_new_meld=False,
-    discard_required=False,
-    floating=False,
-    unplayable_discard=False,
-    must_go_out=False,
-    min_natural_cards=1,
-    one_meld_per_turn=False,
-)
-OPTIONS = (
-    "jokers", "values", "low_ace_value", "rummy_call", "draw_must_meld",
-    "deep_draw_new_meld", "discard_required", "floating", "unplayable_discard",
-    "must_go_out", "target", "min_natural_cards", "one_meld_per_turn",
-)
-_BOOL_OPTIONS = {
-    "jokers", "draw_must_meld", "deep_draw_new_meld", "discard_required", "floating",
-    "unplayable_discard", "must_go_out", "one_meld_per_turn",
-}
-#: Options that only make sense with 500-style scoring and deep draws.
-_NOT_BASIC = {
-    "jokers": True, "deep_draw_new_meld": True, "floating": True,
-    "unplayable_discard": True, "must_go_out": True, "values": "5-10-15",
-}
+
+#: The kinds of option: on or off, one of a few choices, a whole number (or none).
+Kind = Literal["bool", "choice", "number"]
 
 
-def _check_value(name: str, value: Any) -> Any:
-    if name in _BOOL_OPTIONS:
-        if not isinstance(value, bool):
-            raise RulesError(f"option {name} must be true or false, not {value!r}")
-        return value
-    if name == "values":
-        if value not in VALUE_SCHEMES:
-            raise RulesError(f"option values must be one of {', '.join(VALUE_SCHEMES)}")
-        return ValueScheme(value)
-    if name == "rummy_call":
-        if value not in RUMMY_CALL_MODES:
-            raise RulesError(f"option rummy_call must be one of {', '.join(RUMMY_CALL_MODES)}")
-        return RummyCall(value)
-    if name == "low_ace_value":
-        if value not in (1, 5, 15) or isinstance(value, bool):
-            raise RulesError("option low_ace_value must be 1, 5 or 15")
-        return value
-    if name == "min_natural_cards":
-        if value not in (0, 1) or isinstance(value, bool):
-            raise RulesError("option min_natural_cards must be 0 or 1")
-        return value
-    if name == "target":
-        if value is None:
+@dataclass(frozen=True)
+class OptionSpec:
+    """One house-rule option, as its :class:`RuleSet` field declares it."""
+
+    name: str
+    kind: Kind
+    #: The values a choice may take, in the order a form offers them.
+    choices: tuple[Any, ...]
+    #: Each family's value when the table does not choose.
+    defaults: Mapping[str, Any]
+    #: The only value Basic Rummy accepts, or None when it accepts all.
+    basic_value: Any
+    basic_fixed: bool
+    basic_message: str
+    basic_code: str
+    needs_jokers: bool
+    minimum: int | None
+    maximum: int | None
+    #: Whether null is a value (it means "the family's own").
+    nullable: bool
+
+    @property
+    def uniform_default(self) -> bool:
+        """Whether every family plays the same value when the table does not choose."""
+        return len({repr(v) for v in self.defaults.values()}) == 1
+
+    def fixed_in(self, family: str) -> bool:
+        """Whether ``family`` fixes this option (the table has nothing to choose)."""
+        if family != "basic":
+            return False
+        if self.basic_fixed:
+            return True
+        jokers = OPTION_BY_NAME["jokers"]
+        return self.needs_jokers and jokers.basic_fixed and jokers.basic_value is False
+
+    def offered_for(self) -> tuple[str, ...]:
+        """The families a table may choose this option in (the new-game page's
+        ``data-families``)."""
+        return tuple(f for f in FAMILIES if not self.fixed_in(f))
+
+    def check(self, value: Any) -> Any:
+        """``value`` if this option may take it; else :class:`RulesError`."""
+        name = self.name
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise RulesError(f"option {name} must be true or false, not {value!r}")
+            return value
+        if self.kind == "choice":
+            if isinstance(value, bool) or not isinstance(value, str | int) \
+                    or value not in self.choices:
+                words = [str(c) for c in self.choices]
+                if all(isinstance(c, int) for c in self.choices):
+                    words = [str(c) for c in sorted(self.choices)]
+                    listed = f"{', '.join(words[:-1])} or {words[-1]}"
+                    raise RulesError(f"option {name} must be {listed}")
+                raise RulesError(f"option {name} must be one of {', '.join(words)}")
+            return self.choices[self.choices.index(value)]  # an enum's own member
+        if value is None and self.nullable:
             return None
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 100000:
-            raise RulesError("option target must be a whole number of points from 1 to 100000")
+        low, high = self.minimum, self.maximum
+        if (not isinstance(value, int) or isinstance(value, bool)
+                or (low is not None and value < low) or (high is not None and value > high)):
+            raise RulesError(f"option {name} must be a whole number of points from {low} "
+                             f"to {high}")
         return value
-    raise RulesError(f"unknown option {name!r}")  # pragma: no cover - filtered before
+
+
+def _spec(name: str, hint: Any, meta: Mapping[str, Any]) -> OptionSpec:
+    nullable = False
+    args = get_args(hint)
+    if get_origin(hint) is not Literal and type(None) in args:  # X | None
+        nullable = True
+        (hint,) = [a for a in args if a is not type(None)]
+    if hint is bool:
+        kind: Kind = "bool"
+        choices: tuple[Any, ...] = (True, False)
+    elif get_origin(hint) is Literal:
+        kind, choices = "choice", get_args(hint)
+    elif isinstance(hint, type) and issubclass(hint, StrEnum):
+        kind, choices = "choice", tuple(hint)
+    elif hint is int:
+        kind, choices = "number", ()
+    else:  # pragma: no cover - a new field of a type not handled here
+        raise TypeError(f"RuleSet.{name}: options are bool, a Literal or int")
+    defaults = {f.value: meta["families"].get(f.value, meta["default"]) for f in FAMILIES}
+    fixed = meta["basic"] is not _FREE
+    return OptionSpec(name=name, kind=kind, choices=choices, defaults=defaults,
+                      basic_value=meta["basic"] if fixed else None, basic_fixed=fixed,
+                      basic_message=meta["basic_message"], basic_code=meta["basic_code"],
+                      needs_jokers=meta["needs_jokers"],
+                      minimum=meta["minimum"], maximum=meta["maximum"], nullable=nullable)
+
+
+def _specs() -> tuple[OptionSpec, ...]:
+    hints = get_type_hints(RuleSet)
+    return tuple(_spec(f.name, hints[f.name], f.metadata[_OPTION])
+                 for f in fields(RuleSet) if _OPTION in f.metadata)
+
+
+#: Every house-rule option, in the order of the :class:`RuleSet` fields.
+OPTION_SPECS: tuple[OptionSpec, ...] = _specs()
+OPTION_BY_NAME: dict[str, OptionSpec] = {o.name: o for o in OPTION_SPECS}
+OPTIONS: tuple[str, ...] = tuple(OPTION_BY_NAME)
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """An option that needs another: when ``option`` is ``value``, ``other`` must be
+    ``needed`` (``implied``: an ``other`` left out takes it)."""
+
+    option: str
+    value: Any
+    other: str
+    needed: Any
+    message: str
+    #: The message's id for the pages (:data:`~referee.verdict.RULES_MESSAGES`).
+    code: str
+    implied: bool = False
+
+
+#: What the options need of each other, checked in this order.
+REQUIREMENTS: tuple[Requirement, ...] = (
+    Requirement("floating", True, "discard_required", False,
+                "floating needs discard_required off: a floater melds every card",
+                "rules.floating-discard"),
+    Requirement("unplayable_discard", True, "discard_required", False,
+                "unplayable_discard needs discard_required off: a player whose last card is "
+                "playable must meld it and float", "rules.unplayable-discard"),
+    Requirement("unplayable_discard", True, "floating", True,
+                "unplayable_discard needs floating: a playable last card is melded",
+                "rules.unplayable-floating", implied=True),
+)
+#: A default that follows from another option chosen: 5-10-15 scores a low ace 5.
+FOLLOWS: tuple[tuple[str, Any, str, Any], ...] = (("values", "5-10-15", "low_ace_value", 5),)
 
 
 def make_rules(spec: Mapping[str, Any] | str | None = None, **overrides: Any) -> RuleSet:
@@ -226,48 +343,38 @@ def make_rules(spec: Mapping[str, Any] | str | None = None, **overrides: Any) ->
     given = dict(spec)
     given.update(overrides)
     given_family = given.pop("family", Family.PAGAT_500)
-    if given_family not in FAMILIES:
+    if not isinstance(given_family, str) or given_family not in FAMILIES:
         raise RulesError(
-            f"unknown rule family {given_family!r}; choose one of {', '.join(FAMILIES)}")
+            f"unknown rule family {_plain(given_family)!r}; choose one of {', '.join(FAMILIES)}")
     family = Family(given_family)
     for name in given:
-        if name not in OPTIONS:
+        if name not in OPTION_BY_NAME:
             raise RulesError(f"unknown option {name!r}")
-    options = {name: _check_value(name, value) for name, value in given.items()}
-    if "target" in options and options["target"] is None:
-        # null means "the family's own target": 500, or Basic's by player count
-        del options["target"]
+    options = {name: OPTION_BY_NAME[name].check(value) for name, value in given.items()}
+    for name in [n for n, v in options.items() if v is None]:
+        # null means "the family's own" (the target: 500, or Basic's by player count)
+        del options[name]
 
     if family == Family.BASIC:
-        for name, bad in _NOT_BASIC.items():
-            if name in options and options[name] == bad:
-                raise RulesError(f"option {name}={bad!r} does not apply to Basic Rummy",
-                                 "rules.not-in-basic", {"option": name})
-        if options.get("low_ace_value", 1) != 1:
-            raise RulesError("in Basic Rummy an ace always counts 1", "rules.basic-ace")
-        if options.get("rummy_call", RummyCall.OFF) != RummyCall.OFF:
-            raise RulesError(
-                f"option rummy_call={str(options['rummy_call'])!r} does not apply to Basic Rummy: "
-                "Basic Rummy has no Rummy! calls", "rules.not-in-basic", {"option": "rummy_call"}
-            )
-    if options.get("floating") and options.get("discard_required"):
-        raise RulesError("floating needs discard_required off: a floater melds every card",
-                         "rules.floating-discard",
-                         {"option": "floating", "other": "discard_required"})
-    if options.get("unplayable_discard"):
-        if options.get("discard_required"):
-            raise RulesError(
-                "unplayable_discard needs discard_required off: a player whose last card is "
-                "playable must meld it and float", "rules.unplayable-discard",
-                {"option": "unplayable_discard", "other": "discard_required"})
-        if options.get("floating") is False:
-            raise RulesError("unplayable_discard needs floating: a playable last card is melded",
-                             "rules.unplayable-floating",
-                             {"option": "unplayable_discard", "other": "floating"})
-        options["floating"] = True
-    if options.get("values") == ValueScheme.FIVE_TEN_FIFTEEN and "low_ace_value" not in options:
-        options["low_ace_value"] = 5
+        for spec_ in OPTION_SPECS:
+            value = options.get(spec_.name, spec_.basic_value)
+            if spec_.basic_fixed and value != spec_.basic_value:
+                raise RulesError(spec_.basic_message.format(name=spec_.name,
+                                                            value=_plain(value)),
+                                 spec_.basic_code, {"option": spec_.name})
+    for need in REQUIREMENTS:
+        if options.get(need.option) != need.value:
+            continue
+        if need.other in options and options[need.other] != need.needed:
+            raise RulesError(need.message, need.code,
+                             {"option": need.option, "other": need.other})
+    for need in REQUIREMENTS:
+        if need.implied and options.get(need.option) == need.value:
+            options.setdefault(need.other, need.needed)
+    for name, value, other, follows in FOLLOWS:
+        if options.get(name) == value and other not in options:
+            options[other] = follows
 
-    values: dict[str, Any] = {**_COMMON, **_DEFAULTS[family], **options}
+    values = {o.name: o.defaults[family] for o in OPTION_SPECS}
+    values.update(options)
     return RuleSet(family=family, **values)
-

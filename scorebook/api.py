@@ -22,6 +22,7 @@ from scorebook.extensions import limiter
 from scorebook.openapi import openapi_document
 from scorebook.payloads import PayloadError, parse_json, require_object
 from scorebook.questions import QUESTIONS, Question, too_many_ways_message
+from scorebook.schemas import refused
 
 bp = Blueprint("api", __name__)
 
@@ -40,10 +41,11 @@ def _referee_rate() -> str:
 referee_limit = limiter.shared_limit(_referee_rate, scope="referee")
 
 
-def json_endpoint(question: Question) -> Callable[[], Response]:
-    """A view that parses the JSON body, asks ``question`` and answers its dict as
-    JSON; a :class:`PayloadError` becomes a 400 that says what is wrong, a search
-    too large to answer in time a 422."""
+def json_endpoint(path: str, question: Question) -> Callable[[], Response]:
+    """A view that parses the JSON body, checks it against the question's model
+    (:mod:`scorebook.schemas`, from which the OpenAPI document is generated), asks
+    ``question`` and answers its dict as JSON; a :class:`PayloadError` becomes a 400
+    that says what is wrong, a search too large to answer in time a 422."""
 
     @referee_limit
     def view() -> Response:
@@ -52,7 +54,19 @@ def json_endpoint(question: Question) -> Callable[[], Response]:
                 raise PayloadError("invalid-json", "send a JSON object with Content-Type "
                                                    "application/json")
             body = parse_json(request.get_data(cache=False))  # a 413 past the body limit
-            return jsonify(question(dict(require_object(body))))
+            body = dict(require_object(body))
+            refusal = refused(path, body)
+            if refusal is not None:
+                # the question's own parsing names what is wrong (the token, the field),
+                # as it always has; the model's refusal stands if it names nothing
+                try:
+                    question(body)
+                except PayloadError as exc:
+                    refusal = exc
+                except SearchTooLarge:
+                    pass
+                raise refusal
+            return jsonify(question(body))
         except PayloadError as exc:
             return error_response(exc.status, exc.message, exc.code)
         except SearchTooLarge:
@@ -64,7 +78,7 @@ def json_endpoint(question: Question) -> Callable[[], Response]:
 
 for _path, _question in QUESTIONS.items():
     bp.add_url_rule(f"/{_path}", endpoint=_path.replace("/", "_").replace("-", "_"),
-                    view_func=json_endpoint(_question), methods=["POST"])
+                    view_func=json_endpoint(_path, _question), methods=["POST"])
 
 
 @bp.get("/openapi.json")

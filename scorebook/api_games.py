@@ -39,6 +39,7 @@ from scorebook.hands import (
 from scorebook.models import Game, Hand
 from scorebook.payloads import PayloadError, check_budget, parse_json
 from scorebook.plain_text import db_int
+from scorebook.schemas import hand_refused
 
 bp = Blueprint("games_api", __name__)
 
@@ -182,8 +183,22 @@ def _target(game: Game, number: int, body: dict[str, Any]) -> Hand:
 
 
 def _entry(body: dict[str, Any], game: Game) -> Any:
-    """The hand in the body, refused before any check if it names more cards or melds
-    than the game's decks hold."""
+    """The hand in the body, checked against its model (scorebook.schemas.HandBody, from
+    which the OpenAPI document is generated), refused before any check if it names more
+    cards or melds than the game's decks hold."""
+    refusal = hand_refused(body)
+    if refusal is not None:
+        # the hand's own parsing names what is wrong (the token, the player, the field)
+        _parse(body, game)
+        for key, what in (("version", "version must be the number the hand had when you "
+                                      "read it"),
+                          ("id", "id must be the id the hand had when you read it")):
+            _whole(body, key, what)
+        raise HandError(refusal.message, refusal.code)
+    return _parse(body, game)
+
+
+def _parse(body: dict[str, Any], game: Game) -> Any:
     try:
         check_budget(body, game.rules, len(game.seats))
     except PayloadError as exc:

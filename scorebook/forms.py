@@ -22,7 +22,7 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import NumberRange, Optional, ValidationError
 
-from referee.rules import FAMILIES, FAMILY_NAMES
+from referee.rules import FAMILIES, FAMILY_NAMES, OPTION_BY_NAME, OPTION_SPECS, OptionSpec
 from scorebook.bidi import bdi, html
 from scorebook.games import MAX_NAME_LENGTH
 from scorebook.models import DRAW, STOCK_OUT
@@ -70,20 +70,11 @@ OPTION_HELP: dict[str, tuple[Any, Any]] = {
                   "Basic Rummy 100/150/200 for 2/3/4 players.")),
 }
 
-#: The house rules Basic Rummy has no use for (no jokers, aces worth 1, no deep draws,
-#: no "Rummy!" calls, winner takes all): the new-game form offers them for the 500 games.
-NOT_IN_BASIC = ("jokers", "values", "low_ace_value", "rummy_call", "min_natural_cards",
-                "deep_draw_new_meld", "floating", "unplayable_discard", "must_go_out")
-
-
 def option_families(name: str) -> str:
-    """The families a house rule is offered for, as the form's ``data-families``."""
-    families = [f for f in FAMILIES if not (f == "basic" and name in NOT_IN_BASIC)]
-    return " ".join(families)
+    """The families a house rule is offered for, as the form's ``data-families`` (Basic
+    Rummy fixes some: no jokers, aces worth 1, no deep draws, no "Rummy!" calls)."""
+    return " ".join(OPTION_BY_NAME[name].offered_for())
 
-
-BOOLEAN_OPTIONS = ("draw_must_meld", "deep_draw_new_meld", "discard_required", "floating",
-                   "unplayable_discard", "must_go_out", "one_meld_per_turn")
 
 DEFAULT = ""
 
@@ -92,14 +83,38 @@ def choices(*pairs: tuple[Any, Any]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-#: The choices of the house rules that are not simply on or off, by their stored value.
-VALUE_CHOICES = (("face", _l("Face value")), ("5-10-15", _l("5-10-15")))
-LOW_ACE_CHOICES = (("1", "1"), ("5", "5"), ("15", "15"))
-RUMMY_CALL_CHOICES = (("off", _l("Off")), ("top", _l("Last discard only")),
-                      ("pile", _l("Whole pile")))
-MIN_NATURAL_CHOICES = (("1", _l("Not allowed (a natural card needed)")), ("0", _l("Allowed")))
-CHOICE_WORDS = {"values": VALUE_CHOICES, "low_ace_value": LOW_ACE_CHOICES,
-                "rummy_call": RUMMY_CALL_CHOICES, "min_natural_cards": MIN_NATURAL_CHOICES}
+#: The words of each choice of the house rules that are not simply on or off, by value.
+CHOICE_LABELS: dict[str, dict[Any, Any]] = {
+    "values": {"face": _l("Face value"), "5-10-15": _l("5-10-15")},
+    "low_ace_value": {1: "1", 5: "5", 15: "15"},
+    "rummy_call": {"off": _l("Off"), "top": _l("Last discard only"),
+                   "pile": _l("Whole pile")},
+    "min_natural_cards": {1: _l("Not allowed (a natural card needed)"), 0: _l("Allowed")},
+}
+#: The choices as (stored value as text, words) pairs, in the order the rule set declares
+#: them.
+CHOICE_WORDS: dict[str, tuple[tuple[str, Any], ...]] = {
+    spec.name: tuple((str(v), CHOICE_LABELS[spec.name][v]) for v in spec.choices)
+    for spec in OPTION_SPECS if spec.kind == "choice"}
+#: Choices the form asks outright, without "The family's default" (every family plays
+#: the same, and the form names it).
+ASKED_OUTRIGHT = ("min_natural_cards",)
+
+
+def option_control(name: str) -> str:
+    """How the new-game form asks for an option: ``"select"`` (a choice, or on/off where
+    the families differ), ``"checkbox"`` (on, or the family's off) or ``"number"``."""
+    spec = OPTION_BY_NAME[name]
+    if spec.kind == "number":
+        return "number"
+    if spec.kind == "bool" and spec.uniform_default and not any(spec.defaults.values()):
+        return "checkbox"
+    return "select"
+
+
+#: The house rules the form asks with a select, and with a checkbox, in rule-set order.
+SELECT_OPTIONS = tuple(o.name for o in OPTION_SPECS if option_control(o.name) == "select")
+BOOLEAN_OPTIONS = tuple(o.name for o in OPTION_SPECS if option_control(o.name) == "checkbox")
 
 
 def house_rules_in_words(spec: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -131,26 +146,6 @@ class NewGameForm(FlaskForm):
                               choices=choices(*[(i, str(i + 1)) for i in range(MAX_SEATS)]))
     family = RadioField(_l("Game"), default="pagat-500",
                         choices=choices(*[(f, _l(FAMILY_NAMES[f])) for f in FAMILIES]))
-    jokers = SelectField(OPTION_HELP["jokers"][0], default=DEFAULT,
-                         choices=choices(_default_choice(), ("on", _l("On")), ("off", _l("Off"))))
-    values = SelectField(OPTION_HELP["values"][0], default=DEFAULT,
-                         choices=choices(_default_choice(), *VALUE_CHOICES))
-    low_ace_value = SelectField(OPTION_HELP["low_ace_value"][0], default=DEFAULT,
-                                choices=choices(_default_choice(), *LOW_ACE_CHOICES))
-    rummy_call = SelectField(OPTION_HELP["rummy_call"][0], default=DEFAULT,
-                             choices=choices(_default_choice(), *RUMMY_CALL_CHOICES))
-    draw_must_meld = BooleanField(OPTION_HELP["draw_must_meld"][0])
-    deep_draw_new_meld = BooleanField(OPTION_HELP["deep_draw_new_meld"][0])
-    discard_required = BooleanField(OPTION_HELP["discard_required"][0])
-    floating = BooleanField(OPTION_HELP["floating"][0])
-    unplayable_discard = BooleanField(OPTION_HELP["unplayable_discard"][0])
-    must_go_out = BooleanField(OPTION_HELP["must_go_out"][0])
-    min_natural_cards = SelectField(
-        OPTION_HELP["min_natural_cards"][0], default="1",
-        choices=choices(*MIN_NATURAL_CHOICES))
-    one_meld_per_turn = BooleanField(OPTION_HELP["one_meld_per_turn"][0])
-    target = IntegerField(OPTION_HELP["target"][0], validators=[
-        Optional(), NumberRange(min=1, max=100000)])
     #: How many seat rows the page shows (the rest wait behind "Add a seat").
     shown_seats: int = SHOWN_SEATS
 
@@ -165,23 +160,58 @@ class NewGameForm(FlaskForm):
 
     def options(self) -> dict[str, Any]:
         """The options the table chose; None for the family's default."""
-        out: dict[str, Any] = {
-            "jokers": {"on": True, "off": False}.get(self.jokers.data or ""),
-            "values": self.values.data or None,
-            "low_ace_value": int(self.low_ace_value.data) if self.low_ace_value.data else None,
-            "rummy_call": self.rummy_call.data or None,
-            "min_natural_cards": 0 if self.min_natural_cards.data == "0" else None,
-            "target": self.target.data,
-        }
-        for name in BOOLEAN_OPTIONS:
-            out[name] = True if getattr(self, name).data else None
-        return out
+        return {spec.name: _chosen(spec, getattr(self, spec.name).data)
+                for spec in OPTION_SPECS}
 
     def validate_players(self, field: FieldList) -> None:
         for entry in field:
             if entry.data and len(entry.data) > MAX_NAME_LENGTH:
                 raise ValidationError(_l("A name can be at most %(max)s characters long.",
                                          max=MAX_NAME_LENGTH))
+
+
+def _option_field(spec: OptionSpec) -> Any:
+    """The new-game form's field for a house rule, from its declaration."""
+    label = OPTION_HELP[spec.name][0]
+    control = option_control(spec.name)
+    if control == "number":
+        return IntegerField(label, validators=[
+            Optional(), NumberRange(min=spec.minimum, max=spec.maximum)])
+    if control == "checkbox":
+        return BooleanField(label)
+    if spec.kind == "bool":
+        pairs: list[tuple[Any, Any]] = [("on", _l("On")), ("off", _l("Off"))]
+    else:
+        pairs = list(CHOICE_WORDS[spec.name])
+    if spec.name in ASKED_OUTRIGHT:
+        return SelectField(label, default=str(_common_default(spec)),
+                           choices=choices(*pairs))
+    return SelectField(label, default=DEFAULT, choices=choices(_default_choice(), *pairs))
+
+
+def _common_default(spec: OptionSpec) -> Any:
+    """The value every family plays an option asked outright at."""
+    assert spec.uniform_default, spec.name
+    return next(iter(spec.defaults.values()))
+
+
+def _chosen(spec: OptionSpec, data: Any) -> Any:
+    """An option's field's data as the rule set's value; None for the family's own."""
+    control = option_control(spec.name)
+    if control == "number":
+        return data
+    if control == "checkbox":
+        return True if data else None
+    if spec.kind == "bool":
+        return {"on": True, "off": False}.get(data or "")
+    if not data or (spec.name in ASKED_OUTRIGHT and data == str(_common_default(spec))):
+        return None
+    return next(v for v in spec.choices if str(v) == data)
+
+
+# The house-rule fields, one per option the rule set declares (in its order).
+for _spec in OPTION_SPECS:
+    setattr(NewGameForm, _spec.name, _option_field(_spec))
 
 
 class PlayerCardsForm(Form):

@@ -133,7 +133,9 @@ def draw(body: dict[str, Any]) -> tuple[Verdict, dict[str, Any]]:
     pile = cards_from(body.get("pile") if body.get("took") is not None
                       else required(body, "pile"), "pile")
     hand = cards_from(required(body, "hand"), "hand")
-    take = body.get("take", None if body.get("took") is not None else 1)
+    take = body.get("take")  # null is the same as left out: 1, or as many as took lists
+    if take is None and body.get("took") is None:
+        take = 1
     if take is not None and (not isinstance(take, int) or isinstance(take, bool)):
         raise PayloadError("bad-request", "take must be the number of cards taken from the top")
     if body.get("took") is not None:

@@ -21,7 +21,7 @@ from wtforms import (
 from wtforms.validators import NumberRange, Optional
 from wtforms.widgets import HiddenInput
 
-from referee.rules import FAMILIES, FAMILY_NAMES
+from referee.rules import FAMILIES, FAMILY_NAMES, OPTION_SPECS, OptionSpec
 from scorebook.plain_text import MAX_ID
 
 
@@ -31,14 +31,47 @@ def choices(*pairs: tuple[str, Any]) -> list[SelectChoice]:
 
 FAMILY_DEFAULT = ("", _l("as the family plays it"))
 TRI_STATE = choices(FAMILY_DEFAULT, ("on", _l("on")), ("off", _l("off")))
-BOOL_OPTIONS = ("jokers", "draw_must_meld", "deep_draw_new_meld", "discard_required",
-                "floating", "unplayable_discard", "must_go_out", "one_meld_per_turn")
+
+#: Each house rule's name on the referee pages (shorter than the new-game form's).
+OPTION_LABELS: dict[str, Any] = {
+    "jokers": _l("Jokers"),
+    "values": _l("Card values"),
+    "low_ace_value": _l("Low ace (A-2-3) scores"),
+    "rummy_call": _l("\"Rummy!\" calls"),
+    "draw_must_meld": _l("A card taken from the pile must be melded"),
+    "deep_draw_new_meld": _l("The deepest card taken starts a new meld"),
+    "discard_required": _l("Going out needs a last discard"),
+    "floating": _l("Floating"),
+    "unplayable_discard": _l("The last discard must be unplayable"),
+    "must_go_out": _l("Must go out to win"),
+    "min_natural_cards": _l("Real cards a meld needs"),
+    "one_meld_per_turn": _l("One new meld per turn"),
+    "target": _l("Target"),
+}
+#: The words of the choices that are not simply on or off, by value.
+CHOICE_LABELS: dict[str, dict[Any, Any]] = {
+    "values": {"face": _l("face value"), "5-10-15": _l("5-10-15")},
+    "low_ace_value": {1: "1", 5: "5", 15: "15"},
+    "rummy_call": {"off": _l("never"), "top": _l("latest discard only"),
+                   "pile": _l("anywhere in the pile")},
+    "min_natural_cards": {1: "1", 0: "0"},
+}
+#: The house rules, in the order the form shows them: the rule set's, whole numbers last.
+OPTION_FIELDS = tuple([o.name for o in OPTION_SPECS if o.kind != "number"]
+                      + [o.name for o in OPTION_SPECS if o.kind == "number"])
 
 
-#: The house rules, in the order the form shows them.
-OPTION_FIELDS = ("jokers", "values", "low_ace_value", "rummy_call", "draw_must_meld",
-                 "deep_draw_new_meld", "discard_required", "floating", "unplayable_discard",
-                 "must_go_out", "min_natural_cards", "one_meld_per_turn", "target")
+def _option_field(spec: OptionSpec) -> Any:
+    """A house rule's field, from its declaration: on/off/the family's, a choice or the
+    family's, or a whole number (empty: the family's)."""
+    label = OPTION_LABELS[spec.name]
+    if spec.kind == "bool":
+        return SelectField(label, choices=TRI_STATE, default="")
+    if spec.kind == "choice":
+        words = CHOICE_LABELS[spec.name]
+        return SelectField(label, default="", choices=choices(
+            FAMILY_DEFAULT, *((str(v), words[v]) for v in spec.choices)))
+    return IntegerField(label, validators=[Optional(), NumberRange(spec.minimum, spec.maximum)])
 
 
 class RulesForm(Form):
@@ -54,30 +87,6 @@ class RulesForm(Form):
                          default="pagat-500")
     players = IntegerField(_l("Players at the table"), default=4,
                            validators=[Optional(), NumberRange(2, 8)])
-    jokers = SelectField(_l("Jokers"), choices=TRI_STATE, default="")
-    values = SelectField(_l("Card values"), default="", choices=choices(
-        FAMILY_DEFAULT, ("face", _l("face value")),
-        ("5-10-15", _l("5-10-15"))))
-    low_ace_value = SelectField(_l("Low ace (A-2-3) scores"), default="", choices=choices(
-        FAMILY_DEFAULT, ("1", "1"), ("5", "5"), ("15", "15")))
-    rummy_call = SelectField(_l("\"Rummy!\" calls"), default="", choices=choices(
-        FAMILY_DEFAULT, ("off", _l("never")),
-        ("top", _l("latest discard only")), ("pile", _l("anywhere in the pile"))))
-    draw_must_meld = SelectField(_l("A card taken from the pile must be melded"),
-                                 choices=TRI_STATE, default="")
-    deep_draw_new_meld = SelectField(_l("The deepest card taken starts a new meld"),
-                                     choices=TRI_STATE, default="")
-    discard_required = SelectField(_l("Going out needs a last discard"), choices=TRI_STATE,
-                                   default="")
-    floating = SelectField(_l("Floating"), choices=TRI_STATE, default="")
-    unplayable_discard = SelectField(_l("The last discard must be unplayable"),
-                                     choices=TRI_STATE, default="")
-    must_go_out = SelectField(_l("Must go out to win"), choices=TRI_STATE, default="")
-    min_natural_cards = SelectField(_l("Real cards a meld needs"), default="", choices=choices(
-        FAMILY_DEFAULT, ("1", "1"), ("0", "0")))
-    one_meld_per_turn = SelectField(_l("One new meld per turn"), choices=TRI_STATE,
-                                    default="")
-    target = IntegerField(_l("Target"), validators=[Optional(), NumberRange(1, 100000)])
     #: Asked from a game: that game's rules (and its live hand's table) are used.
     game = IntegerField(widget=HiddenInput(), validators=[Optional(), NumberRange(1, MAX_ID)])
 
@@ -88,19 +97,23 @@ class RulesForm(Form):
     def rules_body(self) -> dict[str, Any]:
         """The ``rules`` object of an API body."""
         body: dict[str, Any] = {"family": self.family.data}
-        for name in BOOL_OPTIONS:
-            value = getattr(self, name).data
-            if value:
-                body[name] = value == "on"
-        for name in ("values", "rummy_call"):
-            if getattr(self, name).data:
-                body[name] = getattr(self, name).data
-        for name in ("low_ace_value", "min_natural_cards"):
-            if getattr(self, name).data:
-                body[name] = int(getattr(self, name).data)
-        if self.target.data is not None:
-            body["target"] = self.target.data
+        for spec in OPTION_SPECS:
+            data = getattr(self, spec.name).data
+            if spec.kind == "number":
+                if data is not None:
+                    body[spec.name] = data
+            elif not data:
+                continue  # the family's own
+            elif spec.kind == "bool":
+                body[spec.name] = data == "on"
+            else:
+                body[spec.name] = next((v for v in spec.choices if str(v) == data), data)
         return body
+
+
+# The house-rule fields, one per option the rule set declares.
+for _spec in OPTION_SPECS:
+    setattr(RulesForm, _spec.name, _option_field(_spec))
 
 
 TABLE_HELP = _l("One meld per line, its cards in the order they lie; before them, if it "

@@ -31,6 +31,7 @@ from scorebook.forms import (
     BOOLEAN_OPTIONS,
     MAX_SEATS,
     OPTION_HELP,
+    SELECT_OPTIONS,
     SHOWN_SEATS,
     NewGameForm,
     house_rules_in_words,
@@ -98,7 +99,8 @@ def new() -> str | Response | tuple[str, int]:
     status = 400 if request.method == "POST" and not adding else 200
     page = render_template("games/new.html", form=form, errors=errors, league=league,
                            roster=[p.name for p in roster(league)] if league else [],
-                           option_help=OPTION_HELP, boolean_options=BOOLEAN_OPTIONS,
+                           option_help=OPTION_HELP, select_options=SELECT_OPTIONS,
+                           boolean_options=BOOLEAN_OPTIONS,
                            option_families=option_families)
     return (page, status) if status != 200 else page
 
