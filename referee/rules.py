@@ -361,7 +361,9 @@ def make_rules(spec: Mapping[str, Any] | str | None = None, **overrides: Any) ->
             if spec_.basic_fixed and value != spec_.basic_value:
                 raise RulesError(spec_.basic_message.format(name=spec_.name,
                                                             value=_plain(value)),
-                                 spec_.basic_code, {"option": spec_.name})
+                                 spec_.basic_code,
+                                 {"option": spec_.name}
+                                 if spec_.basic_code == "rules.not-in-basic" else {})
     for need in REQUIREMENTS:
         if options.get(need.option) != need.value:
             continue
