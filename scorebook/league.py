@@ -35,9 +35,12 @@ from scorebook.models import (
     PlayerTally,
     Season,
     Seat,
+    player_score_sum,
+    player_stat_sum,
     utcnow,
 )
 from scorebook.plain_text import TEXT_MESSAGE, has_unwanted
+from scorebook.stats import sums
 
 MAX_SEASON_NAME = 40
 
@@ -134,8 +137,9 @@ def merge_players(keep: Player, gone: Player) -> None:
         PlayerTally.league_id == league_id))
     _touch_games_of(gone.id)
     player_table = Player.__table__
+    summed = (GameResult.__table__, PlayerTally.__table__, player_stat_sum, player_score_sum)
     for table in db.metadata.sorted_tables:
-        if table is GameResult.__table__ or table is PlayerTally.__table__:
+        if table in summed:  # (counted again below)
             continue
         for fk in table.foreign_keys:
             if fk.column.table is player_table and fk.parent.table is table:
@@ -146,6 +150,7 @@ def merge_players(keep: Player, gone: Player) -> None:
     db.session.expire_all()
     db.session.execute(player_table.delete().where(player_table.c.id == gone.id))
     ratings.rebuild(league_id)
+    sums.resum(db.session, league_id)
     db.session.commit()
 
 
@@ -200,8 +205,9 @@ def ensure_seasons(league: League, commit: bool = True,
         seasons.append(season)
         added = True
     if added:
+        db.session.flush()
+        sums.resum(db.session, league.id)  # (the new season's statistics)
         if everything:  # (a write that names its days recounts those days itself)
-            db.session.flush()
             ratings.retally(db.session, league.id)
         if not commit:
             db.session.flush()
@@ -251,6 +257,7 @@ def save_season(league: League, name: str, starts_on: date | None, ends_on: date
     db.session.flush()
     ensure_seasons(league, commit=False)  # days it no longer holds go to their year's
     ratings.retally(db.session, league.id)
+    sums.resum(db.session, league.id)
     db.session.commit()
     return season
 
@@ -261,6 +268,7 @@ def delete_season(season: Season) -> None:
     db.session.flush()
     ensure_seasons(league, commit=False)
     ratings.retally(db.session, league.id)
+    sums.resum(db.session, league.id)
     db.session.commit()
 
 
@@ -487,6 +495,64 @@ def rating_history(player: Player) -> list[RatingPoint]:
             for r in rows]
 
 
+#: Ratings the chart draws one by one; a longer history is drawn from this many
+#: stretches of games, each by its lowest and highest rating (what a line this
+#: wide can show), so its cost does not grow with the player's games.
+RATING_POINTS = 300
+
+
+@dataclass
+class RatingLine:
+    """What the rating chart draws: ``points`` (every rating, or each stretch's low and
+    high), over ``games`` games from ``first`` to ``last``; ``now`` the rating after the
+    last one, ``high`` and ``low`` the extremes of all."""
+
+    games: int
+    points: list[int]
+    first: datetime | None = None
+    last: datetime | None = None
+    now: int | None = None
+    high: int | None = None
+    low: int | None = None
+
+
+def rating_line(player: Player, stretches: int = RATING_POINTS) -> RatingLine:
+    """The player's rating after each game for the chart: every rating for up to
+    ``stretches`` games, else the database folds the history into ``stretches`` runs
+    of games (by row number) and returns each one's lowest and highest."""
+    g = GameResult
+    mine = g.player_id == player.id
+    games, first_seq, last_seq, high, low = db.session.execute(
+        select(func.count(), func.min(g.seq), func.max(g.seq), func.max(g.mu), func.min(g.mu))
+        .where(mine)).one()
+    if not games:
+        return RatingLine(0, [])
+    ends = {seq: at for seq, at in db.session.execute(
+        select(g.seq, g.finished_at).where(mine, g.seq.in_([first_seq, last_seq])))}
+    now = ratings.display_rating(db.session.scalar(select(g.mu).where(mine, g.seq == last_seq)))
+    line = RatingLine(games, [], ends[first_seq], ends[last_seq], now, ratings.display_rating(high),
+                      ratings.display_rating(low))
+    if games <= stretches:
+        line.points = [ratings.display_rating(mu) for mu in db.session.scalars(
+            select(g.mu).where(mine).order_by(g.seq))]
+        return line
+    numbered = select(g.mu, (func.row_number().over(order_by=g.seq) - 1).label("i")) \
+        .where(mine).subquery()
+    stretch = (numbered.c.i * stretches) // games
+    first_mu = db.session.scalar(select(g.mu).where(mine, g.seq == first_seq))
+    points = [ratings.display_rating(first_mu)]
+    for lowest, highest in db.session.execute(
+            select(func.min(numbered.c.mu), func.max(numbered.c.mu)).group_by(stretch)
+            .order_by(stretch)).tuples():
+        pair = [ratings.display_rating(lowest), ratings.display_rating(highest)]
+        if abs(pair[1] - points[-1]) < abs(pair[0] - points[-1]):
+            pair.reverse()  # (on from the nearer one)
+        points += pair
+    points.append(now)
+    line.points = points
+    return line
+
+
 def recent_games(player: Player, limit: int = 10) -> list[RecentGame]:
     rows = list(db.session.execute(
         select(GameResult.game_id, GameResult.finished_at, GameResult.position,
@@ -524,19 +590,29 @@ def game_tables(game_ids: Sequence[int]) -> dict[int, list[tuple[int, str, int]]
 
 
 def score_distribution(player: Player, season: Season | None = None,
-                       width: int | None = None) -> tuple[int, list[tuple[int, int]]]:
+                       width: int | None = None, kept: bool = False
+                       ) -> tuple[int, list[tuple[int, int]]]:
     """How often the player's hands scored in each band: (band width, [(band start,
-    hands)]) over complete hands of finished games.  The database counts the hands
-    of each score (from an index); the bands are made of those few counts."""
-    where = [HandScore.player_id == player.id, Hand.complete.is_(True),
-             Game.status == FINISHED]
-    if season is not None:
-        start, end = season_bounds(season)
-        where += [Game.finished_at >= start, Game.finished_at < end]
-    counts = list(db.session.execute(
-        select(HandScore.score, func.count()).join(Hand, Hand.id == HandScore.hand_id)
-        .join(Game, Game.id == Hand.game_id).where(*where).group_by(HandScore.score))
-        .tuples())
+    hands)]) over complete hands of finished games.  ``kept``: from the counts kept per
+    player and season (:data:`player_score_sum`: one row per score, whatever the
+    league's age; the statistics cache must be up to date), else counted by the
+    database from an index of the hand scores.  The bands are made of those counts."""
+    if kept:
+        t = player_score_sum.c
+        counts = list(db.session.execute(
+            select(t.score, t.hands).where(
+                t.player_id == player.id,
+                t.season_id == (ALL_TIME if season is None else season.id))).tuples())
+    else:
+        where = [HandScore.player_id == player.id, Hand.complete.is_(True),
+                 Game.status == FINISHED]
+        if season is not None:
+            start, end = season_bounds(season)
+            where += [Game.finished_at >= start, Game.finished_at < end]
+        counts = list(db.session.execute(
+            select(HandScore.score, func.count()).join(Hand, Hand.id == HandScore.hand_id)
+            .join(Game, Game.id == Hand.game_id).where(*where).group_by(HandScore.score))
+            .tuples())
     if not counts:
         return width or 10, []
     if width is None:

@@ -648,3 +648,49 @@ class LayoffTally(db.Model):
                                           index=True)
     cards: Mapped[int] = mapped_column(Integer)
     points: Mapped[int] = mapped_column(Integer)
+
+
+# --- a player's statistics summed per season, kept on write (the player page) --------------
+
+#: The figures of :class:`PlayerGameStat` a player's page sums over their games.
+STAT_SUMMED = ("hands", "card_hands", "points", "hands_out", "going_rummy", "melded_points",
+               "laid_off_points", "stranded_points", "melded_cards", "laid_off_cards",
+               "stranded_cards", "caught", "jokers_melded", "jokers_laid_off",
+               "jokers_stranded", "joker_points", "joker_stranded_points", "aces_low",
+               "aces_high", "aces_in_sets", "aces_stranded", "aces_stranded_points", "sets",
+               "runs", "layoffs_on_others", "layoffs_on_own", "fed_by_others")
+
+#: A player's :class:`PlayerGameStat` rows summed over one season (``season_id``) or all
+#: time (:data:`ALL_TIME`): ``games``, the games with jokers and of Basic Rummy, and each
+#: figure of :data:`STAT_SUMMED`.  Kept by :mod:`scorebook.stats.cache` as it counts or
+#: drops a game's rows (added and subtracted, in the same transaction), so a player's
+#: page and everyone's sums read one row per player whatever the league's age.
+player_stat_sum = db.Table(
+    "player_stat_sum",
+    db.Column("player_id", ForeignKey("player.id", ondelete="CASCADE"), primary_key=True),
+    db.Column("season_id", Integer, primary_key=True, autoincrement=False),
+    db.Column("league_id", ForeignKey("league.id", ondelete="CASCADE"), nullable=False),
+    db.Column("games", Integer, nullable=False),
+    db.Column("joker_games", Integer, nullable=False),
+    db.Column("basic_games", Integer, nullable=False),
+    *[db.Column(name, Integer, nullable=False) for name in STAT_SUMMED],
+    Index("ix_player_stat_sum_league_season", "league_id", "season_id"),
+)
+
+#: How many of a player's hands (complete, in finished games) scored ``score``, over one
+#: season or all time: the player page's score distribution, kept like
+#: :data:`player_stat_sum` from each game's ``score`` tallies (:class:`StatTally`).
+player_score_sum = db.Table(
+    "player_score_sum",
+    db.Column("player_id", ForeignKey("player.id", ondelete="CASCADE"), primary_key=True),
+    db.Column("season_id", Integer, primary_key=True, autoincrement=False),
+    db.Column("score", Integer, primary_key=True, autoincrement=False),
+    db.Column("league_id", ForeignKey("league.id", ondelete="CASCADE"), nullable=False),
+    db.Column("hands", Integer, nullable=False),
+)
+
+#: A player's best and worst figures in a game, straight from an index (the player
+#: page's "best hand", "worst hand", … links: one ``ORDER BY … LIMIT 1`` each).
+for _name in ("best_score", "worst_score", "out_streak", "longest_run", "max_stranded"):
+    Index(f"ix_player_game_stat_player_{_name}", PlayerGameStat.player_id,
+          getattr(PlayerGameStat, _name), PlayerGameStat.finished_at, PlayerGameStat.game_id)
