@@ -35,6 +35,7 @@ from scorebook.models import (
     PlayerTally,
     Season,
     Seat,
+    player_pair_sum,
     player_score_sum,
     player_stat_sum,
     utcnow,
@@ -137,7 +138,8 @@ def merge_players(keep: Player, gone: Player) -> None:
         PlayerTally.league_id == league_id))
     _touch_games_of(gone.id)
     player_table = Player.__table__
-    summed = (GameResult.__table__, PlayerTally.__table__, player_stat_sum, player_score_sum)
+    summed = (GameResult.__table__, PlayerTally.__table__, player_stat_sum, player_score_sum,
+              player_pair_sum)
     for table in db.metadata.sorted_tables:
         if table in summed:  # (counted again below)
             continue
@@ -464,7 +466,29 @@ class RecentGame:
     number: int = 0  # the game's number within its league
 
 
-def head_to_head(player: Player, season: Season | None = None) -> list[HeadToHead]:
+def head_to_head(player: Player, season: Season | None = None, kept: bool = False
+                 ) -> list[HeadToHead]:
+    """The player against each opponent in the games both finished.  ``kept``: from
+    the sums kept per pair and season (:data:`player_pair_sum`: one row per opponent,
+    whatever the league's age; the statistics cache must be up to date), else counted
+    from every result row the two share."""
+    if kept:
+        t = player_pair_sum.c
+        rows = db.session.execute(
+            select(t.opponent_id.label("player_id"), Player.name, t.games, t.ahead, t.behind,
+                   t.wins, t.their_wins).join(Player, Player.id == t.opponent_id)
+            .where(t.player_id == player.id,
+                   t.season_id == (ALL_TIME if season is None else season.id)))
+    else:
+        rows = _head_to_head_counted(player, season)
+    out = [HeadToHead(r.player_id, r.name, r.games, int(r.ahead), int(r.behind),
+                      r.games - int(r.ahead) - int(r.behind), int(r.wins), int(r.their_wins))
+           for r in rows]
+    out.sort(key=lambda h: (-h.games, h.name.lower()))
+    return out
+
+
+def _head_to_head_counted(player: Player, season: Season | None) -> Any:
     mine, theirs = aliased(GameResult), aliased(GameResult)
     where = [mine.player_id == player.id, theirs.player_id != player.id]
     if season is not None:
@@ -480,11 +504,7 @@ def head_to_head(player: Player, season: Season | None = None) -> list[HeadToHea
         .join(theirs, theirs.game_id == mine.game_id)
         .join(Player, Player.id == theirs.player_id)
         .where(*where).group_by(theirs.player_id, Player.name))
-    out = [HeadToHead(r.player_id, r.name, r.games, int(r.ahead), int(r.behind),
-                      r.games - int(r.ahead) - int(r.behind), int(r.wins), int(r.their_wins))
-           for r in rows]
-    out.sort(key=lambda h: (-h.games, h.name.lower()))
-    return out
+    return rows
 
 
 def rating_history(player: Player) -> list[RatingPoint]:

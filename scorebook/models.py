@@ -612,6 +612,10 @@ class PlayerGameStat(db.Model):
     layoffs_on_others: Mapped[int] = mapped_column(Integer)
     layoffs_on_own: Mapped[int] = mapped_column(Integer)
     fed_by_others: Mapped[int] = mapped_column(Integer)
+    #: The player's finishing place and whether they won, as the results said when the
+    #: row was made (head to head is summed from them: :data:`player_pair_sum`).
+    position: Mapped[int | None] = mapped_column(Integer)
+    won: Mapped[bool | None] = mapped_column(Boolean)
 
 
 class StatTally(db.Model):
@@ -688,6 +692,26 @@ player_score_sum = db.Table(
     db.Column("league_id", ForeignKey("league.id", ondelete="CASCADE"), nullable=False),
     db.Column("hands", Integer, nullable=False),
 )
+
+#: A player against one opponent over one season or all time, in the games both
+#: finished: how many, how often each finished ahead, and each one's wins.  Kept like
+#: :data:`player_stat_sum` from the places stored with each game's cache rows.
+player_pair_sum = db.Table(
+    "player_pair_sum",
+    db.Column("player_id", ForeignKey("player.id", ondelete="CASCADE"), primary_key=True),
+    db.Column("opponent_id", ForeignKey("player.id", ondelete="CASCADE"), primary_key=True),
+    db.Column("season_id", Integer, primary_key=True, autoincrement=False),
+    db.Column("league_id", ForeignKey("league.id", ondelete="CASCADE"), nullable=False),
+    db.Column("games", Integer, nullable=False),
+    db.Column("ahead", Integer, nullable=False),
+    db.Column("behind", Integer, nullable=False),
+    db.Column("wins", Integer, nullable=False),
+    db.Column("their_wins", Integer, nullable=False),
+)
+
+#: A player's ratings in order with the rating itself, straight from the index (the
+#: rating chart folds a long history without reading the rows).
+Index("ix_game_result_player_seq_mu", GameResult.player_id, GameResult.seq, GameResult.mu)
 
 #: A player's best and worst figures in a game, straight from an index (the player
 #: page's "best hand", "worst hand", … links: one ``ORDER BY … LIMIT 1`` each).

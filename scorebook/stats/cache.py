@@ -44,6 +44,7 @@ from scorebook.extensions import db
 from scorebook.models import (
     FINISHED,
     Game,
+    GameResult,
     GameStat,
     Hand,
     HandScore,
@@ -276,6 +277,12 @@ def aggregate(game_ids: Sequence[int], values: Values | None = None) -> Figures:
                                          .where(Game.id.in_(ids)))}
     players = {(g, p): PlayerFigures(g, p) for g, p in db.session.execute(
         select(Seat.game_id, Seat.player_id).where(Seat.game_id.in_(ids))).tuples()}
+    for r in db.session.execute(select(GameResult.game_id, GameResult.player_id,
+                                       GameResult.position, GameResult.won)
+                                .where(GameResult.game_id.in_(ids))):
+        seat = players.get((r.game_id, r.player_id))
+        if seat is not None:  # (head to head: the places the results give)
+            seat.values["position"], seat.values["won"] = r.position, bool(r.won)
 
     def put(rows: Iterable[Any], names: Sequence[str]) -> None:
         for r in rows:

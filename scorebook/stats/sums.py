@@ -21,7 +21,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, bindparam, case, delete, event, func, insert, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from scorebook.models import (
     ALL_TIME,
@@ -31,6 +31,7 @@ from scorebook.models import (
     PlayerGameStat,
     Season,
     StatTally,
+    player_pair_sum,
     player_score_sum,
     player_stat_sum,
 )
@@ -40,6 +41,8 @@ SCORE = "score"
 
 #: The columns of a ``player_stat_sum`` row besides its keys.
 COUNTS = ("games", "joker_games", "basic_games", *STAT_SUMMED)
+#: The columns of a ``player_pair_sum`` row besides its keys.
+PAIR_COUNTS = ("games", "ahead", "behind", "wins", "their_wins")
 
 P = PlayerGameStat
 Key = tuple[int, int]  # (player id, season id)
@@ -77,7 +80,7 @@ def account(session: Session, game_ids: Sequence[int], sign: int) -> None:
     leagues: dict[Key, int] = {}
     rows = list(session.execute(
         select(P.player_id, P.league_id, P.finished_at, GameStat.with_jokers, Game.family,
-               *[getattr(P, n) for n in STAT_SUMMED])
+               P.game_id, P.position, P.won, *[getattr(P, n) for n in STAT_SUMMED])
         .join(GameStat, GameStat.game_id == P.game_id).join(Game, Game.id == P.game_id)
         .where(P.game_id.in_(ids))))
     scores = list(session.execute(
@@ -90,7 +93,7 @@ def account(session: Session, game_ids: Sequence[int], sign: int) -> None:
     seasons = _Seasons(session, {r.league_id for r in rows} | {r.league_id for r in scores})
     for r in rows:
         values = [1, 1 if r.with_jokers else 0, 1 if r.family == "basic" else 0,
-                  *[int(v or 0) for v in r[5:]]]
+                  *[int(v or 0) for v in r[8:]]]
         for scope in seasons.scopes(r.league_id, r.finished_at):
             key = (r.player_id, scope)
             leagues[key] = r.league_id
@@ -101,8 +104,62 @@ def account(session: Session, game_ids: Sequence[int], sign: int) -> None:
         for scope in seasons.scopes(r.league_id, r.finished_at):
             score_delta[(r.player_id, scope, int(r.item))] += sign * int(r.count)
             leagues[(r.player_id, scope)] = r.league_id
+    tables: dict[int, list[Any]] = defaultdict(list)
+    for r in rows:
+        if r.position is not None:
+            tables[r.game_id].append(r)
+    pair_delta: dict[tuple[int, int, int], list[int]] = {}
+    for seated in tables.values():
+        for me in seated:
+            for them in seated:
+                if me.player_id == them.player_id:
+                    continue
+                values = [1, int(me.position < them.position), int(me.position > them.position),
+                          int(bool(me.won)), int(bool(them.won))]
+                for scope in seasons.scopes(me.league_id, me.finished_at):
+                    total = pair_delta.setdefault((me.player_id, them.player_id, scope),
+                                                  [0] * len(PAIR_COUNTS))
+                    for i, v in enumerate(values):
+                        total[i] += sign * v
+                    leagues[(me.player_id, scope)] = me.league_id
     _apply_stats(session, stat_delta, leagues)
     _apply_scores(session, score_delta, leagues)
+    _apply_pairs(session, pair_delta, leagues)
+
+
+def _apply_pairs(session: Session, delta: dict[tuple[int, int, int], list[int]],
+                 leagues: dict[Key, int]) -> None:
+    delta = {k: v for k, v in delta.items() if any(v)}
+    if not delta:
+        return
+    t = player_pair_sum.c
+    players = sorted({p for p, _o, _s in delta})
+    old = {(r.player_id, r.opponent_id, r.season_id): r for r in session.execute(
+        select(player_pair_sum).where(t.player_id.in_(players)))}
+    inserts, updates, gone = [], [], []
+    for key, change in delta.items():
+        before = old.get(key)
+        values = [change[i] + (getattr(before, n) if before is not None else 0)
+                  for i, n in enumerate(PAIR_COUNTS)]
+        keys = {"k_player": key[0], "k_opponent": key[1], "k_season": key[2]}
+        if values[0] <= 0:
+            if before is not None:
+                gone.append(keys)
+        elif before is None:
+            inserts.append({"player_id": key[0], "opponent_id": key[1], "season_id": key[2],
+                            "league_id": leagues[(key[0], key[2])],
+                            **dict(zip(PAIR_COUNTS, values))})
+        else:
+            updates.append({**keys, **{f"v_{n}": v for n, v in zip(PAIR_COUNTS, values)}})
+    where = and_(t.player_id == bindparam("k_player"), t.opponent_id == bindparam("k_opponent"),
+                 t.season_id == bindparam("k_season"))
+    if gone:
+        session.execute(delete(player_pair_sum).where(where), gone)
+    if inserts:
+        session.execute(insert(player_pair_sum), inserts)
+    if updates:
+        session.execute(update(player_pair_sum).where(where)
+                        .values({n: bindparam(f"v_{n}") for n in PAIR_COUNTS}), updates)
 
 
 def _apply_stats(session: Session, delta: dict[Key, list[int]], leagues: dict[Key, int]
@@ -177,6 +234,8 @@ def resum(session: Session, league_id: int) -> None:
     session.flush()
     session.execute(delete(player_stat_sum).where(player_stat_sum.c.league_id == league_id))
     session.execute(delete(player_score_sum).where(player_score_sum.c.league_id == league_id))
+    session.execute(delete(player_pair_sum).where(player_pair_sum.c.league_id == league_id))
+    them = aliased(PlayerGameStat)
     scopes: list[tuple[int, list[Any], list[Any]]] = [(ALL_TIME, [], [])]
     for s in session.execute(select(Season.id, Season.starts_on, Season.ends_on)
                              .where(Season.league_id == league_id)):
@@ -209,6 +268,21 @@ def resum(session: Session, league_id: int) -> None:
                       .group_by(StatTally.player_id, StatTally.item))]
         if scores:
             session.execute(insert(player_score_sum), scores)
+        pairs = [{"player_id": r[0], "opponent_id": r[1], "season_id": season_id,
+                  "league_id": league_id, **{n: int(v or 0) for n, v in zip(PAIR_COUNTS, r[2:])}}
+                 for r in session.execute(
+                     select(P.player_id, them.player_id, func.count(),
+                            func.sum(case((P.position < them.position, one), else_=0)),
+                            func.sum(case((P.position > them.position, one), else_=0)),
+                            func.sum(case((P.won.is_(True), one), else_=0)),
+                            func.sum(case((them.won.is_(True), one), else_=0)))
+                     .join(them, and_(them.game_id == P.game_id,
+                                      them.player_id != P.player_id))
+                     .where(P.league_id == league_id, P.position.is_not(None),
+                            them.position.is_not(None), *on_stats)
+                     .group_by(P.player_id, them.player_id))]
+        if pairs:
+            session.execute(insert(player_pair_sum), pairs)
 
 
 def _games_deleted(session: Session, _context: Any, _instances: Any) -> None:

@@ -182,8 +182,8 @@ def player(player_id: int) -> str:
     stats = rows[0] if rows else None
     sections = player_sections(league, who, season)  # (brings the statistics up to date)
     line = service.rating_line(who)
-    width, bands = service.score_distribution(
-        who, season, kept=sections["stats_progress"].ready)
+    kept = sections["stats_progress"].ready  # (else counted from the results and hands)
+    width, bands = service.score_distribution(who, season, kept=kept)
     span = (day(line.first, "short"), day(line.last, "short")) if line.games else ("", "")
     return render_template(
         "league/player.html", league=league, player=who, seasons=seasons, season=season,
@@ -195,7 +195,7 @@ def player(player_id: int) -> str:
                                                     "band of points", name=isolate(who.name)),
                               "score-distribution"),
         bands=bands, band_width=width,
-        head_to_head=service.head_to_head(who, season),
+        head_to_head=service.head_to_head(who, season, kept=kept),
         recent=service.recent_games(who), **sections)
 
 

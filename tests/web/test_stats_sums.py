@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (the fixtures come from test_stats)
 """The sums the player page reads (``player_stat_sum``, ``player_score_sum``) stay
 exactly what counting the league afresh gives, through every write a family makes:
 an early game's hand edited, deleted and put back, a game finished, hands entered as
@@ -24,6 +25,7 @@ from scorebook.models import (
     GameStat,
     Hand,
     HandScore,
+    Player,
     PlayerGameStat,
     Season,
     player_score_sum,
@@ -33,7 +35,7 @@ from scorebook.stats import cache, memo
 from scorebook.stats.players import everyone
 from scorebook.stats.scope import Scope
 from scorebook.stats.sums import COUNTS
-from tests.web.test_stats import ctx, made, play, stats, who  # noqa: F401  (fixtures)
+from tests.web.test_stats import ctx, made, play, stats, who  # noqa: F401
 
 P = PlayerGameStat
 
@@ -92,6 +94,16 @@ def check() -> None:
     assert got[0] == want[0]
     assert got[1] == want[1]
     assert got[0]  # (not trivially equal)
+    seasons = [None, *db.session.scalars(select(Season).where(Season.league_id == the.id))]
+    pairs = 0
+    for player in db.session.scalars(select(Player).where(Player.league_id == the.id)):
+        for s in seasons:
+            mine = league.head_to_head(player, s, kept=True)
+            assert mine == league.head_to_head(player, s), (player.name, s)
+            pairs += len(mine)
+            width, bands = league.score_distribution(player, s, kept=True)
+            assert (width, bands) == league.score_distribution(player, s)
+    assert pairs
 
 
 def entry(texts: dict[str, dict[str, str]], out: str) -> Any:
