@@ -26,6 +26,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    func,
     text,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -708,6 +709,12 @@ player_pair_sum = db.Table(
     db.Column("wins", Integer, nullable=False),
     db.Column("their_wins", Integer, nullable=False),
 )
+
+#: The league's history in its order (latest first, by when each game finished, else
+#: started; then by id), so that a page of it, keyset or first, reads its 20 games off
+#: the index instead of sorting every game of the league.
+Index("ix_game_league_history", Game.league_id,
+      func.coalesce(Game.finished_at, Game.started_at), Game.id)
 
 #: A player's ratings in order with the rating itself, straight from the index (the
 #: rating chart folds a long history without reading the rows).

@@ -1,4 +1,5 @@
-"""A player's statistics, hand scores and head to head summed per season, kept on write
+"""A player's statistics, hand scores and head to head summed per season, kept on
+write; the league history's order indexed
 
 Revision ID: b7e4a91c3d52
 Revises: f3b1c7d2e9a4
@@ -89,6 +90,9 @@ def upgrade():
     with op.batch_alter_table('game_result', schema=None) as batch_op:
         batch_op.create_index('ix_game_result_player_seq_mu', ['player_id', 'seq', 'mu'],
                               unique=False)
+    op.create_index('ix_game_league_history', 'game',
+                    ['league_id', sa.text('coalesce(finished_at, started_at)'), 'id'],
+                    unique=False)
     # the rows counted already: their places from the results
     op.execute("UPDATE player_game_stat SET "
                "position = (SELECT r.position FROM game_result r WHERE r.game_id = "
@@ -107,6 +111,7 @@ def upgrade():
 
 def downgrade():
     op.execute("DELETE FROM stat_tally WHERE kind = 'score'")
+    op.drop_index('ix_game_league_history', table_name='game')
     with op.batch_alter_table('game_result', schema=None) as batch_op:
         batch_op.drop_index('ix_game_result_player_seq_mu')
     with op.batch_alter_table('player_game_stat', schema=None) as batch_op:

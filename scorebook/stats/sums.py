@@ -35,6 +35,7 @@ from scorebook.models import (
     player_score_sum,
     player_stat_sum,
 )
+from scorebook.stats import memo
 
 #: The ``stat_tally`` kind that counts a player's hand scores in a game (item: the score).
 SCORE = "score"
@@ -75,6 +76,7 @@ def account(session: Session, game_ids: Sequence[int], sign: int) -> None:
     ids = list(game_ids)
     if not ids:
         return
+    memo.bump()  # (figures kept in this process are from before)
     stat_delta: dict[Key, list[int]] = {}
     score_delta: dict[tuple[int, int, int], int] = defaultdict(int)
     leagues: dict[Key, int] = {}
