@@ -32,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import insert, select, update  # noqa: E402
+from sqlalchemy.schema import CreateIndex  # noqa: E402
 
 from app import create_app  # noqa: E402
 from referee import make_rules  # noqa: E402
@@ -146,7 +147,8 @@ def first_byte_ms(client: object, url: str) -> tuple[float, float]:
     return first, (time.perf_counter() - began) * 1000
 
 
-def run(url: str, games: int, players: int, runs: int) -> dict[str, float]:
+def run(url: str, games: int, players: int, runs: int, only: list[str] | None = None
+        ) -> dict[str, float]:
     print(f"\n=== {games:,} games, {url.split(':')[0]} ===")
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "benchmark",
                       "RATINGS_CATCH_UP": "manual"}, instance_path=tempfile.mkdtemp())
@@ -154,9 +156,10 @@ def run(url: str, games: int, players: int, runs: int) -> dict[str, float]:
     out: dict[str, float] = {}
     with app.app_context():
         db.create_all()
-        for table in db.metadata.sorted_tables:  # (a kept league: indexes added since)
-            for index in table.indexes:
-                index.create(db.engine, checkfirst=True)
+        with db.engine.begin() as connection:  # (a kept league: indexes added since)
+            for table in db.metadata.sorted_tables:
+                for index in table.indexes:
+                    connection.execute(CreateIndex(index, if_not_exists=True))
         league_id = db.session.scalar(select(League.id).where(League.name == name))
         if league_id is None or not db.session.scalar(
                 select(db.func.count()).select_from(GameResult)
@@ -213,16 +216,28 @@ def run(url: str, games: int, players: int, runs: int) -> dict[str, float]:
              "player page": f"/league/players/{player_id}",
              "history (page 1)": "/league/history",
              "history (last page)": f"/league/history?page={last_page}"}
+    def wanted(label: str) -> bool:
+        return only is None or any(label.startswith(o) for o in only)
+
     for label, path in pages.items():
+        if not wanted(label):
+            continue
         out[label] = median_ms(get(path), runs)
-        print(f"{label}: median {out[label]:.0f} ms")
+        cpu = statistics.median(cpu_timed(get(path)) for _ in range(runs))
+        print(f"{label}: median {out[label]:.0f} ms (CPU of this process: median "
+              f"{cpu:.0f} ms{'' if 'sqlite' in url else ', the database server not counted'})")
+        out[f"{label}, CPU"] = cpu
     for export in ("results.csv", "export.json"):
+        if not wanted(export):
+            continue
         firsts, wholes = zip(*(first_byte_ms(client, f"/league/{export}") for _ in range(3)))
         out[f"{export} first byte"] = statistics.median(firsts)
         out[f"{export} whole"] = statistics.median(wholes)
         print(f"{export}: first byte {out[f'{export} first byte']:.0f} ms, "
               f"whole {out[f'{export} whole']:.0f} ms")
 
+    if not wanted("writes"):
+        return out
     with app.app_context():
         order = select(Game).where(Game.league_id == league_id, Game.status == FINISHED)
         first = db.session.scalar(order.order_by(Game.finished_at, Game.id).limit(1))
@@ -276,7 +291,10 @@ def main() -> None:
     parser.add_argument("--keep", help="folder that keeps the SQLite leagues between runs")
     parser.add_argument("--databases", default="SQLite,PostgreSQL",
                         help="which to run (PostgreSQL only when TEST_DATABASE_URL is set)")
+    parser.add_argument("--only", help="run only these rows (comma-separated label starts: "
+                        "'player,history'; 'writes' for the writes)")
     args = parser.parse_args()
+    only = [o.strip() for o in args.only.split(",")] if args.only else None
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     folder = args.keep or tempfile.mkdtemp()
     Path(folder).mkdir(parents=True, exist_ok=True)
@@ -287,7 +305,7 @@ def main() -> None:
     databases = {name: url for name, url in databases.items() if name.lower() in wanted}
     missed = []
     for db_name, url in databases.items():
-        results = {n: run(url(n), n, args.players, args.runs) for n in sizes}
+        results = {n: run(url(n), n, args.players, args.runs, only) for n in sizes}
         print(f"\n{db_name}: how each page and write grows (ms; × the {sizes[0]:,}-game "
               f"league)")
         for label in results[sizes[0]]:
