@@ -3,14 +3,16 @@ on SQLite (a file) and, when ``TEST_DATABASE_URL`` is set, on PostgreSQL; how ea
 league page and each write grows with the league.
 
     .venv/bin/python benchmarks/league.py [--sizes 500,5000,50000] [--players 20]
-        [--runs 5] [--keep DIR]
+        [--runs 5] [--keep DIR] [--databases SQLite,PostgreSQL] [--only player,history]
 
 The league is built with bulk inserts (games, seats, hands and each player's hand
 score; 500 Rum to 500, 2 to 6 players a game, random but seeded), then its results and
 ratings once (``ratings.rebuild``, timed).  No cards are stored: no league figure reads
 them.  ``--keep DIR`` keeps each SQLite league in DIR (and PostgreSQL's in its
-database) and reuses it on the next run.  Pages go through Flask's test client; each
-figure is the median of ``--runs`` requests after one warm-up.  Writes are timed from
+database) and reuses it on the next run (a league kept from before this branch's
+migration needs ``flask db upgrade`` on its file first: the columns it adds).
+``--only`` runs only the rows whose labels start so (``writes`` for the writes).
+Pages go through Flask's test client; each figure is the median of ``--runs`` requests after one warm-up.  Writes are timed from
 the change to the end of its commit (which brings the league's results and ratings up
 to date); a replay of later ratings that a write leaves to the background is timed
 apart (``ratings.catch_up``).
