@@ -12,10 +12,11 @@ them.  ``--keep DIR`` keeps each SQLite league in DIR (and PostgreSQL's in its
 database) and reuses it on the next run (a league kept from before this branch's
 migration needs ``flask db upgrade`` on its file first: the columns it adds).
 ``--only`` runs only the rows whose labels start so (``writes`` for the writes).
-Pages go through Flask's test client; each figure is the median of ``--runs`` requests after one warm-up.  Writes are timed from
-the change to the end of its commit (which brings the league's results and ratings up
-to date); a replay of later ratings that a write leaves to the background is timed
-apart (``ratings.catch_up``).
+Pages go through Flask's test client; each figure is the median of ``--runs``
+requests after one warm-up (beside it, the CPU time of this process: on SQLite the
+whole page, database included).  Writes are timed from the change to the end of its
+commit (which brings the league's results and ratings up to date); a replay of later
+ratings that a write leaves to the background is timed apart (``ratings.catch_up``).
 """
 
 from __future__ import annotations
