@@ -703,13 +703,14 @@ def history_page(query: Any, before: tuple[datetime, int] | None = None,
     if after is not None:
         at, game_id = after
         rows = list(db.session.scalars(
-            query.where(or_(when > at, and_(when == at, Game.id > game_id)))
+            query.where(when >= at, or_(when > at, and_(when == at, Game.id > game_id)))
             .order_by(None).order_by(when.asc(), Game.id.asc()).limit(size + 1)))
         newer = len(rows) > size
         return HistoryPage(list(reversed(rows[:size])), newer, True)
     if before is not None:
         at, game_id = before
-        query = query.where(or_(when < at, and_(when == at, Game.id < game_id)))
+        # (``when <= at`` alone bounds the index scan: PostgreSQL does not read the OR so)
+        query = query.where(when <= at, or_(when < at, and_(when == at, Game.id < game_id)))
     rows = list(db.session.scalars(query.offset(offset).limit(size + 1)))
     return HistoryPage(rows[:size], before is not None or offset > 0, len(rows) > size)
 
