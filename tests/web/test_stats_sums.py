@@ -209,3 +209,18 @@ def test_everyone_is_the_sum_of_the_players(made: dict[str, Game]) -> None:
     parts = [stats(n).sums for n in ("Ann", "Ben", "Cy")]
     assert total.games == sum(p.games for p in parts)
     assert total.melded_points == sum(p.melded_points for p in parts)
+
+
+def test_a_long_rating_history_is_folded_with_its_extremes(made: dict[str, Game]) -> None:
+    """The chart of a long history: each stretch's lowest and highest rating, the first
+    and the last (asked here for 2 stretches over Ann's 3 games)."""
+    ann = who("Ann")
+    every = league.rating_line(ann)
+    assert every.games == 3 and len(every.points) == 3
+    assert (every.now, every.high, every.low) == (
+        every.points[-1], max(every.points), min(every.points))
+    folded = league.rating_line(ann, stretches=2)
+    assert folded.games == 3
+    assert folded.points[0] == every.points[0] and folded.points[-1] == every.now
+    assert set(folded.points) == set(every.points)  # (3 games: every rating is an extreme)
+    assert len(folded.points) == 2 + 2 * 2
