@@ -64,10 +64,16 @@ class _Seasons:
                                             Season.ends_on).where(Season.league_id.in_(ids))):
                 self.by_league[s.league_id].append((s.starts_on, s.ends_on, s.id))
 
+        self.seen: dict[tuple[int, datetime], list[int]] = {}
+
     def scopes(self, league_id: int, at: datetime) -> list[int]:
-        day = _day(at)
-        return [ALL_TIME] + [sid for start, end, sid in self.by_league.get(league_id, [])
-                             if start <= day <= end]
+        key = (league_id, at)
+        if key not in self.seen:
+            day = _day(at)
+            self.seen[key] = [ALL_TIME] + [
+                sid for start, end, sid in self.by_league.get(league_id, [])
+                if start <= day <= end]
+        return self.seen[key]
 
 
 def account(session: Session, game_ids: Sequence[int], sign: int) -> None:
@@ -135,9 +141,9 @@ def _apply_pairs(session: Session, delta: dict[tuple[int, int, int], list[int]],
     if not delta:
         return
     t = player_pair_sum.c
-    players = sorted({p for p, _o, _s in delta})
+    players, seasons = sorted({p for p, _o, _s in delta}), sorted({s for _p, _o, s in delta})
     old = {(r.player_id, r.opponent_id, r.season_id): r for r in session.execute(
-        select(player_pair_sum).where(t.player_id.in_(players)))}
+        select(player_pair_sum).where(t.player_id.in_(players), t.season_id.in_(seasons)))}
     inserts, updates, gone = [], [], []
     for key, change in delta.items():
         before = old.get(key)
@@ -169,9 +175,9 @@ def _apply_stats(session: Session, delta: dict[Key, list[int]], leagues: dict[Ke
     if not delta:
         return
     t = player_stat_sum.c
-    players = sorted({p for p, _s in delta})
+    players, seasons = sorted({p for p, _s in delta}), sorted({s for _p, s in delta})
     old = {(r.player_id, r.season_id): r for r in session.execute(
-        select(player_stat_sum).where(t.player_id.in_(players)))}
+        select(player_stat_sum).where(t.player_id.in_(players), t.season_id.in_(seasons)))}
     inserts, updates, gone = [], [], []
     for key, change in delta.items():
         before = old.get(key)
@@ -205,8 +211,10 @@ def _apply_scores(session: Session, delta: dict[tuple[int, int, int], int],
         return
     t = player_score_sum.c
     players = sorted({p for p, _s, _score in delta})
+    seasons, scores = sorted({s for _p, s, _n in delta}), sorted({n for _p, _s, n in delta})
     old = {(r.player_id, r.season_id, r.score): r.hands for r in session.execute(
-        select(t.player_id, t.season_id, t.score, t.hands).where(t.player_id.in_(players)))}
+        select(t.player_id, t.season_id, t.score, t.hands).where(
+            t.player_id.in_(players), t.season_id.in_(seasons), t.score.in_(scores)))}
     inserts, updates, gone = [], [], []
     for key, change in delta.items():
         hands = old.get(key, 0) + change
