@@ -187,7 +187,7 @@ def ensure_seasons(league: League, commit: bool = True,
             select(Game.finished_at).where(Game.league_id == league.id,
                                            Game.status == FINISHED,
                                            Game.finished_at.is_not(None)))}
-    added = False
+    made: list[Season] = []
     everything = days is None
     for day in sorted(days):
         if season_of_day(seasons, day) is not None:
@@ -205,10 +205,11 @@ def ensure_seasons(league: League, commit: bool = True,
         season = Season(league_id=league.id, name=name, starts_on=start, ends_on=end)
         db.session.add(season)
         seasons.append(season)
-        added = True
+        made.append(season)
+    added = bool(made)
     if added:
         db.session.flush()
-        sums.resum(db.session, league.id)  # (the new season's statistics)
+        sums.resum(db.session, league.id, [s.id for s in made])  # (the new seasons' sums)
         if everything:  # (a write that names its days recounts those days itself)
             ratings.retally(db.session, league.id)
         if not commit:

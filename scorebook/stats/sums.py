@@ -238,17 +238,23 @@ def _apply_scores(session: Session, delta: dict[tuple[int, int, int], int],
                         .values(hands=bindparam("v_hands")), updates)
 
 
-def resum(session: Session, league_id: int) -> None:
-    """Sum the league's cache rows again, every player and every scope (after its
-    seasons changed, or players were merged).  A few ``GROUP BY`` queries."""
+def resum(session: Session, league_id: int, seasons: Iterable[int] | None = None) -> None:
+    """Sum the league's cache rows again: every player and every scope (after its
+    seasons changed, or players were merged), or only the ``seasons`` named (seasons
+    just made for days no season held: nothing moves out of another one).  A few
+    ``GROUP BY`` queries per scope."""
     session.flush()
-    session.execute(delete(player_stat_sum).where(player_stat_sum.c.league_id == league_id))
-    session.execute(delete(player_score_sum).where(player_score_sum.c.league_id == league_id))
-    session.execute(delete(player_pair_sum).where(player_pair_sum.c.league_id == league_id))
+    only = None if seasons is None else sorted(set(seasons))
+    for table in (player_stat_sum, player_score_sum, player_pair_sum):
+        where = [table.c.league_id == league_id]
+        if only is not None:
+            where.append(table.c.season_id.in_(only))
+        session.execute(delete(table).where(*where))
     them = aliased(PlayerGameStat)
-    scopes: list[tuple[int, list[Any], list[Any]]] = [(ALL_TIME, [], [])]
-    for s in session.execute(select(Season.id, Season.starts_on, Season.ends_on)
-                             .where(Season.league_id == league_id)):
+    scopes: list[tuple[int, list[Any], list[Any]]] = [(ALL_TIME, [], [])] if only is None \
+        else []
+    for s in session.execute(select(Season.id, Season.starts_on, Season.ends_on).where(
+            Season.league_id == league_id, *([] if only is None else [Season.id.in_(only)]))):
         start = datetime.combine(s.starts_on, datetime.min.time(), tzinfo=UTC)
         end = datetime.combine(s.ends_on, datetime.min.time(), tzinfo=UTC)
         end += timedelta(days=1)

@@ -224,3 +224,14 @@ def test_a_long_rating_history_is_folded_with_its_extremes(made: dict[str, Game]
     assert folded.points[0] == every.points[0] and folded.points[-1] == every.now
     assert set(folded.points) == set(every.points)  # (3 games: every rating is an extreme)
     assert len(folded.points) == 2 + 2 * 2
+
+
+def test_a_game_in_a_new_year_gets_its_season_summed(made: dict[str, Game]) -> None:
+    """The year's first game makes its season as it commits: only that season is summed
+    (nothing moves out of another), and the sums stay exact."""
+    play(["Ann", "Ben"], "pagat-500", 40, [
+        ({"Ann": {"melds": "9s 10s js qs ks"}, "Ben": {"hand": "2c"}}, "Ann", False),
+    ], date(2027, 1, 5))
+    check()
+    assert db.session.scalar(select(Season).where(Season.name == "2027")) is not None
+    assert stats("Ann", "2027").sums.games == 1
