@@ -3,17 +3,20 @@ on SQLite (a file) and, when ``TEST_DATABASE_URL`` is set, on PostgreSQL; how ea
 league page and each write grows with the league.
 
     .venv/bin/python benchmarks/league.py [--sizes 500,5000,50000] [--players 20]
-        [--runs 5] [--keep DIR]
+        [--runs 5] [--keep DIR] [--databases SQLite,PostgreSQL] [--only player,history]
 
 The league is built with bulk inserts (games, seats, hands and each player's hand
 score; 500 Rum to 500, 2 to 6 players a game, random but seeded), then its results and
 ratings once (``ratings.rebuild``, timed).  No cards are stored: no league figure reads
 them.  ``--keep DIR`` keeps each SQLite league in DIR (and PostgreSQL's in its
-database) and reuses it on the next run.  Pages go through Flask's test client; each
-figure is the median of ``--runs`` requests after one warm-up.  Writes are timed from
-the change to the end of its commit (which brings the league's results and ratings up
-to date); a replay of later ratings that a write leaves to the background is timed
-apart (``ratings.catch_up``).
+database) and reuses it on the next run (a league kept from before this branch's
+migration needs ``flask db upgrade`` on its file first: the columns it adds).
+``--only`` runs only the rows whose labels start so (``writes`` for the writes).
+Pages go through Flask's test client; each figure is the median of ``--runs``
+requests after one warm-up (beside it, the CPU time of this process: on SQLite the
+whole page, database included).  Writes are timed from the change to the end of its
+commit (which brings the league's results and ratings up to date); a replay of later
+ratings that a write leaves to the background is timed apart (``ratings.catch_up``).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import insert, select, update  # noqa: E402
+from sqlalchemy.schema import CreateIndex  # noqa: E402
 
 from app import create_app  # noqa: E402
 from referee import make_rules  # noqa: E402
@@ -48,6 +52,7 @@ from scorebook.models import (  # noqa: E402
     Player,
     PlayerTally,
     Seat,
+    player_stat_sum,
 )
 from scorebook.stats import cache as stats_cache  # noqa: E402
 
@@ -145,7 +150,8 @@ def first_byte_ms(client: object, url: str) -> tuple[float, float]:
     return first, (time.perf_counter() - began) * 1000
 
 
-def run(url: str, games: int, players: int, runs: int) -> dict[str, float]:
+def run(url: str, games: int, players: int, runs: int, only: list[str] | None = None
+        ) -> dict[str, float]:
     print(f"\n=== {games:,} games, {url.split(':')[0]} ===")
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "benchmark",
                       "RATINGS_CATCH_UP": "manual"}, instance_path=tempfile.mkdtemp())
@@ -153,6 +159,10 @@ def run(url: str, games: int, players: int, runs: int) -> dict[str, float]:
     out: dict[str, float] = {}
     with app.app_context():
         db.create_all()
+        with db.engine.begin() as connection:  # (a kept league: indexes added since)
+            for table in db.metadata.sorted_tables:
+                for index in table.indexes:
+                    connection.execute(CreateIndex(index, if_not_exists=True))
         league_id = db.session.scalar(select(League.id).where(League.name == name))
         if league_id is None or not db.session.scalar(
                 select(db.func.count()).select_from(GameResult)
@@ -182,6 +192,12 @@ def run(url: str, games: int, players: int, runs: int) -> dict[str, float]:
             if stats_cache.refresh(league_id).changed:
                 db.session.commit()
                 print(f"the statistics cache, counted: {time.perf_counter() - began:.1f} s")
+            if not db.session.scalar(select(db.func.count()).select_from(player_stat_sum)
+                                     .where(player_stat_sum.c.league_id == league_id)):
+                began = time.perf_counter()  # (a league kept from before the player sums)
+                stats_cache.backfill_sums(db.session, league_id)
+                db.session.commit()
+                print(f"the player sums, once: {time.perf_counter() - began:.1f} s")
         player_id = db.session.scalar(select(Player.id).where(Player.league_id == league_id)
                                       .order_by(Player.id))
     client = app.test_client()
@@ -203,16 +219,28 @@ def run(url: str, games: int, players: int, runs: int) -> dict[str, float]:
              "player page": f"/league/players/{player_id}",
              "history (page 1)": "/league/history",
              "history (last page)": f"/league/history?page={last_page}"}
+    def wanted(label: str) -> bool:
+        return only is None or any(label.startswith(o) for o in only)
+
     for label, path in pages.items():
+        if not wanted(label):
+            continue
         out[label] = median_ms(get(path), runs)
-        print(f"{label}: median {out[label]:.0f} ms")
+        cpu = statistics.median(cpu_timed(get(path)) for _ in range(runs))
+        print(f"{label}: median {out[label]:.0f} ms (CPU of this process: median "
+              f"{cpu:.0f} ms{'' if 'sqlite' in url else ', the database server not counted'})")
+        out[f"{label}, CPU"] = cpu
     for export in ("results.csv", "export.json"):
+        if not wanted(export):
+            continue
         firsts, wholes = zip(*(first_byte_ms(client, f"/league/{export}") for _ in range(3)))
         out[f"{export} first byte"] = statistics.median(firsts)
         out[f"{export} whole"] = statistics.median(wholes)
         print(f"{export}: first byte {out[f'{export} first byte']:.0f} ms, "
               f"whole {out[f'{export} whole']:.0f} ms")
 
+    if not wanted("writes"):
+        return out
     with app.app_context():
         order = select(Game).where(Game.league_id == league_id, Game.status == FINISHED)
         first = db.session.scalar(order.order_by(Game.finished_at, Game.id).limit(1))
@@ -266,7 +294,10 @@ def main() -> None:
     parser.add_argument("--keep", help="folder that keeps the SQLite leagues between runs")
     parser.add_argument("--databases", default="SQLite,PostgreSQL",
                         help="which to run (PostgreSQL only when TEST_DATABASE_URL is set)")
+    parser.add_argument("--only", help="run only these rows (comma-separated label starts: "
+                        "'player,history'; 'writes' for the writes)")
     args = parser.parse_args()
+    only = [o.strip() for o in args.only.split(",")] if args.only else None
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     folder = args.keep or tempfile.mkdtemp()
     Path(folder).mkdir(parents=True, exist_ok=True)
@@ -277,7 +308,7 @@ def main() -> None:
     databases = {name: url for name, url in databases.items() if name.lower() in wanted}
     missed = []
     for db_name, url in databases.items():
-        results = {n: run(url(n), n, args.players, args.runs) for n in sizes}
+        results = {n: run(url(n), n, args.players, args.runs, only) for n in sizes}
         print(f"\n{db_name}: how each page and write grows (ms; × the {sizes[0]:,}-game "
               f"league)")
         for label in results[sizes[0]]:

@@ -134,10 +134,16 @@ def _legend(names: Sequence[str], running: Sequence[Sequence[int]]) -> str:
 
 
 def rating_chart(ratings: Sequence[int], span: tuple[str, str], name: str,
-                 start: int = 1000, chart_id: str = "rating-chart") -> Markup:
+                 start: int = 1000, chart_id: str = "rating-chart", games: int | None = None,
+                 high: int | None = None, low: int | None = None) -> Markup:
     """A player's rating after each of their games (``span``: the days of the first
-    and the last, as text), with the starting rating as a dashed line."""
+    and the last, as text), with the starting rating as a dashed line.  A long history
+    comes folded (:func:`scorebook.league.rating_line`): ``games`` says how many games
+    ``ratings`` stand for, ``high`` and ``low`` its extremes (else: one a rating)."""
     count = len(ratings)
+    games = count if games is None else games
+    highest = max(ratings) if high is None and ratings else high
+    lowest = min(ratings) if low is None and ratings else low
     low = min([start, *ratings])
     high = max([start, *ratings])
     pad = max(10, (high - low) // 10)
@@ -157,8 +163,8 @@ def rating_chart(ratings: Sequence[int], span: tuple[str, str], name: str,
                         "highest %(high)s, lowest %(low)s; everyone starts at %(start)s.",
                         "%(num)s games from %(first)s to %(last)s: rating now %(now)s, "
                         "highest %(high)s, lowest %(low)s; everyone starts at %(start)s.",
-                        count, first=span[0], last=span[1], now=ratings[-1],
-                        high=max(ratings), low=min(ratings), start=start)
+                        games, first=span[0], last=span[1], now=ratings[-1],
+                        high=highest, low=lowest, start=start)
     else:
         desc = gettext("No finished games yet; everyone starts at %(start)s.", start=start)
     out = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '

@@ -35,9 +35,13 @@ from scorebook.models import (
     PlayerTally,
     Season,
     Seat,
+    player_pair_sum,
+    player_score_sum,
+    player_stat_sum,
     utcnow,
 )
 from scorebook.plain_text import TEXT_MESSAGE, has_unwanted
+from scorebook.stats import sums
 
 MAX_SEASON_NAME = 40
 
@@ -134,8 +138,10 @@ def merge_players(keep: Player, gone: Player) -> None:
         PlayerTally.league_id == league_id))
     _touch_games_of(gone.id)
     player_table = Player.__table__
+    summed = (GameResult.__table__, PlayerTally.__table__, player_stat_sum, player_score_sum,
+              player_pair_sum)
     for table in db.metadata.sorted_tables:
-        if table is GameResult.__table__ or table is PlayerTally.__table__:
+        if table in summed:  # (counted again below)
             continue
         for fk in table.foreign_keys:
             if fk.column.table is player_table and fk.parent.table is table:
@@ -146,6 +152,7 @@ def merge_players(keep: Player, gone: Player) -> None:
     db.session.expire_all()
     db.session.execute(player_table.delete().where(player_table.c.id == gone.id))
     ratings.rebuild(league_id)
+    sums.resum(db.session, league_id)
     db.session.commit()
 
 
@@ -180,7 +187,7 @@ def ensure_seasons(league: League, commit: bool = True,
             select(Game.finished_at).where(Game.league_id == league.id,
                                            Game.status == FINISHED,
                                            Game.finished_at.is_not(None)))}
-    added = False
+    made: list[Season] = []
     everything = days is None
     for day in sorted(days):
         if season_of_day(seasons, day) is not None:
@@ -198,10 +205,12 @@ def ensure_seasons(league: League, commit: bool = True,
         season = Season(league_id=league.id, name=name, starts_on=start, ends_on=end)
         db.session.add(season)
         seasons.append(season)
-        added = True
+        made.append(season)
+    added = bool(made)
     if added:
+        db.session.flush()
+        sums.resum(db.session, league.id, [s.id for s in made])  # (the new seasons' sums)
         if everything:  # (a write that names its days recounts those days itself)
-            db.session.flush()
             ratings.retally(db.session, league.id)
         if not commit:
             db.session.flush()
@@ -251,6 +260,7 @@ def save_season(league: League, name: str, starts_on: date | None, ends_on: date
     db.session.flush()
     ensure_seasons(league, commit=False)  # days it no longer holds go to their year's
     ratings.retally(db.session, league.id)
+    sums.resum(db.session, league.id)
     db.session.commit()
     return season
 
@@ -261,6 +271,7 @@ def delete_season(season: Season) -> None:
     db.session.flush()
     ensure_seasons(league, commit=False)
     ratings.retally(db.session, league.id)
+    sums.resum(db.session, league.id)
     db.session.commit()
 
 
@@ -456,7 +467,29 @@ class RecentGame:
     number: int = 0  # the game's number within its league
 
 
-def head_to_head(player: Player, season: Season | None = None) -> list[HeadToHead]:
+def head_to_head(player: Player, season: Season | None = None, kept: bool = False
+                 ) -> list[HeadToHead]:
+    """The player against each opponent in the games both finished.  ``kept``: from
+    the sums kept per pair and season (:data:`player_pair_sum`: one row per opponent,
+    whatever the league's age; the statistics cache must be up to date), else counted
+    from every result row the two share."""
+    if kept:
+        t = player_pair_sum.c
+        rows = db.session.execute(
+            select(t.opponent_id.label("player_id"), Player.name, t.games, t.ahead, t.behind,
+                   t.wins, t.their_wins).join(Player, Player.id == t.opponent_id)
+            .where(t.player_id == player.id,
+                   t.season_id == (ALL_TIME if season is None else season.id)))
+    else:
+        rows = _head_to_head_counted(player, season)
+    out = [HeadToHead(r.player_id, r.name, r.games, int(r.ahead), int(r.behind),
+                      r.games - int(r.ahead) - int(r.behind), int(r.wins), int(r.their_wins))
+           for r in rows]
+    out.sort(key=lambda h: (-h.games, h.name.lower()))
+    return out
+
+
+def _head_to_head_counted(player: Player, season: Season | None) -> Any:
     mine, theirs = aliased(GameResult), aliased(GameResult)
     where = [mine.player_id == player.id, theirs.player_id != player.id]
     if season is not None:
@@ -472,11 +505,7 @@ def head_to_head(player: Player, season: Season | None = None) -> list[HeadToHea
         .join(theirs, theirs.game_id == mine.game_id)
         .join(Player, Player.id == theirs.player_id)
         .where(*where).group_by(theirs.player_id, Player.name))
-    out = [HeadToHead(r.player_id, r.name, r.games, int(r.ahead), int(r.behind),
-                      r.games - int(r.ahead) - int(r.behind), int(r.wins), int(r.their_wins))
-           for r in rows]
-    out.sort(key=lambda h: (-h.games, h.name.lower()))
-    return out
+    return rows
 
 
 def rating_history(player: Player) -> list[RatingPoint]:
@@ -485,6 +514,64 @@ def rating_history(player: Player) -> list[RatingPoint]:
         .where(GameResult.player_id == player.id).order_by(GameResult.seq))
     return [RatingPoint(r.game_id, r.finished_at, ratings.display_rating(r.mu))
             for r in rows]
+
+
+#: Ratings the chart draws one by one; a longer history is drawn from this many
+#: stretches of games, each by its lowest and highest rating (what a line this
+#: wide can show), so its cost does not grow with the player's games.
+RATING_POINTS = 300
+
+
+@dataclass
+class RatingLine:
+    """What the rating chart draws: ``points`` (every rating, or each stretch's low and
+    high), over ``games`` games from ``first`` to ``last``; ``now`` the rating after the
+    last one, ``high`` and ``low`` the extremes of all."""
+
+    games: int
+    points: list[int]
+    first: datetime | None = None
+    last: datetime | None = None
+    now: int | None = None
+    high: int | None = None
+    low: int | None = None
+
+
+def rating_line(player: Player, stretches: int = RATING_POINTS) -> RatingLine:
+    """The player's rating after each game for the chart: every rating for up to
+    ``stretches`` games, else the database folds the history into ``stretches`` runs
+    of games (by row number) and returns each one's lowest and highest."""
+    g = GameResult
+    mine = g.player_id == player.id
+    games, first_seq, last_seq, high, low = db.session.execute(
+        select(func.count(), func.min(g.seq), func.max(g.seq), func.max(g.mu), func.min(g.mu))
+        .where(mine)).one()
+    if not games:
+        return RatingLine(0, [])
+    ends = {seq: at for seq, at in db.session.execute(
+        select(g.seq, g.finished_at).where(mine, g.seq.in_([first_seq, last_seq])))}
+    now = ratings.display_rating(db.session.scalar(select(g.mu).where(mine, g.seq == last_seq)))
+    line = RatingLine(games, [], ends[first_seq], ends[last_seq], now, ratings.display_rating(high),
+                      ratings.display_rating(low))
+    if games <= stretches:
+        line.points = [ratings.display_rating(mu) for mu in db.session.scalars(
+            select(g.mu).where(mine).order_by(g.seq))]
+        return line
+    numbered = select(g.mu, (func.row_number().over(order_by=g.seq) - 1).label("i")) \
+        .where(mine).subquery()
+    stretch = (numbered.c.i * stretches) // games
+    first_mu = db.session.scalar(select(g.mu).where(mine, g.seq == first_seq))
+    points = [ratings.display_rating(first_mu)]
+    for lowest, highest in db.session.execute(
+            select(func.min(numbered.c.mu), func.max(numbered.c.mu)).group_by(stretch)
+            .order_by(stretch)).tuples():
+        pair = [ratings.display_rating(lowest), ratings.display_rating(highest)]
+        if abs(pair[1] - points[-1]) < abs(pair[0] - points[-1]):
+            pair.reverse()  # (on from the nearer one)
+        points += pair
+    points.append(now)
+    line.points = points
+    return line
 
 
 def recent_games(player: Player, limit: int = 10) -> list[RecentGame]:
@@ -524,19 +611,29 @@ def game_tables(game_ids: Sequence[int]) -> dict[int, list[tuple[int, str, int]]
 
 
 def score_distribution(player: Player, season: Season | None = None,
-                       width: int | None = None) -> tuple[int, list[tuple[int, int]]]:
+                       width: int | None = None, kept: bool = False
+                       ) -> tuple[int, list[tuple[int, int]]]:
     """How often the player's hands scored in each band: (band width, [(band start,
-    hands)]) over complete hands of finished games.  The database counts the hands
-    of each score (from an index); the bands are made of those few counts."""
-    where = [HandScore.player_id == player.id, Hand.complete.is_(True),
-             Game.status == FINISHED]
-    if season is not None:
-        start, end = season_bounds(season)
-        where += [Game.finished_at >= start, Game.finished_at < end]
-    counts = list(db.session.execute(
-        select(HandScore.score, func.count()).join(Hand, Hand.id == HandScore.hand_id)
-        .join(Game, Game.id == Hand.game_id).where(*where).group_by(HandScore.score))
-        .tuples())
+    hands)]) over complete hands of finished games.  ``kept``: from the counts kept per
+    player and season (:data:`player_score_sum`: one row per score, whatever the
+    league's age; the statistics cache must be up to date), else counted by the
+    database from an index of the hand scores.  The bands are made of those counts."""
+    if kept:
+        t = player_score_sum.c
+        counts = list(db.session.execute(
+            select(t.score, t.hands).where(
+                t.player_id == player.id,
+                t.season_id == (ALL_TIME if season is None else season.id))).tuples())
+    else:
+        where = [HandScore.player_id == player.id, Hand.complete.is_(True),
+                 Game.status == FINISHED]
+        if season is not None:
+            start, end = season_bounds(season)
+            where += [Game.finished_at >= start, Game.finished_at < end]
+        counts = list(db.session.execute(
+            select(HandScore.score, func.count()).join(Hand, Hand.id == HandScore.hand_id)
+            .join(Game, Game.id == Hand.game_id).where(*where).group_by(HandScore.score))
+            .tuples())
     if not counts:
         return width or 10, []
     if width is None:
@@ -607,13 +704,14 @@ def history_page(query: Any, before: tuple[datetime, int] | None = None,
     if after is not None:
         at, game_id = after
         rows = list(db.session.scalars(
-            query.where(or_(when > at, and_(when == at, Game.id > game_id)))
+            query.where(when >= at, or_(when > at, and_(when == at, Game.id > game_id)))
             .order_by(None).order_by(when.asc(), Game.id.asc()).limit(size + 1)))
         newer = len(rows) > size
         return HistoryPage(list(reversed(rows[:size])), newer, True)
     if before is not None:
         at, game_id = before
-        query = query.where(or_(when < at, and_(when == at, Game.id < game_id)))
+        # (``when <= at`` alone bounds the index scan: PostgreSQL does not read the OR so)
+        query = query.where(when <= at, or_(when < at, and_(when == at, Game.id < game_id)))
     rows = list(db.session.scalars(query.offset(offset).limit(size + 1)))
     return HistoryPage(rows[:size], before is not None or offset > 0, len(rows) > size)
 

@@ -26,6 +26,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    func,
     text,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -612,6 +613,10 @@ class PlayerGameStat(db.Model):
     layoffs_on_others: Mapped[int] = mapped_column(Integer)
     layoffs_on_own: Mapped[int] = mapped_column(Integer)
     fed_by_others: Mapped[int] = mapped_column(Integer)
+    #: The player's finishing place and whether they won, as the results said when the
+    #: row was made (head to head is summed from them: :data:`player_pair_sum`).
+    position: Mapped[int | None] = mapped_column(Integer)
+    won: Mapped[bool | None] = mapped_column(Boolean)
 
 
 class StatTally(db.Model):
@@ -648,3 +653,75 @@ class LayoffTally(db.Model):
                                           index=True)
     cards: Mapped[int] = mapped_column(Integer)
     points: Mapped[int] = mapped_column(Integer)
+
+
+# --- a player's statistics summed per season, kept on write (the player page) --------------
+
+#: The figures of :class:`PlayerGameStat` a player's page sums over their games.
+STAT_SUMMED = ("hands", "card_hands", "points", "hands_out", "going_rummy", "melded_points",
+               "laid_off_points", "stranded_points", "melded_cards", "laid_off_cards",
+               "stranded_cards", "caught", "jokers_melded", "jokers_laid_off",
+               "jokers_stranded", "joker_points", "joker_stranded_points", "aces_low",
+               "aces_high", "aces_in_sets", "aces_stranded", "aces_stranded_points", "sets",
+               "runs", "layoffs_on_others", "layoffs_on_own", "fed_by_others")
+
+#: A player's :class:`PlayerGameStat` rows summed over one season (``season_id``) or all
+#: time (:data:`ALL_TIME`): ``games``, the games with jokers and of Basic Rummy, and each
+#: figure of :data:`STAT_SUMMED`.  Kept by :mod:`scorebook.stats.cache` as it counts or
+#: drops a game's rows (added and subtracted, in the same transaction), so a player's
+#: page and everyone's sums read one row per player whatever the league's age.
+player_stat_sum = db.Table(
+    "player_stat_sum",
+    db.Column("player_id", ForeignKey("player.id", ondelete="CASCADE"), primary_key=True),
+    db.Column("season_id", Integer, primary_key=True, autoincrement=False),
+    db.Column("league_id", ForeignKey("league.id", ondelete="CASCADE"), nullable=False),
+    db.Column("games", Integer, nullable=False),
+    db.Column("joker_games", Integer, nullable=False),
+    db.Column("basic_games", Integer, nullable=False),
+    *[db.Column(name, Integer, nullable=False) for name in STAT_SUMMED],
+    Index("ix_player_stat_sum_league_season", "league_id", "season_id"),
+)
+
+#: How many of a player's hands (complete, in finished games) scored ``score``, over one
+#: season or all time: the player page's score distribution, kept like
+#: :data:`player_stat_sum` from each game's ``score`` tallies (:class:`StatTally`).
+player_score_sum = db.Table(
+    "player_score_sum",
+    db.Column("player_id", ForeignKey("player.id", ondelete="CASCADE"), primary_key=True),
+    db.Column("season_id", Integer, primary_key=True, autoincrement=False),
+    db.Column("score", Integer, primary_key=True, autoincrement=False),
+    db.Column("league_id", ForeignKey("league.id", ondelete="CASCADE"), nullable=False),
+    db.Column("hands", Integer, nullable=False),
+)
+
+#: A player against one opponent over one season or all time, in the games both
+#: finished: how many, how often each finished ahead, and each one's wins.  Kept like
+#: :data:`player_stat_sum` from the places stored with each game's cache rows.
+player_pair_sum = db.Table(
+    "player_pair_sum",
+    db.Column("player_id", ForeignKey("player.id", ondelete="CASCADE"), primary_key=True),
+    db.Column("opponent_id", ForeignKey("player.id", ondelete="CASCADE"), primary_key=True),
+    db.Column("season_id", Integer, primary_key=True, autoincrement=False),
+    db.Column("league_id", ForeignKey("league.id", ondelete="CASCADE"), nullable=False),
+    db.Column("games", Integer, nullable=False),
+    db.Column("ahead", Integer, nullable=False),
+    db.Column("behind", Integer, nullable=False),
+    db.Column("wins", Integer, nullable=False),
+    db.Column("their_wins", Integer, nullable=False),
+)
+
+#: The league's history in its order (latest first, by when each game finished, else
+#: started; then by id), so that a page of it, keyset or first, reads its 20 games off
+#: the index instead of sorting every game of the league.
+Index("ix_game_league_history", Game.league_id,
+      func.coalesce(Game.finished_at, Game.started_at), Game.id)
+
+#: A player's ratings in order with the rating itself, straight from the index (the
+#: rating chart folds a long history without reading the rows).
+Index("ix_game_result_player_seq_mu", GameResult.player_id, GameResult.seq, GameResult.mu)
+
+#: A player's best and worst figures in a game, straight from an index (the player
+#: page's "best hand", "worst hand", … links: one ``ORDER BY … LIMIT 1`` each).
+for _name in ("best_score", "worst_score", "out_streak", "longest_run", "max_stranded"):
+    Index(f"ix_player_game_stat_player_{_name}", PlayerGameStat.player_id,
+          getattr(PlayerGameStat, _name), PlayerGameStat.finished_at, PlayerGameStat.game_id)

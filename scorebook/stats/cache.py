@@ -37,12 +37,14 @@ from sqlalchemy import (
     type_coerce,
 )
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from referee import RUN, SET, RuleSet
 from scorebook.extensions import db
 from scorebook.models import (
     FINISHED,
     Game,
+    GameResult,
     GameStat,
     Hand,
     HandScore,
@@ -54,7 +56,7 @@ from scorebook.models import (
     StatTally,
     StrandedCard,
 )
-from scorebook.stats import cards, memo
+from scorebook.stats import cards, memo, sums
 from scorebook.stats.cards import (
     JOKER_TEXT,
     Values,
@@ -79,7 +81,7 @@ CHUNK = 200
 MELDED = "melded"
 STRANDED = "stranded"
 MELD = "meld"
-TALLY_KINDS = (MELDED, STRANDED, MELD)
+TALLY_KINDS = (MELDED, STRANDED, MELD, sums.SCORE)
 
 
 def _n(condition: Any) -> Any:
@@ -159,6 +161,7 @@ def refresh(league_id: int, budget: float | None = None) -> Progress:
 def drop(game_ids: Sequence[int]) -> None:
     memo.bump()
     for chunk in chunks(list(game_ids), CHUNK):
+        sums.account(db.session, chunk, -1)  # (out of the sums before the rows go)
         for model in (StatTally, LayoffTally, PlayerGameStat, GameStat):
             db.session.execute(delete(model).where(model.game_id.in_(chunk)))
 
@@ -181,6 +184,7 @@ def build(league_id: int, game_ids: Sequence[int]) -> None:
             for query in _tallies(chunk):
                 db.session.execute(insert(StatTally).from_select(
                     ["game_id", "player_id", "kind", "item", "count", "finished_at"], query))
+            sums.account(db.session, [g for g in chunk if g in figures.games], 1)
 
 
 def _by_values(game_ids: Sequence[int]) -> dict[Values, list[int]]:
@@ -273,6 +277,12 @@ def aggregate(game_ids: Sequence[int], values: Values | None = None) -> Figures:
                                          .where(Game.id.in_(ids)))}
     players = {(g, p): PlayerFigures(g, p) for g, p in db.session.execute(
         select(Seat.game_id, Seat.player_id).where(Seat.game_id.in_(ids))).tuples()}
+    for r in db.session.execute(select(GameResult.game_id, GameResult.player_id,
+                                       GameResult.position, GameResult.won)
+                                .where(GameResult.game_id.in_(ids))):
+        seat = players.get((r.game_id, r.player_id))
+        if seat is not None:  # (head to head: the places the results give)
+            seat.values["position"], seat.values["won"] = r.position, bool(r.won)
 
     def put(rows: Iterable[Any], names: Sequence[str]) -> None:
         for r in rows:
@@ -500,7 +510,8 @@ def _leads(ids: Sequence[int]) -> Any:
 
 
 def _tallies(ids: Sequence[int]) -> list[Any]:
-    """The three ``stat_tally`` selects: cards melded, cards stranded, meld shapes."""
+    """The four ``stat_tally`` selects: cards melded, cards stranded, meld shapes, and
+    hand scores (every complete hand, points-only ones too: the score distribution)."""
     def kind(name: str) -> Any:
         return literal(name, String(10)).label("kind")
 
@@ -540,4 +551,28 @@ def _tallies(ids: Sequence[int]) -> list[Any]:
                      func.max(Game.finished_at))
               .join(Game, Game.id == m.game_id)
               .group_by(m.game_id, m.owner_id, shape))
-    return [melded, stranded, shapes]
+    return [melded, stranded, shapes, score_tallies(ids)]
+
+
+def score_tallies(ids: Sequence[int]) -> Any:
+    """The ``stat_tally`` select of each player's hand scores in these games."""
+    return (select(Hand.game_id, HandScore.player_id,
+                   literal(sums.SCORE, String(10)).label("kind"), text(HandScore.score),
+                   func.count(), func.max(Game.finished_at))
+            .join(Hand, Hand.id == HandScore.hand_id)
+            .join(Game, Game.id == Hand.game_id)
+            .where(*_complete(ids))
+            .group_by(Hand.game_id, HandScore.player_id, HandScore.score))
+
+
+def backfill_sums(session: Session, league_id: int) -> None:
+    """For a league counted before the score tallies and the sums existed: its score
+    tallies, then its sums (the migration that added them).  Does not commit."""
+    counted = list(session.scalars(select(GameStat.game_id).where(
+        GameStat.league_id == league_id, ~GameStat.game_id.in_(
+            select(StatTally.game_id).where(StatTally.kind == sums.SCORE)))))
+    for chunk in chunks(counted, CHUNK):
+        session.execute(insert(StatTally).from_select(
+            ["game_id", "player_id", "kind", "item", "count", "finished_at"],
+            score_tallies(chunk)))
+    sums.resum(db.session, league_id)

@@ -11,33 +11,31 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import case, func, select
+from sqlalchemy import func, select
 
 from scorebook.extensions import db
-from scorebook.league import as_utc, season_bounds
+from scorebook.league import season_bounds
 from scorebook.models import (
+    ALL_TIME,
+    STAT_SUMMED,
     Game,
     GameResult,
-    GameStat,
     LayoffTally,
     Player,
     PlayerGameStat,
     StatTally,
+    player_stat_sum,
 )
 from scorebook.ratings import START_MU, display_rating
 from scorebook.stats.cache import MELD, MELDED, STRANDED
 from scorebook.stats.cards import JOKER_TEXT, MeldShape, parse_shape
 from scorebook.stats.scope import Scope
+from scorebook.stats.sums import COUNTS
 
 P = PlayerGameStat
 
 #: Summed over the player's games.
-SUMMED = ("hands", "card_hands", "points", "hands_out", "going_rummy", "melded_points",
-          "laid_off_points", "stranded_points", "melded_cards", "laid_off_cards",
-          "stranded_cards", "caught", "jokers_melded", "jokers_laid_off", "jokers_stranded",
-          "joker_points", "joker_stranded_points", "aces_low", "aces_high", "aces_in_sets",
-          "aces_stranded", "aces_stranded_points", "sets", "runs", "layoffs_on_others",
-          "layoffs_on_own", "fed_by_others")
+SUMMED = STAT_SUMMED
 
 #: The games the rating trend of "all time" looks back over.
 TREND_GAMES = 10
@@ -158,11 +156,20 @@ class PlayerStats:
     everyone: Sums | None = None  # the same figures over every player in the scope
 
 
-def _sums(where: list[Any]) -> Sums:
+def _summed(scope: Scope, player_id: int | None = None) -> tuple[Sums, int, int]:
+    """(the sums, games with jokers, games of Basic Rummy) of one player over the scope,
+    or of everyone (None): the maintained rows of :data:`player_stat_sum`, one per
+    player (:mod:`scorebook.stats.sums`), whatever the league's age."""
+    t = player_stat_sum.c
+    season_id = ALL_TIME if scope.season is None else scope.season.id
+    where = [t.league_id == scope.league_id, t.season_id == season_id]
+    if player_id is not None:
+        where.append(t.player_id == player_id)
     row = db.session.execute(
-        select(func.count(), *[func.coalesce(func.sum(getattr(P, n)), 0) for n in SUMMED])
-        .select_from(P).where(*where)).one()
-    return Sums(int(row[0]), {n: int(v) for n, v in zip(SUMMED, row[1:])})
+        select(*[func.coalesce(func.sum(t[n]), 0) for n in COUNTS]).where(*where)).one()
+    values = dict(zip(COUNTS, (int(v) for v in row)))
+    return (Sums(values["games"], {n: values[n] for n in SUMMED}), values["joker_games"],
+            values["basic_games"])
 
 
 def _link(where: list[Any], value: Any, number: Any, descending: bool = True,
@@ -224,29 +231,34 @@ def feeds(where: list[Any], player_id: int) -> list[Feed]:
 
 def trend(player_id: int, scope: Scope) -> Trend | None:
     """The rating after the last game in the scope, and its change over the season
-    (from just before its first game) or, all time, over the last games."""
-    rows = [(r.finished_at, r.mu) for r in db.session.execute(
-        select(GameResult.finished_at, GameResult.mu)
-        .where(GameResult.player_id == player_id).order_by(GameResult.seq))]
+    (from just before its first game) or, all time, over the last games.  A few
+    ``LIMIT`` look-ups on the player's index (by order, or by time in a season)."""
+    g = GameResult
     if scope.season is not None:
         start, end = season_bounds(scope.season)
-        inside = [i for i, (at, _mu) in enumerate(rows) if start <= as_utc(at) < end]
-        if not inside:
+        games, first, last = db.session.execute(
+            select(func.count(), func.min(g.seq), func.max(g.seq)).where(
+                g.player_id == player_id, g.finished_at >= start, g.finished_at < end)).one()
+        if not games:
             return None
-        first, last = inside[0], inside[-1]
+        now_mu = db.session.scalar(select(g.mu).where(g.player_id == player_id,
+                                                      g.seq == last))
+        before = db.session.scalar(select(g.mu).where(g.player_id == player_id, g.seq < first)
+                                   .order_by(g.seq.desc()).limit(1))
     else:
+        rows = list(db.session.scalars(select(g.mu).where(g.player_id == player_id)
+                                       .order_by(g.seq.desc()).limit(TREND_GAMES + 1)))
         if not rows:
             return None
-        last = len(rows) - 1
-        first = max(0, len(rows) - TREND_GAMES)
-    before = rows[first - 1][1] if first > 0 else START_MU
-    now = display_rating(rows[last][1])
-    return Trend(now, now - display_rating(before), last - first + 1)
+        now_mu, games = rows[0], min(len(rows), TREND_GAMES)
+        before = rows[TREND_GAMES] if len(rows) > TREND_GAMES else None
+    now = display_rating(now_mu)
+    return Trend(now, now - display_rating(START_MU if before is None else before), games)
 
 
 def everyone(scope: Scope) -> Sums:
     """Every player's figures over the scope, summed (what a player is compared with)."""
-    return _sums(scope.on(P))
+    return _summed(scope)[0]
 
 
 def player_stats(player: Player, scope: Scope, compared: Sums | None = None) -> PlayerStats:
@@ -255,16 +267,11 @@ def player_stats(player: Player, scope: Scope, compared: Sums | None = None) -> 
     already known."""
     where = scope.where()
     mine = [P.player_id == player.id, *scope.on(P)]
-    sums = _sums(mine)
+    sums, joker_games, basic_games = _summed(scope, player.id)
     stats = PlayerStats(player.id, sums)
     if not sums.games:
         return stats
-    kinds = db.session.execute(
-        select(func.sum(case((GameStat.with_jokers, 1), else_=0)),
-               func.sum(case((Game.family == "basic", 1), else_=0)))
-        .select_from(P).join(Game, Game.id == P.game_id)
-        .join(GameStat, GameStat.game_id == P.game_id).where(*mine)).one()
-    stats.joker_games, stats.basic_games = int(kinds[0] or 0), int(kinds[1] or 0)
+    stats.joker_games, stats.basic_games = joker_games, basic_games
     stats.best = _link(mine, P.best_score, P.best_hand)
     stats.worst = _link(mine, P.worst_score, P.worst_hand, descending=False)
     stats.longest_out = _link(mine, P.out_streak, P.out_streak_hand, at_least=1)

@@ -189,22 +189,23 @@ def player(player_id: int) -> str:
     season, season_value = _season_choice(league, seasons, default_current=False)
     rows = service.standings(league, season, player_id=who.id)
     stats = rows[0] if rows else None
-    history = service.rating_history(who)
-    width, bands = service.score_distribution(who, season)
-    span = ((day(history[0].finished_at, "short"), day(history[-1].finished_at, "short"))
-            if history else ("", ""))
+    sections = player_sections(league, who, season)  # (brings the statistics up to date)
+    line = service.rating_line(who)
+    kept = sections["stats_progress"].ready  # (else counted from the results and hands)
+    width, bands = service.score_distribution(who, season, kept=kept)
+    span = (day(line.first, "short"), day(line.last, "short")) if line.games else ("", "")
     return render_template(
         "league/player.html", league=league, player=who, seasons=seasons, season=season,
         season_value=season_value, stats=stats,
-        rating=history[-1].rating if history else display_rating(START_MU),
-        rating_chart=rating_chart([p.rating for p in history], span, who.name,
-                                  display_rating(START_MU)),
+        rating=line.now if line.now is not None else display_rating(START_MU),
+        rating_chart=rating_chart(line.points, span, who.name, display_rating(START_MU),
+                                  games=line.games, high=line.high, low=line.low),
         score_chart=histogram(bands, width, gettext("How many hands %(name)s scored in each "
                                                     "band of points", name=isolate(who.name)),
                               "score-distribution"),
         bands=bands, band_width=width,
-        head_to_head=service.head_to_head(who, season),
-        recent=service.recent_games(who), **player_sections(league, who, season))
+        head_to_head=service.head_to_head(who, season, kept=kept),
+        recent=service.recent_games(who), **sections)
 
 
 @bp.route("/players/<int:player_id>/edit", methods=["GET", "POST"])
