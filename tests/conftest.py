@@ -62,6 +62,28 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.write_line(f"{count} skipped: {reason}", yellow=True)
 
 
+def _test_config(**overrides: Any) -> dict[str, Any]:
+    database_url = os.environ.get("TEST_DATABASE_URL", "sqlite://")
+    config: dict[str, Any] = {
+        "TESTING": True,
+        "SECRET_KEY": "test",
+        "WTF_CSRF_ENABLED": False,
+        # The suite asks the referee API thousands of times from one address; the limit
+        # itself is tested with its own setting (tests/web/test_request_limits.py).
+        "REFEREE_RATE_LIMIT": "1000000 per minute",
+        "REFEREE_MEMBER_RATE_LIMIT": "1000000 per minute",
+        "SQLALCHEMY_DATABASE_URI": database_url,
+    }
+    if database_url == "sqlite://":
+        # One shared in-memory database for every connection of the app.
+        config["SQLALCHEMY_ENGINE_OPTIONS"] = {
+            "poolclass": StaticPool,
+            "connect_args": {"check_same_thread": False},
+        }
+    config.update(overrides)
+    return config
+
+
 #: The database a worker was given and the copy it made of it (dropped at the end).
 _WORKER_DATABASE = pytest.StashKey[tuple[URL, URL]]()
 
@@ -122,28 +144,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             connection.execute(sa.text(f"drop database if exists {name} with (force)"))
     finally:
         engine.dispose()
-
-
-def _test_config(**overrides: Any) -> dict[str, Any]:
-    database_url = os.environ.get("TEST_DATABASE_URL", "sqlite://")
-    config: dict[str, Any] = {
-        "TESTING": True,
-        "SECRET_KEY": "test",
-        "WTF_CSRF_ENABLED": False,
-        # The suite asks the referee API thousands of times from one address; the limit
-        # itself is tested with its own setting (tests/web/test_request_limits.py).
-        "REFEREE_RATE_LIMIT": "1000000 per minute",
-        "REFEREE_MEMBER_RATE_LIMIT": "1000000 per minute",
-        "SQLALCHEMY_DATABASE_URI": database_url,
-    }
-    if database_url == "sqlite://":
-        # One shared in-memory database for every connection of the app.
-        config["SQLALCHEMY_ENGINE_OPTIONS"] = {
-            "poolclass": StaticPool,
-            "connect_args": {"check_same_thread": False},
-        }
-    config.update(overrides)
-    return config
 
 
 @pytest.fixture
