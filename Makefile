@@ -10,48 +10,90 @@ FLASK := $(BIN)/flask --app app
 LANGUAGES := es it
 BABEL_KEYWORDS := -k _ -k _l -k N_ -k gettext -k ngettext:1,2 -k lazy_gettext
 
-.PHONY: help venv run dev serve db-upgrade lint test test-db test-pg fuzz screenshots clean babel-extract babel-update babel-compile
+.PHONY: help venv venv-pg lock run dev serve db-upgrade lint test test-db test-pg fuzz screenshots clean babel-extract babel-update babel-compile
 
 help:
 	@echo "make run      serve the table: every phone on this Wi-Fi, port 5000, with a QR code of"
 	@echo "             the address (SQLite in instance/); HOST=127.0.0.1 make run: this computer only"
 	@echo "make dev      Flask's auto-reloading development server on http://127.0.0.1:5000"
 	@echo "make serve    gunicorn, WORKERS=4 on BIND=127.0.0.1:8000, after flask db upgrade (DATABASE_URL)"
-	@echo "make test     lint, then run the test suite"
+	@echo "make test     lint, then the test suite on every core (TEST_WORKERS=auto)"
 	@echo "make test-pg  the test suite on PostgreSQL (installs and starts it: needs root)"
-	@echo "make lint     ruff on everything, mypy --strict on referee/"
+	@echo "make lint     ruff on everything, mypy --strict on referee/, the layers' import contracts"
+	@echo "make venv     .venv/ from requirements/dev.txt (exact pins, hashes); venv-pg adds psycopg"
+	@echo "make lock     re-resolve requirements/*.txt from pyproject.toml (UPGRADE=1: newest allowed)"
 	@echo "make fuzz     the JSON API fuzzed long (FUZZ_EXAMPLES=1000) on SQLite and PostgreSQL"
 	@echo "make screenshots  the browser tests, saving phone-size pages to docs/screenshots/"
 	@echo "make babel-extract | babel-update | babel-compile"
 	@echo "make clean    remove .venv and caches (never the instance/ data)"
 
-venv: $(STAMP)
+# The lock files (requirements/README.md): exact versions with their hashes, resolved by uv
+# from the ranges in pyproject.toml. dev.txt is the app and its tools on SQLite; dev-pg.txt
+# adds the PostgreSQL driver (the `pg` extra), with the same versions of everything else.
+LOCK := requirements/dev.txt
+PG_LOCK := requirements/dev-pg.txt
+PG_STAMP := $(VENV)/.installed-pg
+# The PostgreSQL driver is installed when the database asked for is PostgreSQL.
+ifneq ($(filter postgres%,$(DATABASE_URL)),)
+APP_VENV := venv-pg
+else
+APP_VENV := venv
+endif
+ifneq ($(filter postgres%,$(TEST_DATABASE_URL)),)
+TEST_VENV := venv-pg
+else
+TEST_VENV := venv
+endif
 
-# Re-install whenever pyproject.toml changes (its pins or its packages).
-$(STAMP): pyproject.toml
+# Exactly what a lock file says (pip refuses anything unpinned or with another hash), then
+# the project itself, editable, without dependencies and built by the locked setuptools.
+define install_lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --disable-pip-version-check --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --disable-pip-version-check --quiet --require-hashes -r $(1)
+	$(BIN)/python -m pip install --disable-pip-version-check --quiet --no-deps \
+		--no-build-isolation -e .
+endef
+
+venv: $(STAMP)
+venv-pg: $(PG_STAMP)
+
+# Re-install whenever pyproject.toml or the lock changes.
+$(STAMP): pyproject.toml $(LOCK)
+	$(call install_lock,$(LOCK))
 	@touch $(STAMP)
+
+$(PG_STAMP): $(STAMP) $(PG_LOCK)
+	$(call install_lock,$(PG_LOCK))
+	@touch $(PG_STAMP)
+
+# After changing a range in pyproject.toml: re-resolve the locks, keeping every other pin
+# (UPGRADE=1 moves each package to the newest version its range allows). --universal: one
+# lock for every platform and Python >= 3.11 (markers say where a package applies).
+UV_COMPILE = $(BIN)/uv pip compile --quiet --generate-hashes --universal --python-version 3.11 \
+	$(if $(UPGRADE),--upgrade) pyproject.toml requirements/build.in
+lock: venv
+	$(UV_COMPILE) --extra dev --extra pg -o $(PG_LOCK)
+	$(UV_COMPILE) --extra dev -c $(PG_LOCK) -o $(LOCK)
 
 # The table's server (scorebook/table.py): gunicorn with threaded workers on HOST:PORT,
 # printing the address the phones open and its QR code once it listens.
 HOST ?= 0.0.0.0
 PORT ?= 5000
-run: venv babel-compile db-upgrade
+run: $(APP_VENV) babel-compile db-upgrade
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m scorebook.table
 
 # Developers: Flask's server, reloading on every change, on this computer only.
-dev: venv babel-compile db-upgrade
+dev: $(APP_VENV) babel-compile db-upgrade
 	$(FLASK) run --debug --host 127.0.0.1 --port $(PORT)
 
 # Production: gunicorn's sync workers on the configured database (DATABASE_URL,
 # else the SQLite file in instance/). GUNICORN_ARGS adds options, e.g. --access-logfile -.
 WORKERS ?= 4
 BIND ?= 127.0.0.1:8000
-serve: venv babel-compile db-upgrade
+serve: $(APP_VENV) babel-compile db-upgrade
 	$(BIN)/gunicorn --workers $(WORKERS) --bind $(BIND) $(GUNICORN_ARGS) "app:create_app()"
 
-db-upgrade: venv
+db-upgrade: $(APP_VENV)
 	@if ls migrations/versions/*.py >/dev/null 2>&1; then \
 		$(FLASK) db upgrade; \
 	else \
@@ -66,19 +108,28 @@ lint: venv
 	else \
 		echo "referee/ has no Python files yet: mypy skipped"; \
 	fi
+	$(BIN)/lint-imports
+
+# The suite on every core (pytest-xdist); TEST_WORKERS=4 runs four worker processes,
+# TEST_WORKERS=0 none (all in this process). Each worker has its own server, browser and
+# temporary files, and on PostgreSQL its own database named after TEST_DATABASE_URL's
+# (tests/conftest.py creates and drops it).
+TEST_WORKERS ?= auto
+PYTEST := $(BIN)/pytest -q -n $(TEST_WORKERS)
 
 test: venv
 	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory babel-compile
-	$(BIN)/pytest -q
+	$(PYTEST)
 
 # The suite without lint, on TEST_DATABASE_URL (in-memory SQLite when unset).
-test-db: venv babel-compile
-	$(BIN)/pytest -q
+test-db: $(TEST_VENV) babel-compile
+	$(PYTEST)
 
 # The suite on the machine's PostgreSQL (.ci/postgres installs and starts it), in a
-# database of its own, dropped afterwards: runs at the same time do not collide.
-test-pg: venv
+# database of its own, dropped afterwards (with its workers' copies): runs at the same
+# time do not collide.
+test-pg: venv-pg
 	@db=scorebook_test_$$$$; \
 	port=$$(bash .ci/postgres $$db) || exit 1; \
 	TEST_DATABASE_URL="postgresql+psycopg://scorebook:scorebook@127.0.0.1:$$port/$$db" \
@@ -90,7 +141,7 @@ test-pg: venv
 # mode (CI runs 25): on SQLite, then on the machine's PostgreSQL like test-pg.
 FUZZ_EXAMPLES ?= 1000
 FUZZ_TESTS := tests/web/test_api_fuzz.py tests/web/test_api_document.py
-fuzz: venv babel-compile
+fuzz: venv-pg babel-compile
 	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) API_DOC_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q $(FUZZ_TESTS)
 	@db=scorebook_fuzz_$$$$; \
 	port=$$(bash .ci/postgres $$db) || exit 1; \

@@ -2,7 +2,11 @@
 ``make_app`` for a test that needs its own configuration.
 
 The database is in-memory SQLite unless ``TEST_DATABASE_URL`` names another
-(e.g. a PostgreSQL test database); every test gets freshly created tables.
+(e.g. a PostgreSQL test database); every test gets freshly created tables. Under
+pytest-xdist (``make test`` runs ``pytest -n auto``) each worker on PostgreSQL tests in a
+database of its own, ``<name>_gw0``, ``<name>_gw1``…, created and dropped here: one
+database shared by the workers would have its tables dropped under one worker's test by
+another's.
 """
 
 from __future__ import annotations
@@ -13,11 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.pool import StaticPool
 
 from app import create_app
+from scorebook.config import normalize_database_url
 from scorebook.extensions import db
 
 #: Why a test can be skipped on a machine that lacks something, and what to do about it:
@@ -75,6 +82,68 @@ def _test_config(**overrides: Any) -> dict[str, Any]:
         }
     config.update(overrides)
     return config
+
+
+#: The database a worker was given and the copy it made of it (dropped at the end).
+_WORKER_DATABASE = pytest.StashKey[tuple[URL, URL]]()
+
+
+def _admin_engine(url: URL) -> sa.Engine:
+    """A connection to the database ``url`` names, outside any transaction (CREATE
+    DATABASE and DROP DATABASE refuse to run in one)."""
+    return sa.create_engine(url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
+
+
+def _worker_database(url: URL, worker: str) -> URL:
+    """Create (if missing) the copy of the test database that ``worker`` tests in."""
+    assert url.database, url
+    own = url.set(database=f"{url.database}_{worker}")
+    engine = _admin_engine(url)
+    try:
+        with engine.connect() as connection:
+            found = connection.execute(sa.text("select 1 from pg_database where datname = :n"),
+                                       {"n": own.database}).first()
+            if found is None:
+                name = connection.dialect.identifier_preparer.quote(str(own.database))
+                try:
+                    connection.execute(sa.text(f"create database {name}"))
+                except sa.exc.ProgrammingError as error:
+                    raise pytest.UsageError(
+                        f"cannot create the worker's database {own.database} ({error.orig}); "
+                        "the role needs CREATEDB (bash .ci/postgres grants it), or run the "
+                        "tests in one process: pytest -n 0") from error
+    finally:
+        engine.dispose()
+    return own
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    asked = os.environ.get("TEST_DATABASE_URL", "")
+    if not worker or not asked or asked.startswith("sqlite"):
+        return  # one process, or SQLite: in memory, or a file per test (tmp_path)
+    url = make_url(normalize_database_url(asked))
+    if url.get_backend_name() != "postgresql":
+        return
+    own = _worker_database(url, worker)
+    # Everything below reads TEST_DATABASE_URL: the fixtures, the tests that open their own
+    # connections, the servers the crash tests start (they inherit the environment).
+    os.environ["TEST_DATABASE_URL"] = own.render_as_string(hide_password=False)
+    config.stash[_WORKER_DATABASE] = (url, own)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    databases = config.stash.get(_WORKER_DATABASE, None)
+    if databases is None:
+        return
+    url, own = databases
+    engine = _admin_engine(url)
+    try:
+        with engine.connect() as connection:
+            name = connection.dialect.identifier_preparer.quote(str(own.database))
+            connection.execute(sa.text(f"drop database if exists {name} with (force)"))
+    finally:
+        engine.dispose()
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ record-a-hand page speaks each language too."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -18,6 +19,9 @@ VERDICTS = {
 def switch_to(page, language: str) -> None:  # type: ignore[no-untyped-def]
     with page.expect_navigation():
         page.locator(".language-switch").get_by_role("link", name=language).click()
+    # The switch answers with a redirect back to the page: wait for the page in the new
+    # language (on a loaded machine the first navigation can come back before it).
+    expect(page.locator("html")).to_have_attribute("lang", VERDICTS[language][0])
 
 
 def check_verdict(page, language: str) -> None:  # type: ignore[no-untyped-def]

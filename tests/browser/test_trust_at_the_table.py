@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 import pytest
@@ -183,6 +184,11 @@ def test_leaving_with_unsaved_entries_asks_first(page: Page, live_server: str) -
 
     page.on("dialog", answer)
     page.get_by_role("link", name="Rules").click(no_wait_after=True)
+    # The question comes when the browser gets to it (later on a loaded machine), then
+    # nothing more for a moment: one question, and the page stays.
+    deadline = time.monotonic() + 10
+    while not asked and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
     page.wait_for_timeout(500)
     assert asked == ["beforeunload"]
     assert "/hands/new" in page.url

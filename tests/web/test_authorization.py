@@ -25,6 +25,7 @@ Strangers never see league A's name or its players' names in any answer.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
@@ -36,11 +37,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.routing import Rule
 
+from app import create_app
 from referee import make_rules, parse_cards
 from scorebook import access, games, hands
 from scorebook.entry import entry_from_text
 from scorebook.extensions import db
 from scorebook.models import League, Season
+from tests.conftest import _test_config
 
 ROLES = ("anonymous", "other", "viewer", "scorer", "owner")
 SCORER_TOKEN = "scorer-token-of-family-a-0123456789abcdef"
@@ -267,37 +270,88 @@ def test_every_route_is_in_the_table(app: Flask) -> None:
     assert KINDS.keys() - endpoints == set(), "KINDS names routes that are gone"
 
 
-def test_every_route_for_every_role(app: Flask) -> None:
-    world = build_world(app)
-    results: list[str] = []
-    failures: list[str] = []
-    rules = sorted(app.url_map.iter_rules(), key=lambda r: (r.rule, r.endpoint))
-    for rule in rules:
-        kind = KINDS[rule.endpoint]
-        has_ids = bool(rule.arguments & {"player_id", "season_id"})
-        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
-            with app.test_request_context():
-                from flask import url_for
+def route_methods() -> list[tuple[str, str, str]]:
+    """``(rule, endpoint, method)`` for every route and method of the app (HEAD and
+    OPTIONS aside: Flask answers them for every route alike)."""
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"TESTING": True, "SECRET_KEY": "routes", "SQLALCHEMY_DATABASE_URI":
+                          f"sqlite:///{Path(folder) / 'routes.sqlite3'}"}, instance_path=folder)
+        return sorted((rule.rule, rule.endpoint, method) for rule in app.url_map.iter_rules()
+                      for method in (rule.methods or set()) - {"HEAD", "OPTIONS"})
 
-                url = url_for(rule.endpoint, **url_args(rule, world))
-            for role in ROLES:
-                if method not in SAFE and role in ("scorer", "owner"):
-                    world = build_world(app)  # a change must not spoil the next check
-                response = ask(browser(app, role, world), method, url)
-                got, want = answer(response), expected(kind, role, method, has_ids)
-                results.append(f"{method} {rule.rule} {role}: {got}")
-                if got != want:
-                    failures.append(f"{method} {url} as {role}: {got} "
-                                    f"({response.status_code}), expected {want}")
-                binary = rule.endpoint == "static" or response.mimetype.startswith("image/")
-                if role in ("anonymous", "other") and kind != INVITE and not binary:
-                    body = response.get_data(as_text=True)
-                    if A_NAME in body or A_PLAYER in body:
-                        failures.append(f"{method} {url} as {role} shows league A's data")
-            if method not in SAFE:
-                world = build_world(app)  # nor spoil the next route's (a deleted season)
-    assert not failures, "\n".join(failures)
-    assert len(results) >= 5 * len(KINDS)
+
+ROUTE_METHODS = route_methods()
+#: One test per route, method and role, named so a failure says which.
+MATRIX = [pytest.param(rule, endpoint, method, role, id=f"{method} {rule} as {role}")
+          for rule, endpoint, method in ROUTE_METHODS for role in ROLES]
+
+
+def test_the_matrix_covers_every_route_method_and_role(app: Flask) -> None:
+    """The parametrized cases are the app's URL map, all of it, times every role."""
+    live = {(rule.rule, rule.endpoint, method) for rule in app.url_map.iter_rules()
+            for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}}
+    assert set(ROUTE_METHODS) == live
+    assert {tuple(case.values) for case in MATRIX} == \
+        {(*route, role) for route in live for role in ROLES}
+    assert {endpoint for _, endpoint, _ in ROUTE_METHODS} == KINDS.keys()
+
+
+class World:
+    """League A and B as :func:`build_world` made them, for the matrix's tests in one
+    worker: rebuilt only when a test may have changed it."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.ids: dict[str, int] | None = None
+
+    def clean(self) -> dict[str, int]:
+        if self.ids is None:
+            self.ids = build_world(self.app)
+        return self.ids
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    """One app for the whole matrix (its own SQLite file), its world kept between tests
+    that only read."""
+    folder = tmp_path_factory.mktemp("authz")
+    app = create_app(_test_config(
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{folder / 'authz.sqlite3'}",
+        SQLALCHEMY_ENGINE_OPTIONS={}, PASSWORD_RATE_LIMIT="10000 per minute",
+        INVITE_RATE_LIMIT="10000 per minute"), instance_path=folder / "instance")
+    yield World(app)
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.mark.parametrize(("rule", "endpoint", "method", "role"), MATRIX)
+def test_route_for_role(world: World, rule: str, endpoint: str, method: str,
+                        role: str) -> None:
+    """What ``role`` gets from ``method`` on ``rule``; strangers never see league A."""
+    app, kind = world.app, KINDS[endpoint]
+    ids = world.clean()
+    changing = method not in SAFE
+    if changing:
+        world.ids = None  # a change spoils the world for the next test, unless refused
+    route = next(r for r in app.url_map.iter_rules()
+                 if r.rule == rule and r.endpoint == endpoint)
+    has_ids = bool(route.arguments & {"player_id", "season_id"})
+    with app.test_request_context():
+        from flask import url_for
+
+        url = url_for(endpoint, **url_args(route, ids))
+    response = ask(browser(app, role, ids), method, url)
+    got, want = answer(response), expected(kind, role, method, has_ids)
+    assert got == want, f"{method} {url} as {role}: {got} ({response.status_code}), " \
+        f"expected {want}"
+    if changing and got != ALLOW:
+        world.ids = ids  # refused: nothing was changed
+    binary = endpoint == "static" or response.mimetype.startswith("image/")
+    if role in ("anonymous", "other") and kind != INVITE and not binary:
+        body = response.get_data(as_text=True)
+        assert A_NAME not in body and A_PLAYER not in body, \
+            f"{method} {url} as {role} shows league A's data"
 
 
 def test_a_refused_api_request_is_json(app: Flask) -> None:
