@@ -130,3 +130,13 @@ def cached_board(cache: BoardCache, game: int, version: str | None, variant: Has
         html = render()
         cache.put(game, version, variant, html)
     return html
+
+
+def cache_of(app: Any) -> BoardCache:
+    """The Flask ``app``'s kept boards and pages, made on first use with
+    ``BOARD_CACHE_BYTES`` (also outside a request: :mod:`scorebook.pages`)."""
+    cache = app.extensions.get("scorebook_boards")
+    if cache is None:
+        cache = app.extensions.setdefault("scorebook_boards", BoardCache(
+            int(app.config.get("BOARD_CACHE_BYTES", DEFAULT_BYTES))))
+    return cache  # type: ignore[no-any-return]

@@ -358,7 +358,7 @@ class PageMiddleware(PollMiddleware):
 
             variant += (service.utcnow().date(),)
         encoding = negotiate(environ.get("HTTP_ACCEPT_ENCODING", ""))
-        from scorebook.views.games import cache_of
+        from scorebook.boards import cache_of
 
         cache = cache_of(self.app)
         kept = cache.get(cache_id, version, variant)
@@ -451,7 +451,7 @@ def keep_page(response: Any) -> Any:
     if session.modified and ({k: v for k, v in session.items() if k != "csrf_token"}
                              != {k: v for k, v in wanted[3].items() if k != "csrf_token"}):
         return response  # the page changed the session (only a new CSRF token may be)
-    from scorebook.views.games import cache_of
+    from scorebook.boards import cache_of
 
     token = g.get("csrf_token")
     body = response.get_data()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from flask import (
     Blueprint,
-    Flask,
     abort,
     current_app,
     flash,
@@ -23,7 +22,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
 from scorebook import access, history
-from scorebook.boards import DEFAULT_BYTES, BoardCache, cached_board
+from scorebook.boards import BoardCache, cache_of, cached_board
 from scorebook.charts import score_chart
 from scorebook.compression import compress_page, negotiate
 from scorebook.extensions import db
@@ -150,15 +149,6 @@ def _flatten(messages: object) -> list[object]:
 def board_cache() -> BoardCache:
     """This worker's kept boards (scorebook.boards), bounded by ``BOARD_CACHE_BYTES``."""
     return cache_of(current_app)
-
-
-def cache_of(app: Flask) -> BoardCache:
-    """``app``'s kept boards and pages (also outside a request: scorebook.pages)."""
-    cache = app.extensions.get("scorebook_boards")
-    if cache is None:
-        cache = app.extensions.setdefault("scorebook_boards", BoardCache(
-            int(app.config.get("BOARD_CACHE_BYTES", DEFAULT_BYTES))))
-    return cache  # type: ignore[no-any-return]
 
 
 def board_html(game: Game) -> Markup:
