@@ -716,6 +716,11 @@ player_pair_sum = db.Table(
 Index("ix_game_league_history", Game.league_id,
       func.coalesce(Game.finished_at, Game.started_at), Game.id)
 
+#: The league's games with their revisions, so that the standings' version (their count,
+#: the sum of their revisions and the latest id: :mod:`scorebook.pages`) is read off the
+#: index alone rather than from every game row of the league.
+Index("ix_game_league_revision", Game.league_id, Game.revision)
+
 #: A player's ratings in order with the rating itself, straight from the index (the
 #: rating chart folds a long history without reading the rows).
 Index("ix_game_result_player_seq_mu", GameResult.player_id, GameResult.seq, GameResult.mu)
