@@ -188,7 +188,6 @@ def ensure_seasons(league: League, commit: bool = True,
                                            Game.status == FINISHED,
                                            Game.finished_at.is_not(None)))}
     made: list[Season] = []
-    everything = days is None
     for day in sorted(days):
         if season_of_day(seasons, day) is not None:
             continue
@@ -209,9 +208,9 @@ def ensure_seasons(league: League, commit: bool = True,
     added = bool(made)
     if added:
         db.session.flush()
-        sums.resum(db.session, league.id, [s.id for s in made])  # (the new seasons' sums)
-        if everything:  # (a write that names its days recounts those days itself)
-            ratings.retally(db.session, league.id)
+        # (the new seasons' sums; their tallies come with the write that finished the games:
+        # ratings.sync at its commit, or the retally of a season saved or deleted)
+        sums.resum(db.session, league.id, [s.id for s in made])
         if not commit:
             db.session.flush()
         else:
