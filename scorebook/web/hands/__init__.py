@@ -1,0 +1,1 @@
+"""Recording, editing and deleting a hand."""
