@@ -1,1 +1,1 @@
-"""A game's pages (new game, its scoreboard, finish, delete) and the game and hand forms."""
+"""A game's pages (new game, its scoreboard, finish, rematch, delete) and the new-game form."""

@@ -60,7 +60,9 @@ from scorebook.services.hands import (
     sent_before,
     start_live,
 )
-from scorebook.web.games.forms import (
+from scorebook.web.games.forms import VersionForm, choices
+from scorebook.web.games.views import get_game
+from scorebook.web.hands.forms import (
     END_CHOICES,
     HandForm,
     LiveCancelForm,
@@ -70,11 +72,8 @@ from scorebook.web.games.forms import (
     LiveUndoForm,
     PlayerCardsForm,
     StrandedForm,
-    VersionForm,
-    choices,
     outcome_choices,
 )
-from scorebook.web.games.views import get_game
 from scorebook.web.presenters.bidi import bdi, html, isolate
 from scorebook.web.presenters.cards import card_label, picker_texts
 from scorebook.web.presenters.wording import meld_name
