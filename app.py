@@ -16,19 +16,9 @@ from flask import Flask
 from flask_babel import get_locale
 from sqlalchemy import event
 
-from scorebook import (
-    assets,
-    compression,
-    i18n,
-    limits,
-    pages,
-    plain_text,
-    poll,
-    results,
-    security,
-)
-from scorebook.api import bp as api_bp
-from scorebook.api_games import bp as games_api_bp
+from scorebook import assets, compression, limits, plain_text, security
+from scorebook.api.games import bp as games_api_bp
+from scorebook.api.referee import bp as api_bp
 from scorebook.cli import register_cli
 from scorebook.config import (
     SECRET_KEY_FILENAME,
@@ -39,18 +29,20 @@ from scorebook.config import (
 )
 from scorebook.errors import register_error_handlers
 from scorebook.extensions import babel, csrf, db, limiter, migrate
-from scorebook.views.access import bp as access_bp
-from scorebook.views.games import bp as games_bp
-from scorebook.views.hands import bp as hands_bp
-from scorebook.views.install import THEME_COLOR
-from scorebook.views.install import bp as install_bp
-from scorebook.views.league import bp as league_bp
-from scorebook.views.live import bp as live_bp
-from scorebook.views.main import bp as main_bp
-from scorebook.views.phones import bp as phones_bp
-from scorebook.views.referee import bp as referee_pages_bp
-from scorebook.views.rulebook import bp as rulebook_bp
-from scorebook.views.stats import bp as stats_bp
+from scorebook.web import pages, poll
+from scorebook.web.access.views import bp as access_bp
+from scorebook.web.games.views import bp as games_bp
+from scorebook.web.hands.views import bp as hands_bp
+from scorebook.web.install.views import THEME_COLOR
+from scorebook.web.install.views import bp as install_bp
+from scorebook.web.league.stats import bp as stats_bp
+from scorebook.web.league.views import bp as league_bp
+from scorebook.web.live.views import bp as live_bp
+from scorebook.web.main.views import bp as main_bp
+from scorebook.web.phones.views import bp as phones_bp
+from scorebook.web.presenters import i18n, results
+from scorebook.web.referee.rulebook import bp as rulebook_bp
+from scorebook.web.referee.views import bp as referee_pages_bp
 
 DEFAULT_INSTANCE_PATH = Path(__file__).resolve().parent / "instance"
 
@@ -162,7 +154,8 @@ def _set_sqlite_pragmas(dbapi_connection: sqlite3.Connection, connection_record:
 
 def select_locale() -> str | None:
     """The chosen language, else the league's, else the browser's best match, else English
-    (:func:`scorebook.i18n.select_locale`; ``league_language()`` there is the leagues' hook)."""
+    (:func:`scorebook.web.presenters.i18n.select_locale`; ``league_language()`` there is
+    the leagues' hook)."""
     return i18n.select_locale()
 
 

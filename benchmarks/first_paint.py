@@ -50,10 +50,10 @@ sys.path.insert(0, str(ROOT))
 from werkzeug.serving import make_server  # noqa: E402
 
 from app import create_app  # noqa: E402
-from scorebook import access, games, hands  # noqa: E402
-from scorebook.entry import entry_from_text  # noqa: E402
 from scorebook.extensions import db  # noqa: E402
 from scorebook.models import Game  # noqa: E402
+from scorebook.services import access, games, hands  # noqa: E402
+from scorebook.services.entry import entry_from_text  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}

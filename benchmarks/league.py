@@ -39,7 +39,6 @@ from sqlalchemy.schema import CreateIndex  # noqa: E402
 
 from app import create_app  # noqa: E402
 from referee import make_rules  # noqa: E402
-from scorebook import access, ratings  # noqa: E402
 from scorebook.extensions import db  # noqa: E402
 from scorebook.models import (  # noqa: E402
     FINISHED,
@@ -54,7 +53,8 @@ from scorebook.models import (  # noqa: E402
     Seat,
     player_stat_sum,
 )
-from scorebook.stats import cache as stats_cache  # noqa: E402
+from scorebook.services import access, ratings  # noqa: E402
+from scorebook.services.stats import cache as stats_cache  # noqa: E402
 
 TARGETS = {"standings": 200, "player": 200, "history": 200, "results.csv first byte": 200,
            "export.json first byte": 200, "edit the first game": 300}
@@ -175,7 +175,7 @@ def run(url: str, games: int, players: int, runs: int, only: list[str] | None = 
             began = time.perf_counter()
             ratings.rebuild(league_id)
             db.session.commit()
-            from scorebook import league as service
+            from scorebook.services import league as service
             service.ensure_seasons(db.session.get(League, league_id))
             print(f"every result and rating, once: {time.perf_counter() - began:.1f} s")
             began = time.perf_counter()

@@ -38,11 +38,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app import create_app  # noqa: E402
-from scorebook import access, games, hands  # noqa: E402
-from scorebook.entry import entry_from_text  # noqa: E402
-from scorebook.exports import export_league  # noqa: E402
 from scorebook.extensions import db  # noqa: E402
 from scorebook.models import Game, Hand, League  # noqa: E402
+from scorebook.services import access, games, hands  # noqa: E402
+from scorebook.services.entry import entry_from_text  # noqa: E402
+from scorebook.services.exports import export_league  # noqa: E402
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou",
          "Max", "Ned", "Ole", "Pam", "Quin", "Rex", "Sue", "Tom"]

@@ -50,10 +50,10 @@ from werkzeug.serving import make_server  # noqa: E402
 
 from app import create_app  # noqa: E402
 from referee import make_rules  # noqa: E402
-from scorebook import access, games  # noqa: E402
 from scorebook.extensions import db  # noqa: E402
-from scorebook.hands import verify  # noqa: E402
 from scorebook.models import Game, Hand, League  # noqa: E402
+from scorebook.services import access, games  # noqa: E402
+from scorebook.services.hands import verify  # noqa: E402
 
 #: Each round's moves: the two melds, then each phone lays off on the other's meld.
 MELDS = [("p0", "7s 8s 9s"), ("p1", "kh kd kc")]

@@ -18,7 +18,7 @@ The push side is the design of ``docs/scaling.md`` in miniature:
 - **the SSE service** (``serve``, run here as its own process: uvicorn with uvloop and
   httptools, one raw ASGI app, no framework) holds one ``LISTEN`` connection and one
   connection for queries. Notifications that arrive together are coalesced; one query
-  reads the version (the same formula as ``scorebook.live.game_version``) of every game
+  reads the version (the same formula as ``scorebook.services.live.game_version``) of every game
   that changed, and the version goes, as ``id:`` and ``data:``, to the phones watching
   that game. A phone that connects, or reconnects with ``Last-Event-ID``, gets the
   current version at once when it differs from the one it has. A comment every 15 s
@@ -78,7 +78,7 @@ SECRET = b"push-prototype"
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
 PHONES_PER_TABLE = 4
 
-#: The version of each game, exactly as scorebook.live.game_version computes it, for
+#: The version of each game, exactly as scorebook.services.live.game_version computes it, for
 #: many games at once.
 VERSIONS_SQL = (
     "SELECT g.id, g.revision,"
@@ -683,9 +683,9 @@ def check_reconnect(port: int, game: int, writer: Writer) -> dict[str, Any]:
 def seed(url: str, count: int) -> tuple[list[int], str]:
     sys.path.insert(0, str(ROOT))
     from app import create_app
-    from scorebook import access, games
     from scorebook.extensions import db
     from scorebook.models import League
+    from scorebook.services import access, games
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "push-prototype"},
                      instance_path=OUT / "push" / "instance")

@@ -23,10 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from flask import render_template_string  # noqa: E402
 
 from app import create_app  # noqa: E402
-from scorebook import access, games, hands  # noqa: E402
-from scorebook.entry import entry_from_text  # noqa: E402
 from scorebook.extensions import db  # noqa: E402
 from scorebook.models import Game  # noqa: E402
+from scorebook.services import access, games, hands  # noqa: E402
+from scorebook.services.entry import entry_from_text  # noqa: E402
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
 SUITS = "shdc"

@@ -10,7 +10,7 @@ one stylesheet.
   that is not the file's version (an old page asking for an old file: it gets today's
   bytes), gets ``no-cache`` as before: it is checked with the server every time
   (:func:`cache_headers`). The manifest and ``/sw.js`` are not static files and stay
-  ``no-cache`` (scorebook/views/install.py).
+  ``no-cache`` (scorebook/web/install/views.py).
 - **One stylesheet.** ``css/site.css`` (:data:`BUNDLE`) is every stylesheet of
   ``static/css/`` in the order of :data:`STYLESHEETS` (any other file after them, by
   name), joined when the app starts: each page links that one file instead of three or

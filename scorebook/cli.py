@@ -26,8 +26,8 @@ scorebook_cli = AppGroup("scorebook", help="Scorebook maintenance.")
 def verify_command() -> None:
     """Recompute every stored hand score from the stored cards and report any difference
     (a hand kept as points only: its points checked against what a hand can score)."""
-    from scorebook.hands import verify
     from scorebook.models import Game, Hand, Meld
+    from scorebook.services.hands import verify
 
     games = list(db.session.scalars(db.select(Game).order_by(Game.id).options(
         selectinload(Game.seats),
@@ -53,9 +53,9 @@ def stats_command() -> None:
     """Count the cards of every finished game into the statistics cache now (the
     pages otherwise do it a few seconds at a time; worth running after an upgrade or
     an import of a league of thousands of games)."""
-    from scorebook import ratings
     from scorebook.models import League
-    from scorebook.stats import cache
+    from scorebook.services import ratings
+    from scorebook.services.stats import cache
 
     for league in db.session.scalars(db.select(League).order_by(League.id)):
         ratings.refresh(league.id)
@@ -67,7 +67,7 @@ def stats_command() -> None:
 
 
 def register_cli(app: Flask) -> None:
-    from scorebook.backup import register_backup_cli
+    from scorebook.services.backup import register_backup_cli
 
     app.cli.add_command(init_db_command)
     app.cli.add_command(scorebook_cli)

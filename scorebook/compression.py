@@ -119,7 +119,7 @@ def compress_static(data: bytes, encoding: str) -> bytes:
 
 def compress_page(data: bytes, encoding: str) -> bytes:
     """A page's bytes compressed as Flask-Compress does it here (brotli 4, gzip 6), for a
-    view that keeps its compressed answer (the live board, scorebook.views.games)."""
+    view that keeps its compressed answer (the live board, scorebook.web.games.views)."""
     if encoding == "br":
         return bytes(brotli.compress(data, quality=4))
     return gzip.compress(data, compresslevel=6, mtime=0)

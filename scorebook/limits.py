@@ -7,7 +7,7 @@
   CSRF check reads a form first — and a bigger body is a 413 that names the limit.
 - **Work**: a question naming more cards than the decks in play hold, or more melds than
   they make, or nesting its JSON deeper than any question does, is refused before the
-  referee searches anything (:mod:`scorebook.payloads`).
+  referee searches anything (:mod:`scorebook.services.payloads`).
 - **Rate**: the anonymous referee API allows ``REFEREE_RATE_LIMIT`` per client address
   (Flask-Limiter; every 429 says when to come back in ``Retry-After``).
 """

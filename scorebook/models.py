@@ -82,12 +82,12 @@ class League(db.Model):
     #: The owner's password (werkzeug's salted hash); None until the owner sets one.
     password_hash: Mapped[str | None] = mapped_column(String(255))
     #: SHA-256 of the secret in the scorer and the viewer invite link (None: no link).
-    #: The secrets themselves are never stored (:mod:`scorebook.access`).
+    #: The secrets themselves are never stored (:mod:`scorebook.services.access`).
     scorer_token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     viewer_token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     #: The ratings (``game_result.mu``/``sigma``) from this ``seq`` on are still to be
     #: replayed (None: all up to date).  Set by a write that changed an early game's
-    #: finishing order and cleared by :func:`scorebook.ratings.catch_up`.
+    #: finishing order and cleared by :func:`scorebook.services.ratings.catch_up`.
     ratings_from_seq: Mapped[int | None] = mapped_column(Integer)
     #: Moved on by every write that sets ``ratings_from_seq``, so a catch-up that read
     #: an older marker does not clear a newer one.
@@ -105,7 +105,7 @@ class League(db.Model):
 class EndedMembership(db.Model):
     """A browser's membership of a league that it ended ("leave this league"): its key
     (kept in that browser's session cookie) no longer opens the league, so a copy of the
-    cookie made before leaving does not either (:mod:`scorebook.access`)."""
+    cookie made before leaving does not either (:mod:`scorebook.services.access`)."""
 
     __tablename__ = "ended_membership"
 
@@ -238,7 +238,7 @@ class Hand(db.Model):
     A hand is addressed by its ``number`` (which moves up when an earlier hand is
     deleted) and identified by its ``id`` (which never moves); ``version`` guards
     against two phones changing the same hand at once.  The services set the version
-    themselves (:mod:`scorebook.hands`): an edit or a live move adds one, a hand that
+    themselves (:mod:`scorebook.services.hands`): an edit or a live move adds one, a hand that
     takes a number starts above :attr:`Game.hand_version_mark`.
 
     ``record_key`` and ``edit_key`` are the keys the phone made for the send that
@@ -451,7 +451,7 @@ class GameResult(db.Model):
     ``sigma``) from replaying the league's finished games in (finished_at, id)
     order; ``seq`` is the game's place in that order and ``revision`` the game's
     revision when the row was made.  The rows are kept right on write
-    (:func:`scorebook.ratings.sync`, run as each transaction commits); ``seq`` orders
+    (:func:`scorebook.services.ratings.sync`, run as each transaction commits); ``seq`` orders
     the rows (it may have gaps where games were deleted).
     """
 
@@ -498,7 +498,7 @@ class PlayerTally(db.Model):
     """A player's standings figures over one season (``season_id``) or all time
     (:data:`ALL_TIME`): the sums and bests of their :class:`GameResult` rows there,
     and their current streak.  Kept right on write with the rows it adds up
-    (:func:`scorebook.ratings.retally`), so the standings read one row per player."""
+    (:func:`scorebook.services.ratings.retally`), so the standings read one row per player."""
 
     __tablename__ = "player_tally"
     __table_args__ = (Index("ix_player_tally_league_season", "league_id", "season_id"),)
@@ -525,14 +525,14 @@ Index("ix_hand_score_player_hand_score", HandScore.player_id, HandScore.hand_id,
       HandScore.score)
 
 
-# --- statistics: what each finished game's cards say (a cache, :mod:`scorebook.stats`) ---
+# --- statistics: what each finished game's cards say (a cache, :mod:`scorebook.services.stats`) ---
 
 
 class GameStat(db.Model):
     """One finished game's figures, aggregated by the database from its stored hands.
 
     A cache, like :class:`GameResult`: ``revision`` is the game's revision when the row
-    was made, and :func:`scorebook.stats.cache.refresh` rebuilds the rows of every game
+    was made, and :func:`scorebook.services.stats.cache.refresh` rebuilds the rows of every game
     whose revision moved on (every change to a hand moves it).  ``comeback`` is the
     winner's largest deficit to the leader after any hand; ``swing`` the largest change
     of the winner's lead over the best of the others in one hand (the turning point),
@@ -667,7 +667,7 @@ STAT_SUMMED = ("hands", "card_hands", "points", "hands_out", "going_rummy", "mel
 
 #: A player's :class:`PlayerGameStat` rows summed over one season (``season_id``) or all
 #: time (:data:`ALL_TIME`): ``games``, the games with jokers and of Basic Rummy, and each
-#: figure of :data:`STAT_SUMMED`.  Kept by :mod:`scorebook.stats.cache` as it counts or
+#: figure of :data:`STAT_SUMMED`.  Kept by :mod:`scorebook.services.stats.cache` as it counts or
 #: drops a game's rows (added and subtracted, in the same transaction), so a player's
 #: page and everyone's sums read one row per player whatever the league's age.
 player_stat_sum = db.Table(

@@ -8,7 +8,7 @@
   request came over HTTPS (so ``make run`` still serves phones on the LAN over http).
 - ``TRUSTED_PROXIES`` reverse proxies are believed about the client's address,
   scheme and host (Werkzeug's ProxyFix).
-- :func:`scorebook.access.check_request` runs before every view.
+- :func:`scorebook.services.access.check_request` runs before every view.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from flask import Flask, Response, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorebook import access
+from scorebook.services import access
 
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",

@@ -191,8 +191,8 @@ def runner(app: Flask) -> FlaskCliRunner:
 def join_league(app: Flask, client: FlaskClient, league_id: int, role: str = "owner") -> None:
     """Make ``client``'s browser a member of the league, as if it had created it
     (``owner``) or opened its ``scorer`` or ``viewer`` invite link (made if missing)."""
-    from scorebook import access
     from scorebook.models import League
+    from scorebook.services import access
 
     with app.app_context():
         league = db.session.get(League, league_id)
@@ -220,7 +220,7 @@ def new_game(app: Flask, client: FlaskClient) -> Callable[..., int]:
     the default league, its seats in that order, dealt by the first, with ``client``'s
     browser joined to the league as ``role``; returns the game's id."""
     from referee import make_rules
-    from scorebook.games import create_game, default_league
+    from scorebook.services.games import create_game, default_league
 
     def _new_game(names: tuple[str, ...] = ("Ann", "Ben"), family: str = "rummy-500",
                   role: str = "scorer") -> int:

@@ -111,9 +111,9 @@ def play_random_league(seed: int = 15, games_count: int = 24) -> None:
     2025 to March 2026, every hand recorded card by card through the scorebook."""
     from datetime import UTC, datetime, timedelta
 
-    from scorebook import games, hands
-    from scorebook.entry import entry_from_text
     from scorebook.extensions import db
+    from scorebook.services import games, hands
+    from scorebook.services.entry import entry_from_text
 
     rng = random.Random(seed)
     league = games.default_league()

@@ -16,10 +16,12 @@ ROOT = Path(__file__).resolve().parents[1]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 REFEREE_PURE = "referee imports nothing of ours and no framework (it is pure rules)"
-LAYERS = "the models and the database extension hold no page, form or request"
-VIEWS_ON_TOP = "no module imports the views but app.py (they are the top layer)"
-NO_CIRCLES = "no import circles among scorebook's modules (but the four known ones)"
-CONTRACTS = (REFEREE_PURE, LAYERS, VIEWS_ON_TOP, NO_CIRCLES)
+LAYERS = "pages and API over services over models over the referee"
+HELPERS = "the top-level helpers import no page, presenter or API"
+NO_GETTEXT = "the services translate nothing (gettext is the presenters' job)"
+ROUTES_ON_TOP = "no module imports a page area's routes but app.py and the pages themselves"
+NO_CIRCLES = "no import circles among scorebook's modules (but the known ones)"
+CONTRACTS = (REFEREE_PURE, LAYERS, HELPERS, NO_GETTEXT, ROUTES_ON_TOP, NO_CIRCLES)
 
 
 def lint_imports(where: Path) -> tuple[int, str]:
@@ -75,15 +77,34 @@ def test_the_copy_keeps_every_contract_before_a_violation(tree: Path) -> None:
     ("referee.melds", "import app  # noqa", REFEREE_PURE),
     ("referee.cards", "from flask import request  # noqa", REFEREE_PURE),
     ("referee", "import sqlalchemy  # noqa", REFEREE_PURE),
-    # A lower layer reaches up.
-    ("scorebook.models", "from scorebook.views import main  # noqa", LAYERS),
+    # A lower layer reaches up: a model or the database extension to a service or a page,
+    # a service to a page area, a presenter or the API, the API to the pages.
+    ("scorebook.models", "from scorebook.web.main import views  # noqa", LAYERS),
     ("scorebook.extensions", "from scorebook import models  # noqa", LAYERS),
-    # A service, a form or a helper imports a page.
-    ("scorebook.games", "from scorebook.views import games as pages  # noqa", VIEWS_ON_TOP),
-    ("scorebook.stats.records", "import scorebook.views.stats  # noqa", VIEWS_ON_TOP),
+    ("scorebook.models", "from scorebook.services import games  # noqa", LAYERS),
+    ("scorebook.services.games", "from scorebook.web.games import views  # noqa", LAYERS),
+    ("scorebook.services.ratings", "from scorebook.web.presenters import charts  # noqa",
+     LAYERS),
+    ("scorebook.services.stats.records", "import scorebook.api.schemas  # noqa", LAYERS),
+    ("scorebook.api.games", "from scorebook.web.presenters import tables  # noqa", LAYERS),
+    ("scorebook.web.presenters.charts", "from scorebook.api import openapi  # noqa", LAYERS),
+    # A top-level helper imports a page, a presenter or the API.
+    ("scorebook.errors", "from scorebook.web.presenters import wording  # noqa", HELPERS),
+    ("scorebook.cli", "import scorebook.api.openapi  # noqa", HELPERS),
+    # A service that did not translate starts to.
+    ("scorebook.services.ratings", "from flask_babel import gettext  # noqa", NO_GETTEXT),
+    ("scorebook.services.stats.recap", "import flask_babel  # noqa", NO_GETTEXT),
+    # A presenter imports a page area's routes or forms.
+    ("scorebook.web.presenters.tables", "from scorebook.web.games import views  # noqa",
+     ROUTES_ON_TOP),
+    ("scorebook.web.presenters.wording", "import scorebook.web.referee.forms  # noqa",
+     ROUTES_ON_TOP),
     # A new circle: bidi is imported by games, forms, league...; a local import counts too.
-    ("scorebook.bidi", "def _late():\n    from scorebook import games  # noqa", NO_CIRCLES),
-    ("scorebook.models", "import scorebook.hands  # noqa", NO_CIRCLES),
+    ("scorebook.web.presenters.bidi",
+     "def _late():\n    from scorebook.web.presenters import tables  # noqa", NO_CIRCLES),
+    ("scorebook.web.games.forms",
+     "def _late():\n    from scorebook.web.hands import views  # noqa", NO_CIRCLES),
+    ("scorebook.models", "import scorebook.services.hands  # noqa", NO_CIRCLES),
 ])
 def test_a_violation_fails_lint(tree: Path, module: str, line: str, broken: str) -> None:
     plant(tree, module, line)

@@ -81,10 +81,10 @@ ACCEPT = {"Accept-Encoding": "gzip, deflate, br",
 def seed(url: str) -> tuple[int, list[int], str]:
     """The 40-hand game of six (open) and 30 finished games of four in one league;
     returns the big game's id, every game's id and the scorer invite token."""
-    from scorebook import access, games, hands
-    from scorebook.entry import entry_from_text
     from scorebook.extensions import db
     from scorebook.models import League
+    from scorebook.services import access, games, hands
+    from scorebook.services.entry import entry_from_text
 
     app = run.make_app(url)
     with app.test_request_context():

@@ -241,10 +241,10 @@ def flask(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
 def seed(url: str, count: int) -> dict[int, str]:
     """``count`` four-player Rummy 500 games (target 100000, so none ends) of 20 hands,
     each in a private league of its own; returns each game's scorer invite token."""
-    from scorebook import access, games, hands
-    from scorebook.entry import entry_from_text
     from scorebook.extensions import db
     from scorebook.models import League
+    from scorebook.services import access, games, hands
+    from scorebook.services.entry import entry_from_text
 
     texts = {"Ann": {"melds": "7s 8s 9s", "hand": "kd"},
              "Ben": {"melds": "4c 4s 4d\n10h jh qh"}, "Cy": {"hand": "2c 3h"},

@@ -102,7 +102,7 @@ def upgrade():
     # the leagues counted already: each one's hand-score tallies and sums, once
     from sqlalchemy.orm import Session
 
-    from scorebook.stats import cache
+    from scorebook.services.stats import cache
     session = Session(bind=op.get_bind())
     for (league_id,) in session.execute(sa.text("SELECT DISTINCT league_id FROM game_stat")):
         cache.backfill_sums(session, league_id)

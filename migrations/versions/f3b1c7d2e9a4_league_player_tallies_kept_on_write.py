@@ -47,7 +47,7 @@ def upgrade():
     # the leagues already stored: each one's tallies counted once from its results
     from sqlalchemy.orm import Session
 
-    from scorebook import ratings
+    from scorebook.services import ratings
     session = Session(bind=op.get_bind())
     for (league_id,) in session.execute(sa.text("SELECT DISTINCT league_id FROM game_result")):
         ratings.retally(session, league_id)

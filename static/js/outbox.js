@@ -9,7 +9,7 @@
 // it: on load when online, and when static/js/offline.js says "scorebook:online".
 //
 // A send is the form's own POST, with "X-Scorebook-Send: queued" and Accept JSON: the
-// server makes every check it makes for the form (scorebook/views/hands.py) and answers
+// server makes every check it makes for the form (scorebook/web/hands/views.py) and answers
 // in JSON. Then:
 // - stored (200, ok): the draft is cleared; "scorebook:sent" on document, detail
 //   {key, answer: {number, url, game_url, message}};

@@ -1,6 +1,6 @@
 // The service worker: keeps the site going on a phone that loses the Wi-Fi.
 //
-// Served as /sw.js (scorebook/views/install.py), after one line that sets
+// Served as /sw.js (scorebook/web/install/views.py), after one line that sets
 // self.SCOREBOOK = {version, root, static: [urls], stylesheet: url, pages: [urls],
 // offline: url}. Plain JavaScript, no build step, no library.
 //

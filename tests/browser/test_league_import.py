@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorebook import games, hands
-from scorebook.entry import entry_from_text
-from scorebook.exports import export_league
 from scorebook.extensions import db
+from scorebook.services import games, hands
+from scorebook.services.entry import entry_from_text
+from scorebook.services.exports import export_league
 from tests.browser.serving import serve, sqlite_app
 from tests.browser.test_scorebook_game import start_game
 from tests.reading import sentence

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from scorebook import access, games, hands
-from scorebook.entry import entry_from_text
 from scorebook.extensions import db
+from scorebook.services import access, games, hands
+from scorebook.services.entry import entry_from_text
 from tests.browser.serving import serve, sqlite_app
 from tests.reading import sentence
 

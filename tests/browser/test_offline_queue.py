@@ -17,10 +17,10 @@ from flask import Flask
 from playwright.sync_api import Page, Route, expect
 
 from referee import make_rules
-from scorebook import games, hands, invites
-from scorebook.entry import entry_from_text
 from scorebook.extensions import db
 from scorebook.models import Hand, League
+from scorebook.services import games, hands, invites
+from scorebook.services.entry import entry_from_text
 from tests.browser.conftest import PHONE
 from tests.browser.serving import serve, sqlite_app
 

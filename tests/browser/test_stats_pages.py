@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from scorebook import access, games
 from scorebook.extensions import db
 from scorebook.models import FINISHED, Game, Player
+from scorebook.services import access, games
 from tests.browser.serving import serve, sqlite_app
 from tests.browser.test_accessibility import WCAG_AA, problems
 from tests.random_hands import play_random_league

@@ -14,10 +14,10 @@ from flask import Flask
 from playwright.sync_api import Page, expect
 
 from referee import make_rules
-from scorebook import games, hands, invites
-from scorebook.entry import entry_from_text
 from scorebook.extensions import db
 from scorebook.models import League
+from scorebook.services import games, hands, invites
+from scorebook.services.entry import entry_from_text
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
 from tests.browser.serving import serve, sqlite_app
 from tests.qr import decode_png
@@ -69,7 +69,7 @@ def join(page: Page, url: str) -> None:
 def owner(page: Page, app: Flask, url: str, league_id: int) -> None:
     """Make this browser the league's owner (by its name and a password)."""
     with app.app_context():
-        from scorebook import access
+        from scorebook.services import access
 
         league = db.session.get(League, league_id)
         assert league is not None

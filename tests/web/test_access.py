@@ -13,9 +13,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorebook import access
 from scorebook.extensions import db
 from scorebook.models import Game, Hand, League, Player
+from scorebook.services import access
 from tests.reading import page
 
 HAND = {"number": "1", "players-0-melds": "7s 8s 9s", "players-1-hand": "kd", "outcome": "p0"}

@@ -32,11 +32,11 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
 from referee import make_rules
-from scorebook import access, games, hands
-from scorebook.entry import entry_from_text
+from scorebook.api.openapi import LIMIT_CODES, openapi_document
 from scorebook.extensions import db
 from scorebook.models import League
-from scorebook.openapi import LIMIT_CODES, openapi_document
+from scorebook.services import access, games, hands
+from scorebook.services.entry import entry_from_text
 
 EXAMPLES = int(os.environ.get("API_DOC_EXAMPLES", "25"))
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -271,8 +271,8 @@ def test_a_body_is_answered_as_the_document_says(client: FlaskClient, path: str,
 
 
 def test_the_patterns_read_the_same_in_python() -> None:
-    """The document's patterns are the ones the API checks (scorebook.payloads)."""
-    from scorebook import payloads
+    """The document's patterns are the ones the API checks (scorebook.services.payloads)."""
+    from scorebook.services import payloads
 
     doc = openapi_document()["components"]["schemas"]
     assert doc["Card"]["pattern"] == payloads.CARD_PATTERN

@@ -21,10 +21,10 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
 from referee import make_rules
-from scorebook import access, games, hands
-from scorebook.entry import entry_from_text
 from scorebook.extensions import db
 from scorebook.models import League
+from scorebook.services import access, games, hands
+from scorebook.services.entry import entry_from_text
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "25"))
 

@@ -133,8 +133,8 @@ def test_more_cards_than_the_decks_hold_is_refused_before_any_search(
     def searched(*args, **kwargs):
         raise AssertionError("the hand was read or checked: the budget came too late")
 
-    monkeypatch.setattr("scorebook.api_games.entry_from_json", searched)
-    monkeypatch.setattr("scorebook.hands.check_entry", searched)
+    monkeypatch.setattr("scorebook.api.games.entry_from_json", searched)
+    monkeypatch.setattr("scorebook.services.hands.check_entry", searched)
     if method == "POST":
         response = client.post(f"/api/v1/games/{game_id}/hands", json={"number": 2, **body})
     else:

@@ -1,4 +1,4 @@
-"""The referee and scoring questions' bodies are pydantic models (scorebook.schemas):
+"""The referee and scoring questions' bodies are pydantic models (scorebook.api.schemas):
 the API checks every body against its model and the OpenAPI document is generated
 from the same models.  Here: the document's request schemas accept exactly what the
 models accept, every answer fits its response model, a refused body still gets the
@@ -13,8 +13,8 @@ import jsonschema_rs
 import pytest
 from flask.testing import FlaskClient
 
-from scorebook.openapi import openapi_document
-from scorebook.schemas import REQUESTS, RESPONSES, refused
+from scorebook.api.openapi import openapi_document
+from scorebook.api.schemas import REQUESTS, RESPONSES, refused
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 DOCUMENT = openapi_document()
@@ -130,7 +130,7 @@ def test_hostile_bodies_are_refused_cleanly(client: FlaskClient, body: bytes) ->
 
 
 def test_the_games_api_hand_is_a_model_too() -> None:
-    from scorebook.schemas import hand_refused
+    from scorebook.api.schemas import hand_refused
 
     cards = {"players": [{"name": "Ann", "melds": ["7s 8s 9s"], "hand": []},
                          {"name": "Ben", "hand": "kd"}], "went_out": "Ann"}

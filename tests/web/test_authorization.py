@@ -5,7 +5,7 @@ Five browsers try every route and method: ``anonymous`` (no league), ``other`` (
 owner of another family's league), and league A's ``viewer``, ``scorer`` and
 ``owner``.  The URLs name league A's game, hand, player, season and league.
 
-What each kind of route answers (decided in :mod:`scorebook.access`):
+What each kind of route answers (decided in :mod:`scorebook.services.access`):
 
 - a URL that names a game, or a league by id: a stranger gets **404**, exactly as for a
   game that does not exist (ids cannot be probed); a viewer may read (GET) and gets
@@ -39,10 +39,10 @@ from werkzeug.routing import Rule
 
 from app import create_app
 from referee import make_rules, parse_cards
-from scorebook import access, games, hands
-from scorebook.entry import entry_from_text
 from scorebook.extensions import db
 from scorebook.models import League, Season
+from scorebook.services import access, games, hands
+from scorebook.services.entry import entry_from_text
 from tests.conftest import _test_config
 
 ROLES = ("anonymous", "other", "viewer", "scorer", "owner")

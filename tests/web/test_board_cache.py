@@ -1,4 +1,4 @@
-"""The rendered-scoreboard cache (scorebook.boards): bounded by bytes, one version per
+"""The rendered-scoreboard cache (scorebook.web.boards): bounded by bytes, one version per
 game, never serving a board of another version; and the partial board fetch
 (``GET /games/<id>/board``) that live.js makes instead of the whole page."""
 
@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from markupsafe import Markup
 
-from scorebook.boards import BoardCache, cached_board
+from scorebook.web.boards import BoardCache, cached_board
 
 from .test_live import HAND, start, version_of
 

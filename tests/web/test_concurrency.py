@@ -24,10 +24,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee import make_rules
-from scorebook import games
 from scorebook.extensions import db
-from scorebook.hands import verify
 from scorebook.models import Change, Game, Hand
+from scorebook.services import games
+from scorebook.services.hands import verify
 from tests.conftest import join_league
 
 PHONES = 20

@@ -27,9 +27,9 @@ import pytest
 from flask import Flask
 
 from referee import make_rules
-from scorebook import access, games
 from scorebook.extensions import db
 from scorebook.models import Game, Hand, HandScore, League
+from scorebook.services import access, games
 
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = Path(sys.executable).with_name("gunicorn")

@@ -9,9 +9,9 @@ import json
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorebook import exports, games
-from scorebook.exports import export_league, export_league_chunks, import_league
 from scorebook.extensions import db
+from scorebook.services import exports, games
+from scorebook.services.exports import export_league, export_league_chunks, import_league
 from tests.random_hands import play_random_league
 
 

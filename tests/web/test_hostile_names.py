@@ -36,10 +36,10 @@ from flask import Flask, url_for
 from flask.testing import FlaskClient
 
 from referee import make_rules, parse_cards
-from scorebook import access, games, hands
-from scorebook.entry import entry_from_text
 from scorebook.extensions import db
 from scorebook.models import League, Season
+from scorebook.services import access, games, hands
+from scorebook.services.entry import entry_from_text
 
 RLO = "\u202e"
 FSI, LRI, RLI, PDI = "\u2068", "\u2066", "\u2067", "\u2069"

@@ -1,4 +1,4 @@
-"""Whole pages kept and served before Flask (scorebook.pages): the scoreboard and the
+"""Whole pages kept and served before Flask (scorebook.web.pages): the scoreboard and the
 record-hand form. A kept page is never another session's, another version's, another
 language's or another role's, and its CSRF token is this session's own."""
 
@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorebook.pages import PageMiddleware
+from scorebook.web.pages import PageMiddleware
 
 from .test_live import HAND, start
 

@@ -1,4 +1,4 @@
-"""Kept pages (scorebook.pages) for phones as they really are: joined through an invite
+"""Kept pages (scorebook.web.pages) for phones as they really are: joined through an invite
 link (their session holds ``players`` and a permanent flag), two at one table, one
 coming back after another changed the game. A kept page is served to the phone that
 reloads an unchanged version, and never outlives a change: a hand saved or edited, a
@@ -14,9 +14,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from itsdangerous import URLSafeTimedSerializer
 
-from scorebook import access
 from scorebook.extensions import db
 from scorebook.models import Game, League, Player
+from scorebook.services import access
 
 from .test_kept_pages import TOKEN, page, served
 from .test_live import HAND, start
@@ -303,7 +303,7 @@ def test_the_kept_answer_renews_the_cookie_and_a_stale_cookie_gets_none(
     # the same cookie, its signature memoised, 401 days on: too old, Flask's answer
     import time
 
-    import scorebook.pages
+    import scorebook.web.pages
 
     cookie = ann.get_cookie("session")
     assert cookie is not None
@@ -311,7 +311,7 @@ def test_the_kept_answer_renews_the_cookie_and_a_stale_cookie_gets_none(
     late.set_cookie("session", cookie.value)
     assert late.get(path, headers=PHONE).status_code == 200
     now = time.time()
-    monkeypatch.setattr(scorebook.pages.time, "time", lambda: now + 401 * 86400)
+    monkeypatch.setattr(scorebook.web.pages.time, "time", lambda: now + 401 * 86400)
     before = served(app)
     assert late.get(path, headers=PHONE).status_code == 404  # (Flask: a new session)
     assert served(app) == before

@@ -1,4 +1,4 @@
-"""The standings page (``GET /league/``) kept whole (scorebook.pages): served to the
+"""The standings page (``GET /league/``) kept whole (scorebook.web.pages): served to the
 phone that reloads it while nothing of the league changed, and rendered again the
 moment anything it shows may have: any game of the league (a hand saved or edited, a
 game finished or started), a player renamed or retired, a season added, the league
@@ -13,10 +13,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorebook import access, games
 from scorebook.extensions import db
 from scorebook.models import Game, League, Player, Season
-from scorebook.pages import league_version
+from scorebook.services import access, games
+from scorebook.web.pages import league_version
 
 from .test_kept_pages import served
 from .test_kept_pages_phones import PHONE, body, invite, phone

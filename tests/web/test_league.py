@@ -39,12 +39,18 @@ from openskill.models import PlackettLuce
 from sqlalchemy import select
 
 from referee import parse_cards
-from scorebook import games, hands, league, ratings
-from scorebook.bidi import plain
-from scorebook.entry import entry_from_text
-from scorebook.exports import LeagueImportError, export_league, game_csv, import_league, league_csv
 from scorebook.extensions import db
 from scorebook.models import FINISHED, Game, GameResult, Hand, League, Player, Season, Seat
+from scorebook.services import games, hands, league, ratings
+from scorebook.services.entry import entry_from_text
+from scorebook.services.exports import (
+    LeagueImportError,
+    export_league,
+    game_csv,
+    import_league,
+    league_csv,
+)
+from scorebook.web.presenters.bidi import plain
 from tests.reading import page as read
 
 T = dict[str, dict[str, str]]
@@ -849,7 +855,7 @@ def test_league_export_and_import_commands(file_app: Flask, tmp_path: Path) -> N
     path = tmp_path / "league.json"
     assert runner.invoke(args=["league", "export", str(path)]).exit_code == 0
     data = json.loads(path.read_text())
-    assert data["format"] == "rummy-scorebook/league" and len(data["games"]) == 5
+    assert data["format"] == "rummy-scorebook/services/league" and len(data["games"]) == 5
     refused = runner.invoke(args=["league", "import", str(path), "--password", "long enough"])
     assert refused.exit_code != 0 and "already keeps" in refused.output
 

@@ -11,9 +11,9 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from scorebook import exports, games, hands, league, ratings
 from scorebook.extensions import db
 from scorebook.models import FINISHED, Game, GameResult, League, Player
+from scorebook.services import exports, games, hands, league, ratings
 from tests.web import test_league as base
 from tests.web.test_league import build_league, play, result_rows, the_league
 

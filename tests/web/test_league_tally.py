@@ -13,9 +13,9 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from scorebook import exports, hands, league
 from scorebook.extensions import db
 from scorebook.models import Game, Player, PlayerTally, Season
+from scorebook.services import exports, hands, league
 from tests.web import test_league as base
 from tests.web.test_league import the_league
 from tests.web.test_league_fresh import finished_games, random_game

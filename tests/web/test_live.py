@@ -98,13 +98,13 @@ def test_a_background_refresh_leaves_the_flash_for_the_page(client: FlaskClient)
 
 def test_the_version_poll_is_one_statement_and_never_loads_the_game(
         app: Flask, client: FlaskClient) -> None:
-    """A member's poll is answered before Flask (scorebook.poll): one statement on a raw
+    """A member's poll is answered before Flask (scorebook.web.poll): one statement on a raw
     connection (who may see the game and its version at once), no ORM query, no game,
     seat, player or hand loaded; answered 304 while nothing changed."""
     from sqlalchemy import event
 
-    from scorebook import poll
     from scorebook.extensions import db
+    from scorebook.web import poll
 
     game = start(client)
     version = version_of(client, game)

@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 from flask import Flask
 
-from scorebook import access
 from scorebook.extensions import db
 from scorebook.models import League
+from scorebook.services import access
 
 
 def test_a_cookie_copied_before_leaving_no_longer_works(make_app: Callable[..., Flask]

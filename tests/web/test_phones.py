@@ -17,10 +17,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee import make_rules
-from scorebook import access, games, hands, history
-from scorebook.entry import entry_from_text
 from scorebook.extensions import db
 from scorebook.models import Game, League
+from scorebook.services import access, games, hands, history
+from scorebook.services.entry import entry_from_text
 from tests.conftest import join_league
 from tests.qr import decode_modules
 from tests.reading import page as page_of
@@ -343,7 +343,7 @@ def test_two_phones_playing_again_at_once_start_one_game(
         other = games.rematch(db.session.get(Game, game_id))  # type: ignore[arg-type]
         db.session.commit()
         other_id = other.id
-    from scorebook.views import games as views
+    from scorebook.web.games import views
 
     real = views.rematch_of
     calls: list[int] = []
@@ -493,7 +493,7 @@ def test_invites_need_no_storage(app: Flask) -> None:
     with app.test_request_context():
         league = db.session.get(League, league_id)
         assert league is not None
-        from scorebook import invites
+        from scorebook.services import invites
 
         assert invites.door_token(league, "scorer") is None  # no link: no code
         invites.open_door(league, "scorer")

@@ -16,11 +16,11 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import select
 
 from referee import make_rules
-from scorebook import hands, league, ratings
-from scorebook.exports import export_league, game_csv, import_league
 from scorebook.extensions import db
-from scorebook.games import create_game, default_league
 from scorebook.models import FINISHED, Change, Game, GameResult, Hand, HandScore
+from scorebook.services import hands, league, ratings
+from scorebook.services.exports import export_league, game_csv, import_league
+from scorebook.services.games import create_game, default_league
 from tests.web.test_api_document import body_schema, validator
 
 

@@ -125,8 +125,8 @@ def test_rule_book_has_every_rule_of_the_family_as_an_anchor(client):
 
 def test_asked_from_a_game_uses_its_rules_and_its_live_table(app, client, join):
     from referee import make_rules, parse_cards
-    from scorebook.games import create_game, default_league
-    from scorebook.hands import live_layoff, live_meld, start_live
+    from scorebook.services.games import create_game, default_league
+    from scorebook.services.hands import live_layoff, live_meld, start_live
 
     with app.app_context():
         game = create_game(default_league(), ["Ann", "Ben", "Cy"], 0,
@@ -150,7 +150,7 @@ def test_asked_from_a_game_uses_its_rules_and_its_live_table(app, client, join):
 
 def test_the_referee_index_keeps_the_game(app, client, join):
     from referee import make_rules
-    from scorebook.games import create_game, default_league
+    from scorebook.services.games import create_game, default_league
 
     with app.app_context():
         game = create_game(default_league(), ["Ann", "Ben"], 0, make_rules("basic"))
@@ -187,7 +187,7 @@ def test_going_out_page_after_a_deep_draw_reads_took_bottom_to_top(client):
 def test_a_table_line_needs_no_id_and_a_name_may_have_spaces(client):
     """Lines of cards only get free letters (after the ids typed); a lay-off by a
     name with a space is written @"Ben Hur", as the table builder writes it."""
-    from scorebook.referee_forms import table_body
+    from scorebook.web.referee.forms import table_body
 
     assert table_body('5H 6H 7H\nA (Ann Lee): 9S 9D 9C@"Ben Hur"\n\n2C 3C 4C') == [
         {"id": "B", "cards": ["5H", "6H", "7H"]},

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 from referee import RulesError, RuleSet, make_rules
 from referee.rules import FAMILIES, OPTION_BY_NAME, OPTION_SPECS, OPTIONS, REQUIREMENTS
-from scorebook.forms import BOOLEAN_OPTIONS, SELECT_OPTIONS, NewGameForm, option_families
-from scorebook.openapi import openapi_document
-from scorebook.referee_forms import OPTION_FIELDS, RulesForm
+from scorebook.api.openapi import openapi_document
+from scorebook.web.games.forms import BOOLEAN_OPTIONS, SELECT_OPTIONS, NewGameForm, option_families
+from scorebook.web.referee.forms import OPTION_FIELDS, RulesForm
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 

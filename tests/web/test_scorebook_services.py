@@ -10,11 +10,11 @@ from flask import Flask
 from flask.testing import FlaskCliRunner
 
 from referee import PlayerHand, make_rules, parse_card, parse_cards
-from scorebook import games, hands
-from scorebook.entry import Entry, HandError, entry_from_text
 from scorebook.extensions import db
-from scorebook.history import changes
 from scorebook.models import ABANDONED, FINISHED, IN_PROGRESS, Game, HandScore, Player
+from scorebook.services import games, hands
+from scorebook.services.entry import Entry, HandError, entry_from_text
+from scorebook.services.history import changes
 
 NAMES = ["You", "Ada", "Bo"]
 

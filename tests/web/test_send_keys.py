@@ -26,9 +26,9 @@ from sqlalchemy.exc import IntegrityError
 
 from referee import make_rules
 from scorebook.extensions import db
-from scorebook.games import create_game, default_league
-from scorebook.hands import verify
 from scorebook.models import Change, Game, Hand
+from scorebook.services.games import create_game, default_league
+from scorebook.services.hands import verify
 from tests.conftest import join_league
 
 QUEUED = {"X-Scorebook-Send": "queued", "Accept": "application/json"}

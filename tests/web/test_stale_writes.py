@@ -20,8 +20,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorebook.extensions import db
-from scorebook.hands import verify
 from scorebook.models import Game, Hand
+from scorebook.services.hands import verify
 
 
 def hand_body(ben_holds: list[str]) -> dict[str, Any]:

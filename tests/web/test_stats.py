@@ -66,8 +66,6 @@ from flask import Flask
 from openskill.models import PlackettLuce
 from sqlalchemy import func, select
 
-from scorebook import games, hands, league
-from scorebook.entry import entry_from_text
 from scorebook.extensions import db
 from scorebook.models import (
     FINISHED,
@@ -80,12 +78,14 @@ from scorebook.models import (
     Season,
     StatTally,
 )
-from scorebook.stats import cache, cards
-from scorebook.stats.games import game_summary
-from scorebook.stats.players import HandLink, player_stats
-from scorebook.stats.recap import recap
-from scorebook.stats.records import feed_matrix, pair, records
-from scorebook.stats.scope import Scope
+from scorebook.services import games, hands, league
+from scorebook.services.entry import entry_from_text
+from scorebook.services.stats import cache, cards
+from scorebook.services.stats.games import game_summary
+from scorebook.services.stats.players import HandLink, player_stats
+from scorebook.services.stats.recap import recap
+from scorebook.services.stats.records import feed_matrix, pair, records
+from scorebook.services.stats.scope import Scope
 
 T = dict[str, dict[str, str]]
 Hands = list[tuple[T, str | None, bool]]
@@ -681,7 +681,7 @@ def records_said(client) -> str:  # type: ignore[no-untyped-def]
 
 
 def test_every_write_reaches_the_records_page(client, made: dict[str, Game]) -> None:
-    """A page seen before keeps its figures (scorebook.stats.memo) until something
+    """A page seen before keeps its figures (scorebook.services.stats.memo) until something
     under them changes: a hand saved, edited or deleted, a game deleted.  Each step's
     answer is worked out from the cards in this module's docstring."""
     page = records_said(client)
@@ -732,8 +732,8 @@ def test_a_renamed_player_is_renamed_in_the_kept_figures(client, made: dict[str,
 def test_an_imported_league_has_the_same_figures(app: Flask, made: dict[str, Game]) -> None:
     """A league exported and imported again (every game imported) is counted on its
     first view, and gives the figures worked out above."""
-    from scorebook.exports import export_league, import_league
     from scorebook.models import League
+    from scorebook.services.exports import export_league, import_league
 
     data = export_league(games.default_league())
     data["league"]["name"] = "The copy"

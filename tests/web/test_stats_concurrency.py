@@ -15,10 +15,10 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from scorebook import games, league
 from scorebook.extensions import db
 from scorebook.models import GameStat, LayoffTally, PlayerGameStat, StatTally
-from scorebook.stats import cache
+from scorebook.services import games, league
+from scorebook.services.stats import cache
 from tests.web.test_stats import build
 
 PHONES = 6

@@ -14,8 +14,6 @@ from typing import Any
 
 from sqlalchemy import case, func, select
 
-from scorebook import games, hands, league
-from scorebook.entry import entry_from_text
 from scorebook.extensions import db
 from scorebook.models import (
     ALL_TIME,
@@ -31,10 +29,12 @@ from scorebook.models import (
     player_score_sum,
     player_stat_sum,
 )
-from scorebook.stats import cache, memo
-from scorebook.stats.players import everyone
-from scorebook.stats.scope import Scope
-from scorebook.stats.sums import COUNTS
+from scorebook.services import games, hands, league
+from scorebook.services.entry import entry_from_text
+from scorebook.services.stats import cache, memo
+from scorebook.services.stats.players import everyone
+from scorebook.services.stats.scope import Scope
+from scorebook.services.stats.sums import COUNTS
 from tests.web.test_stats import ctx, made, play, stats, who  # noqa: F401
 
 P = PlayerGameStat

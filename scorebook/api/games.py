@@ -1,0 +1,296 @@
+"""The JSON API for a game's hands (``/api/v1/games``): read a game, read, record,
+edit and delete a hand.  The same services as the pages (:mod:`scorebook.services.hands`),
+so the referee checks everything the same way and two phones saving one hand get
+one stored hand and a ``409`` with the hand that won.
+
+A hand is addressed by its number, which moves up when an earlier hand is deleted;
+its ``id`` never moves.  ``PUT`` and ``DELETE`` need the ``version`` read (else
+``428``) and should send the ``id`` read too: a stale change is a ``409`` that
+carries the hand as it is now (``error.hand``) and says whether the hands were
+renumbered (``error.renumbered``), never a change to another hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from scorebook.api.schemas import hand_refused
+from scorebook.errors import error_response
+from scorebook.extensions import db
+from scorebook.models import Game, Hand
+from scorebook.plain_text import db_int
+from scorebook.services.entry import (
+    HandError,
+    entry_from_json,
+    entry_json,
+    stored_players,
+    stored_points,
+)
+from scorebook.services.games import load_game, totals, verdict_of
+from scorebook.services.hands import (
+    HandConflict,
+    VersionRequired,
+    check_stale,
+    delete_hand,
+    edit_hand,
+    record_hand,
+    send_key,
+    sent_before,
+)
+from scorebook.services.payloads import PayloadError, check_budget, parse_json
+
+bp = Blueprint("games_api", __name__)
+
+
+def game_or_404(game_id: int) -> Game:
+    game = load_game(game_id)
+    if game is None:
+        raise _NotFound()
+    return game
+
+
+class _NotFound(Exception):
+    pass
+
+
+def hand_at(game: Game, number: int) -> Hand | None:
+    hand = db.session.scalar(db.select(Hand).where(Hand.game_id == game.id,
+                                                   Hand.number == number))
+    return hand if hand is not None and hand.complete else None
+
+
+def hand_of(game: Game, number: int) -> Hand:
+    hand = hand_at(game, number)
+    if hand is None:
+        raise _NotFound()
+    return hand
+
+
+def hand_json(game: Game, hand: Hand) -> dict[str, Any]:
+    names = [s.player.name for s in game.seats]
+    ids = {s.player.name: s.player_id for s in game.seats}
+    name_of = {v: k for k, v in ids.items()}
+    players = stored_players(hand, names, ids)
+    went_out = name_of.get(hand.went_out_id) if hand.went_out_id else None
+    return {
+        "id": hand.id,
+        "number": hand.number,
+        "version": hand.version,
+        "dealer": name_of.get(hand.dealer_id),
+        **entry_json(players, went_out, hand.ending, stored_points(hand, ids)),
+        "scores": {name_of[s.player_id]: s.score for s in hand.scores},
+    }
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    names = [s.player.name for s in game.seats]
+    verdict = verdict_of(game)
+    return {
+        "id": game.id,
+        "number": game.number,
+        "family": game.family,
+        "rules": game.rules_spec,
+        "status": game.status,
+        "players": names,
+        "totals": totals(game),
+        "winner": game.winner.name if game.winner else None,
+        "verdict": {"code": verdict.code, "rules": list(verdict.rules)},
+        "hands": [{"id": h.id, "number": h.number, "version": h.version, "ending": h.ending,
+                   "points_only": h.points_only,
+                   "scores": {s.player.name: s.score for s in h.scores}}
+                  for h in game.hands if h.complete],
+    }
+
+
+def _conflict(game: Game, conflict: HandConflict) -> Response:
+    response = error_response(409, conflict.message, conflict.code)
+    body = response.get_json()
+    body["error"]["renumbered"] = conflict.renumbered
+    stored = db.session.get(Hand, conflict.hand_id) if conflict.hand_id else None
+    if stored is not None and stored.complete and stored.game_id == game.id:
+        body["error"]["hand"] = hand_json(game, stored)
+    response.set_data(jsonify(body).get_data())
+    return response
+
+
+def _hand_error(error: HandError) -> Response:
+    response = error_response(error.status, error.message, error.code)
+    body = response.get_json()
+    body["error"]["problems"] = [
+        {"message": p.message, "player": p.player, "field": p.field, "index": p.index}
+        for p in error.problems]
+    response.set_data(jsonify(body).get_data())
+    return response
+
+
+def _json() -> Any:
+    """The body as JSON (None when it is not JSON; too deep a 400, too big a 413)."""
+    if not request.is_json:
+        return None
+    try:
+        return parse_json(request.get_data(cache=True))
+    except PayloadError as exc:
+        if exc.code in ("too-deep", "too-many-values"):
+            raise HandError(exc.message, exc.code) from None
+        return None
+
+
+def _body() -> dict[str, Any]:
+    body = _json()
+    if not isinstance(body, dict):
+        raise HandError("send the hand as a JSON object with Content-Type application/json",
+                        "invalid-json")
+    return body
+
+
+def _whole(body: dict[str, Any], key: str, what: str) -> int | None:
+    value = body.get(key)
+    if value is None:  # absent or null in the body: the query string may say
+        value = request.args.get(key)
+    if value is None:
+        return None
+    number = db_int(value) if not isinstance(value, float) else None
+    if number is None:
+        raise HandError(what, "bad-request")
+    return number
+
+
+def _version(body: dict[str, Any]) -> int:
+    """The ``version`` the client read (body, or the query string): required."""
+    version = _whole(body, "version", "version must be the number the hand had when you "
+                                      "read it")
+    if version is None:
+        raise VersionRequired()
+    return version
+
+
+def _hand_id(body: dict[str, Any]) -> int | None:
+    """The ``id`` of the hand the client read, if it says (it should)."""
+    return _whole(body, "id", "id must be the id the hand had when you read it")
+
+
+def _target(game: Game, number: int, body: dict[str, Any]) -> Hand:
+    """The hand a PUT or DELETE may change: the one at ``number`` if it is the hand and
+    the version the client read; a hand that went (or moved) since: 409; none: 404."""
+    hand = hand_at(game, number)
+    hand_id = _hand_id(body)
+    version = _version(body)
+    if hand is None and hand_id is None:
+        raise _NotFound()
+    return check_stale(game, number, hand, hand_id, version)
+
+
+def _entry(body: dict[str, Any], game: Game) -> Any:
+    """The hand in the body, checked against its model (scorebook.api.schemas.HandBody, from
+    which the OpenAPI document is generated), refused before any check if it names more
+    cards or melds than the game's decks hold."""
+    refusal = hand_refused(body)
+    if refusal is not None:
+        # the hand's own parsing names what is wrong (the token, the player, the field)
+        _parse(body, game)
+        for key, what in (("version", "version must be the number the hand had when you "
+                                      "read it"),
+                          ("id", "id must be the id the hand had when you read it")):
+            _whole(body, key, what)
+        raise HandError(refusal.message, refusal.code)
+    return _parse(body, game)
+
+
+def _parse(body: dict[str, Any], game: Game) -> Any:
+    try:
+        check_budget(body, game.rules, len(game.seats))
+    except PayloadError as exc:
+        raise HandError(exc.message, exc.code) from None
+    return entry_from_json(body, game.rules.is_basic)
+
+
+@bp.errorhandler(_NotFound)
+def _not_found(_error: _NotFound) -> Response:
+    return error_response(404)
+
+
+@bp.get("/<int:game_id>")
+def read_game(game_id: int) -> Response:
+    return jsonify(game_json(game_or_404(game_id)))
+
+
+@bp.get("/<int:game_id>/hands/<int:number>")
+def read_hand(game_id: int, number: int) -> Response:
+    game = game_or_404(game_id)
+    return jsonify(hand_json(game, hand_of(game, number)))
+
+
+#: A client's key for one write (letters, digits, - and _; 8 to 64): the same POST or PUT
+#: sent again with it (its answer lost) is answered with the hand it stored, never twice.
+IDEMPOTENCY_KEY = "Idempotency-Key"
+
+
+def _replayed(game: Game, hand: Hand) -> Response:
+    """The answer to a write sent again: the hand it stored, marked as a replay."""
+    response = jsonify({"hand": hand_json(game, hand), "game": game_json(game)})
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+@bp.post("/<int:game_id>/hands")
+def create_hand(game_id: int) -> Response | tuple[Response, int]:
+    game = game_or_404(game_id)
+    try:
+        key = send_key(request.headers.get(IDEMPOTENCY_KEY))
+        done = sent_before(game.id, key)
+        if done is not None:
+            return _replayed(game, done)
+        body = _body()
+        number = body.get("number")
+        if number is not None and (not isinstance(number, int) or db_int(number) is None):
+            raise HandError("number must be the number of the hand being recorded",
+                            "bad-request")
+        entry = _entry(body, game)
+        hand = record_hand(game, entry, number, key=key)
+    except HandConflict as conflict:
+        return _conflict(game, conflict)
+    except HandError as error:
+        return _hand_error(error)
+    game = game_or_404(game_id)
+    return jsonify({"hand": hand_json(game, hand), "game": game_json(game)}), 201
+
+
+@bp.put("/<int:game_id>/hands/<int:number>")
+def update_hand(game_id: int, number: int) -> Response:
+    game = game_or_404(game_id)
+    key = None
+    try:
+        key = send_key(request.headers.get(IDEMPOTENCY_KEY))
+        done = sent_before(game.id, key, "edit")
+        if done is not None:
+            return _replayed(game, done)
+        body = _body()
+        entry = _entry(body, game)  # a hand that cannot be read is a 400 whatever else
+        hand = _target(game, number, body)
+        hand = edit_hand(hand, entry, _version(body), _hand_id(body), key=key)
+    except HandConflict as conflict:
+        done = sent_before(game_id, key, "edit")  # the same change, sent twice at once
+        if done is not None:
+            return _replayed(game_or_404(game_id), done)
+        return _conflict(game, conflict)
+    except HandError as error:
+        return _hand_error(error)
+    game = game_or_404(game_id)
+    return jsonify({"hand": hand_json(game, hand), "game": game_json(game)})
+
+
+@bp.delete("/<int:game_id>/hands/<int:number>")
+def remove_hand(game_id: int, number: int) -> Response:
+    game = game_or_404(game_id)
+    try:
+        raw = _json()
+        body = raw if isinstance(raw, dict) else {}
+        hand = _target(game, number, body)
+        delete_hand(hand, _version(body), _hand_id(body))
+    except HandConflict as conflict:
+        return _conflict(game, conflict)
+    except HandError as error:
+        return _hand_error(error)
+    return jsonify({"game": game_json(game_or_404(game_id))})

@@ -1,0 +1,86 @@
+"""The JSON API (``/api/v1``): the referee and the scoring, for the pages' scripts
+and for anyone else.  JSON in, JSON out, no CSRF token; bad input is a 400
+``{"error": {"code", "message"}}`` and never a 500; a question whose meld search would
+take longer than the referee allows (``SearchTooLarge``) is a 422 ``search-too-large``,
+answered at once instead of holding the worker.
+
+Every verdict carries ``legal``, ``code``, ``rules`` (ids from the rule book),
+``params`` and ``message`` (the explanation in the request's language).  The
+answers themselves come from :mod:`scorebook.services.questions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from referee.arrange import SearchTooLarge
+from scorebook.api.openapi import openapi_document
+from scorebook.api.schemas import refused
+from scorebook.errors import error_response
+from scorebook.extensions import limiter
+from scorebook.services.access import member_leagues
+from scorebook.services.payloads import PayloadError, parse_json, require_object
+from scorebook.services.questions import QUESTIONS, Question, too_many_ways_message
+
+bp = Blueprint("api", __name__)
+
+def _referee_rate() -> str:
+    """The limit of this request: ``REFEREE_RATE_LIMIT`` for an anonymous client, the
+    higher ``REFEREE_MEMBER_RATE_LIMIT`` for a browser in a league, whose record-hand
+    and live pages ask the referee at almost every tap (and whose phones often share
+    one address at home)."""
+    config = current_app.config
+    if member_leagues():
+        return str(config["REFEREE_MEMBER_RATE_LIMIT"])
+    return str(config["REFEREE_RATE_LIMIT"])
+
+
+#: One count per client address for every question.
+referee_limit = limiter.shared_limit(_referee_rate, scope="referee")
+
+
+def json_endpoint(path: str, question: Question) -> Callable[[], Response]:
+    """A view that parses the JSON body, checks it against the question's model
+    (:mod:`scorebook.api.schemas`, from which the OpenAPI document is generated), asks
+    ``question`` and answers its dict as JSON; a :class:`PayloadError` becomes a 400
+    that says what is wrong, a search too large to answer in time a 422."""
+
+    @referee_limit
+    def view() -> Response:
+        try:
+            if not request.is_json:
+                raise PayloadError("invalid-json", "send a JSON object with Content-Type "
+                                                   "application/json")
+            body = parse_json(request.get_data(cache=False))  # a 413 past the body limit
+            body = dict(require_object(body))
+            refusal = refused(path, body)
+            if refusal is not None:
+                # the question's own parsing names what is wrong (the token, the field),
+                # as it always has; the model's refusal stands if it names nothing
+                try:
+                    question(body)
+                except PayloadError as exc:
+                    refusal = exc
+                except SearchTooLarge:
+                    pass
+                raise refusal
+            return jsonify(question(body))
+        except PayloadError as exc:
+            return error_response(exc.status, exc.message, exc.code)
+        except SearchTooLarge:
+            return error_response(422, too_many_ways_message(), "search-too-large")
+
+    view.__name__ = question.__name__
+    return view
+
+
+for _path, _question in QUESTIONS.items():
+    bp.add_url_rule(f"/{_path}", endpoint=_path.replace("/", "_").replace("-", "_"),
+                    view_func=json_endpoint(_path, _question), methods=["POST"])
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(openapi_document())

@@ -1,0 +1,632 @@
+"""The bodies of the JSON API's referee and scoring questions, as pydantic models.
+
+Each question's request body is declared once here: the API validates every body
+against its model before asking the question (:func:`check_body`), and the OpenAPI
+document's request and response schemas are generated from the same models
+(:func:`components`), so the document and the API cannot disagree about what a body
+may hold.
+
+The leaves keep their own parsers (:mod:`scorebook.services.payloads`): a card, a list of cards,
+a name and the rules are validated by the functions that turn them into referee
+objects, and their JSON Schema is the grammar those functions check (the same regular
+expressions), so an error still names the bad token.  A body the models refuse is
+answered with the error the question's own parsing gives it (the codes and messages
+the README documents); the models add no wording of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    ValidationError,
+    WithJsonSchema,
+    model_validator,
+)
+from pydantic.json_schema import JsonSchemaMode, models_json_schema
+
+from scorebook.plain_text import MAX_ID, MAX_POINTS
+from scorebook.services.payloads import (
+    MAX_CARDS,
+    PayloadError,
+    card_from,
+    cards_from,
+    cards_text_pattern,
+    end_from,
+    player_count_from,
+    rules_from,
+    text_from,
+)
+
+REF = "#/components/schemas/{model}"
+
+
+#: Where a leaf's schema names a component the document states by hand (Card, Cards,
+#: Name, Rules): turned into a ``$ref`` once pydantic is done (which would look for it
+#: among its own models).
+_COMPONENT = "x-component"
+
+
+def _ref(name: str, **extra: Any) -> dict[str, Any]:
+    return {_COMPONENT: name, **extra}
+
+
+def _refs(node: Any, key: str = "") -> Any:
+    """``node`` with each :func:`_ref` a ``$ref``, and without the titles and defaults
+    pydantic adds (the document names its components; a default is the property left
+    out, as the descriptions say)."""
+    if isinstance(node, dict):
+        if _COMPONENT in node:
+            node = {"$ref": REF.format(model=node[_COMPONENT]),
+                    **{k: v for k, v in node.items() if k != _COMPONENT}}
+        if key != "properties":
+            node = {k: v for k, v in node.items()
+                    if not (k == "title" and isinstance(v, str)) and k != "default"}
+        return {k: _refs(v, k) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_refs(v) for v in node]
+    return node
+
+
+def _nullable(schema: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"anyOf": [schema, {"type": "null"}], **extra}
+
+
+# --- the leaves: validated by the parsers that read them ------------------------------
+
+
+def _card(value: Any) -> Any:
+    card_from(value)
+    return value
+
+
+def _cards(least: int = 0, most: int = MAX_CARDS) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if not isinstance(value, list | str):
+            raise PayloadError("bad-request", "cards must be a list or a string of cards")
+        count = len(cards_from(value))
+        if not least <= count <= most:
+            raise PayloadError("bad-request", f"from {least} to {most} cards")
+        return value
+    return check
+
+
+def _name(value: Any) -> Any:
+    text_from(value, "name")
+    return value
+
+
+def _text(value: Any) -> Any:
+    if not isinstance(value, str):
+        raise PayloadError("bad-request", "must be a text")
+    return value
+
+
+def _rules(value: Any) -> Any:
+    rules_from(value)
+    return value
+
+
+def _end(value: Any) -> Any:
+    end_from(value, "end")
+    return value
+
+
+def _ending(value: Any) -> Any:
+    if value not in ("out", "stock", "draw"):
+        raise PayloadError("bad-request", "ending must be out, stock or draw")
+    return value
+
+
+def _strict_bool(value: Any) -> Any:
+    if not isinstance(value, bool):
+        raise PayloadError("bad-request", "must be true or false")
+    return value
+
+
+def _whole(least: int | None = None, most: int | None = None) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise PayloadError("bad-request", "must be a whole number")
+        if (least is not None and value < least) or (most is not None and value > most):
+            raise PayloadError("bad-request", f"must be from {least} to {most}")
+        return value
+    return check
+
+
+def _some_cards_schema(least: int = 0, most: int = MAX_CARDS) -> dict[str, Any]:
+    if (least, most) == (0, MAX_CARDS):
+        return _ref("Cards")
+    return {"anyOf": [
+        {"type": "array", "items": _ref("Card"), "minItems": least, "maxItems": most},
+        {"type": "string", "pattern": cards_text_pattern(most, least)}]}
+
+
+Card = Annotated[Any, PlainValidator(_card), WithJsonSchema(_ref("Card"))]
+Cards = Annotated[Any, PlainValidator(_cards()), WithJsonSchema(_ref("Cards"))]
+#: Cards, at least one of them.
+SomeCards = Annotated[Any, PlainValidator(_cards(least=1)),
+                      WithJsonSchema(_some_cards_schema(least=1))]
+Name = Annotated[Any, PlainValidator(_name), WithJsonSchema(_ref("Name"))]
+Rules = Annotated[Any, PlainValidator(_rules), WithJsonSchema(_ref("Rules"))]
+Bool = Annotated[Any, PlainValidator(_strict_bool), WithJsonSchema({"type": "boolean"})]
+
+
+def Whole(least: int | None = None, most: int | None = None,  # noqa: N802 - a type
+          **extra: Any) -> Any:
+    schema: dict[str, Any] = {"type": "integer", **extra}
+    if least is not None:
+        schema["minimum"] = least
+    if most is not None:
+        schema["maximum"] = most
+    return Annotated[Any, PlainValidator(_whole(least, most)), WithJsonSchema(schema)]
+
+
+def Maybe(kind: Any, **extra: Any) -> Any:  # noqa: N802 - a type
+    """``kind`` or null (null is the same as leaving the property out)."""
+    return Annotated[kind | None, Field(default=None, **extra)]
+
+
+class Body(BaseModel):
+    """A request body: a property the document does not name is ignored; the values are
+    checked as given (no coercion: "3" is not 3)."""
+
+    model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
+
+
+# --- the referee's objects -------------------------------------------------------------
+
+
+class LaidCard(Body):
+    card: Card
+    by: Maybe(Name, description="who laid it off (the owner when left out)")
+
+
+def _meld_cards(value: Any) -> Any:
+    if isinstance(value, str):
+        return _cards()(value)
+    if not isinstance(value, list) or len(value) > MAX_CARDS:
+        raise PayloadError("bad-request", "cards must be a list")
+    for item in value:
+        if isinstance(item, dict):
+            LaidCard.model_validate(item)
+        else:
+            _card(item)
+    return value
+
+
+TABLE_MELD_CARDS = {"anyOf": [
+    {"type": "array", "maxItems": MAX_CARDS, "items": {"anyOf": [_ref("Card"),
+                                                                  _ref("LaidCard")]}},
+    {"type": "string", "pattern": cards_text_pattern(),
+     "description": "The cards in one string (all laid by the owner)."},
+]}
+
+
+class TableMeld(Body):
+    id: Name = Field(default=None, description="m1, m2… in table order when left out")
+    owner: Maybe(Name)
+    cards: Annotated[Any, PlainValidator(_meld_cards), WithJsonSchema(TABLE_MELD_CARDS)]
+
+
+
+Table = Annotated[list[TableMeld] | None, Field(
+    default=None, description="Melds on the table, cards in the order they lie.")]
+
+
+class Layoff(Body):
+    card: Card
+    onto: Name = Field(description="a meld's id")
+    end: Annotated[Any, PlainValidator(_end), WithJsonSchema(_nullable(
+        {"enum": ["low", "high"]}, description=(
+            "Where an ace laid off on a run 2..K went, which decides its value "
+            "(values.ace-end): low scores the low-ace value, high 15. Left out: where it "
+            "fits, an ace on 2..K at the low end")))] = None
+
+
+class PlayerMeld(Body):
+    id: Name = Field(default=None, description="<name>-1, <name>-2… when left out")
+    cards: Cards
+
+
+
+def _player_meld(value: Any) -> Any:
+    if isinstance(value, dict):
+        PlayerMeld.model_validate(value)
+        return value
+    return _cards()(value)
+
+
+class PlayerHand(Body):
+    name: Name
+    melds: Maybe(list[Annotated[Any, PlainValidator(_player_meld), WithJsonSchema(
+        {"anyOf": [_ref("Cards"), _ref("PlayerMeld")]})]])
+    layoffs: Maybe(list[Layoff])
+    hand: Maybe(Cards, description="the cards left in the hand")
+    going_rummy: Maybe(Bool)
+
+
+# --- the questions ------------------------------------------------------------------------
+
+#: Basic Rummy is played by 2 to 4.
+BASIC_MOST = 4
+#: A body whose rules are Basic Rummy's.
+IS_BASIC = {"required": ["rules"], "properties": {"rules": {"anyOf": [
+    {"const": "basic"},
+    {"type": "object", "required": ["family"], "properties": {"family": {"const": "basic"}}}]}}}
+
+
+class Question(Body):
+    """A referee question: the rules and the number of players (the decks in play)."""
+
+    model_config = ConfigDict(json_schema_extra={
+        "if": IS_BASIC, "then": {"properties": {"players": {"maximum": BASIC_MOST}}}})
+
+    rules: Maybe(Rules)
+    players: Maybe(Whole(2, 8), description=(
+        "The number of players (two decks from 5; 2 when left out); Basic Rummy is played "
+        f"by 2 to {BASIC_MOST}"))
+
+    @model_validator(mode="after")
+    def _players_fit_the_family(self) -> Question:
+        player_count_from(self.players, rules_from(self.rules))
+        return self
+
+
+class MeldQuestion(Question):
+    cards: Cards
+
+
+class LayoffQuestion(Question):
+    table: Table
+    card: Card
+    meld: Maybe(Name, description="a table meld's id")
+
+
+class DrawQuestion(Question):
+    model_config = ConfigDict(json_schema_extra={
+        "if": IS_BASIC, "then": {"properties": {"players": {"maximum": BASIC_MOST}}},
+        # the pile, or the cards taken from it
+        "anyOf": [{"required": ["pile"], "properties": {"pile": _some_cards_schema(1)}},
+                  {"required": ["took"], "properties": {"took": _some_cards_schema(1)}}]})
+
+    table: Table
+    pile: Maybe(SomeCards, description=(
+        "The discard pile, bottom to top (without it, the cards of took are the pile)"))
+    hand: Cards
+    take: Maybe(Whole(1), description="How many cards are taken from the top (1 if neither "
+                                      "take nor took is given)")
+    took: Maybe(SomeCards, description=(
+        "Instead of take: the cards taken, bottom to top like pile; they must be the top "
+        "of the pile"))
+    discard: Maybe(Card)
+
+    @model_validator(mode="after")
+    def _pile_or_took(self) -> DrawQuestion:
+        if self.pile is None and self.took is None:
+            raise PayloadError("missing-field", "pile is required")
+        return self
+
+
+class RummyCallQuestion(Question):
+    table: Table
+    pile: Cards
+    discarder: Name
+    caller: Name
+    next_player_drew: Maybe(Bool)
+    hand_over: Maybe(Bool)
+
+
+class GoingOutQuestion(Question):
+    table: Table
+    hand: Cards
+    discard: Maybe(Card)
+    took: Maybe(Cards, description=(
+        "The cards taken from the discard pile this turn, listed bottom to top like pile: "
+        "the first is the deepest card taken; they are among hand. A card taken alone is "
+        "not the discard; of several, the deepest must be melded (never discarded)"))
+
+
+class ArrangeQuestion(Question):
+    cards: Annotated[Any, PlainValidator(_cards(most=30)),
+                     WithJsonSchema(_some_cards_schema(most=30))]
+
+
+class RulesQuestion(Question):
+    pass
+
+
+def _seated_extra(key: str) -> dict[str, Any]:
+    return {"if": IS_BASIC, "then": {"properties": {key: {"maxItems": BASIC_MOST}}}}
+
+
+def _seats(value: Any, most: int) -> None:
+    if not isinstance(value, list) or not 2 <= len(value) <= most:
+        raise PayloadError("bad-players", "from 2 to 8 players")
+
+
+class ScoreHandQuestion(Body):
+    model_config = ConfigDict(json_schema_extra=_seated_extra("players"))
+
+    rules: Maybe(Rules)
+    players: list[PlayerHand] = Field(min_length=2, max_length=8)
+    went_out: Maybe(Name, description="who went out")
+
+    @model_validator(mode="after")
+    def _seats_fit_the_family(self) -> ScoreHandQuestion:
+        if rules_from(self.rules).is_basic:
+            _seats(self.players, BASIC_MOST)
+        return self
+
+
+class ScoreGameQuestion(Body):
+    model_config = ConfigDict(json_schema_extra=_seated_extra("totals"))
+
+    rules: Maybe(Rules)
+    totals: list[Whole()] = Field(min_length=2, max_length=8)
+    went_out: Maybe(Whole(0), description="the index in totals of who went out")
+    names: Maybe(list[Annotated[Any, PlainValidator(_text), WithJsonSchema({"type": "string"})]],
+                 description="one per total")
+
+    @model_validator(mode="after")
+    def _seats_fit_the_family(self) -> ScoreGameQuestion:
+        if rules_from(self.rules).is_basic:
+            _seats(self.totals, BASIC_MOST)
+        return self
+
+
+#: Each question's body, by its path under /api/v1.
+REQUESTS: dict[str, type[Body]] = {
+    "referee/meld": MeldQuestion,
+    "referee/layoff": LayoffQuestion,
+    "referee/draw": DrawQuestion,
+    "referee/rummy-call": RummyCallQuestion,
+    "referee/going-out": GoingOutQuestion,
+    "score/hand": ScoreHandQuestion,
+    "score/game": ScoreGameQuestion,
+    "arrange": ArrangeQuestion,
+    "rules": RulesQuestion,
+}
+
+
+def refused(path: str, body: dict[str, Any]) -> PayloadError | None:
+    """Why ``body`` does not fit the model of the question at ``path``, or None."""
+    return _refusal(REQUESTS[path], body)
+
+
+def _refusal(model: type[Body], body: dict[str, Any]) -> PayloadError | None:
+    try:
+        model.model_validate(body)
+    except ValidationError as exc:
+        for error in exc.errors():
+            cause = (error.get("ctx") or {}).get("error")
+            if isinstance(cause, PayloadError):
+                return cause
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the body"
+        return PayloadError("bad-request", f"{where}: {first['msg']}")
+    return None
+
+
+# --- the games API's hand -------------------------------------------------------------
+
+
+def _no_cards(value: Any) -> Any:
+    if value not in (None, "", []):
+        raise PayloadError("bad-points", "a points-only hand has no cards")
+    return value
+
+
+NoCards = Annotated[Any, PlainValidator(_no_cards), WithJsonSchema(
+    {"anyOf": [{"type": "null"}, {"const": ""}, {"type": "array", "maxItems": 0}]})]
+
+
+class PointsPlayer(Body):
+    """One player of a hand given as points only: the points, and no cards."""
+
+    name: Name
+    points: Whole(-MAX_POINTS, MAX_POINTS, description=(
+        "the player's points for the hand (a points-only hand); the game's rules bound "
+        "them further: nobody below zero who went out, only the winner scores in Basic "
+        "Rummy (the x-content-codes of referee.score_points)"))
+    going_rummy: Maybe(Bool)
+    melds: NoCards = None
+    layoffs: NoCards = None
+    hand: NoCards = None
+
+
+def _no_points(value: Any) -> Any:
+    if value is not None:
+        raise PayloadError("bad-points", "points are only for a hand given as points")
+    return value
+
+
+class CardPlayer(PlayerHand):
+    """One player of a hand given card by card: the cards, and no points."""
+
+    points: Annotated[Any, PlainValidator(_no_points), WithJsonSchema({"type": "null"})] = None
+
+
+def _hand_players(value: Any) -> Any:
+    if not isinstance(value, list) or not 2 <= len(value) <= 8:
+        raise PayloadError("bad-request", "players must be a list of the players of the hand")
+    return value
+
+
+class HandBody(Body):
+    """A hand for the games API: the players' cards, or (points_only) their points."""
+
+    model_config = ConfigDict(json_schema_extra={
+        "if": {"required": ["points_only"], "properties": {"points_only": {"const": True}}},
+        "then": {"properties": {"players": {"items": _ref("PointsPlayer")}}},
+        "else": {"properties": {"players": {"items": _ref("CardPlayer")}}}})
+
+    number: Maybe(Whole(1, MAX_ID),
+                  description="the number of the hand being recorded (the next one)")
+    id: Maybe(Whole(0, MAX_ID), description=(
+        "the id of the hand you read (it never moves, unlike its number): send it with a "
+        "change"))
+    version: Maybe(Whole(0, MAX_ID), description=(
+        "the version of the hand you read (a 409 if it changed); required to change a "
+        "hand (a 428 without it)"))
+    went_out: Maybe(Name)
+    ending: Maybe(Annotated[Any, PlainValidator(_ending), WithJsonSchema(
+        {"enum": ["out", "stock", "draw"]})], description=(
+        "how the hand ended; may be left out only when went_out names who went out (a "
+        "stock-out or a draw is never assumed)"))
+    points_only: Maybe(Bool, description=(
+        "true: the hand is given as each player's points, not its cards (nobody wanted to "
+        "itemise it): each player has points and no cards, and the referee checks only "
+        "the outcome and that the points can be (it is marked points only wherever it is "
+        "shown). false or left out: the cards, as in /score/hand; no points"))
+    players: Annotated[Any, PlainValidator(_hand_players), WithJsonSchema({
+        "type": "array", "minItems": 2, "maxItems": 8,
+        "description": "every player of the game: their cards, as in /score/hand, or for "
+                       "a points-only hand their points"})]
+
+    @model_validator(mode="after")
+    def _players_as_the_hand_is_given(self) -> HandBody:
+        model: type[Body] = PointsPlayer if self.points_only else CardPlayer
+        for player in self.players:
+            model.model_validate(player)
+        return self
+
+
+def hand_refused(body: dict[str, Any]) -> PayloadError | None:
+    """Why ``body`` is not a hand the games API takes, or None."""
+    return _refusal(HandBody, body)
+
+
+# --- the answers ------------------------------------------------------------------------
+
+
+class Answer(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class Verdict(Answer):
+    legal: bool
+    code: str
+    rules: list[str] = Field(description="Rule ids from the rule book")
+    params: dict[str, Any] = Field(default_factory=dict)
+    message: str
+
+
+OutCards = list[str]
+
+
+class Way(Answer):
+    kind: str | None = Field(default=None, json_schema_extra={"enum": ["meld", "layoff"]})
+    cards: OutCards = []
+    meld: str | None = None
+
+
+class Reading(Answer):
+    kind: str | None = Field(default=None, json_schema_extra={"enum": ["set", "run"]})
+    cards: OutCards = []
+    value: int | None = None
+
+
+class MeldAnswer(Verdict):
+    kind: str | None = Field(default=None, json_schema_extra={"enum": ["set", "run", None]})
+    readings: list[Reading] = []
+
+
+class LayoffAnswer(Verdict):
+    targets: list[str] = []
+    placements: list[Any] = []
+
+
+class DrawAnswer(Verdict):
+    card: str | None = None
+    taken: OutCards = Field(default=[], description="The cards taken, bottom to top")
+    ways: list[Way] = []
+
+
+class CallableCard(Answer):
+    card: str | None = None
+    take: int | None = None
+    how: Way | None = None
+
+
+class RummyCallAnswer(Verdict):
+    deepest: str | None = None
+    take: int | None = None
+    callable: list[CallableCard] = []
+
+
+class GoingOutAnswer(Verdict):
+    plan: list[str] = []
+
+
+class PlayerScore(Answer):
+    name: str | None = None
+    melded: int | None = None
+    stranded: int | None = None
+    score: int | None = None
+
+
+class ScoreHandAnswer(Answer):
+    players: list[PlayerScore]
+
+
+class ScoreGameAnswer(Verdict):
+    finished: bool | None = None
+    winner: int | None = None
+    target: int | None = None
+
+
+class ArrangeAnswer(Answer):
+    melds: list[Reading] = []
+    stranded: OutCards = []
+    value: int | None = None
+    complete: bool | None = None
+
+
+class RulesAnswer(Answer):
+    pass
+
+
+class ErrorDetail(Answer):
+    code: str
+    message: str
+
+
+class Error(BaseModel):
+    error: ErrorDetail
+
+
+RESPONSES: dict[str, type[BaseModel]] = {
+    "referee/meld": MeldAnswer,
+    "referee/layoff": LayoffAnswer,
+    "referee/draw": DrawAnswer,
+    "referee/rummy-call": RummyCallAnswer,
+    "referee/going-out": GoingOutAnswer,
+    "score/hand": ScoreHandAnswer,
+    "score/game": ScoreGameAnswer,
+    "arrange": ArrangeAnswer,
+    "rules": RulesAnswer,
+}
+
+
+# --- the document's components ------------------------------------------------------------
+
+
+def components() -> dict[str, Any]:
+    """The schemas of every model, by name, as the OpenAPI document's components."""
+    models: list[tuple[type[BaseModel], JsonSchemaMode]] = [
+        (LaidCard, "validation"), (PlayerMeld, "validation"), (HandBody, "validation"),
+        (PointsPlayer, "validation"), (CardPlayer, "validation"),
+        *((m, "validation") for m in REQUESTS.values()),
+        *((m, "serialization") for m in RESPONSES.values()),
+        (Error, "serialization")]
+    _, top = models_json_schema(models, ref_template=REF)
+    schemas: dict[str, Any] = _refs(top.get("$defs", {}))
+    return schemas
+
+

@@ -1,0 +1,362 @@
+"""What a scorer submits for one hand, and the stored hand turned back into it.
+
+A hand arrives either as the JSON the record page's script writes into a hidden
+field (the shape of the API's ``POST /api/v1/score/hand`` body, parsed by
+:mod:`scorebook.services.payloads`) or, without JavaScript, as text typed per player:
+melds one per line (``7s 8s 9s``), lay-offs one per line as the card and the
+meld it went on (``ks Ada 1``: Ada's first meld; ``6s 1``: your own first meld;
+``ah Ada 1 high``: an ace at the top of a run 2…K, ``values.ace-end``), and the cards
+left in hand (``5h jd 9h ah``).  Both become an :class:`Entry`.  The typed melds are
+cards as they lie (an end joker is read from its place); the picker's are a loose
+bunch (``Entry.loose``), tapped in any order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask_babel import gettext
+
+from referee import Card, CardError, Layoff, PlayerHand, layoff_parts, parse_card, parse_cards
+from scorebook.models import DRAW, HAND_ENDINGS, STOCK_OUT, WENT_OUT, Hand, MeldCard
+from scorebook.plain_text import MAX_POINTS, points_int
+from scorebook.services.payloads import (
+    PayloadError,
+    bool_from,
+    no_points,
+    players_from,
+    point_players_from,
+    went_out_from,
+)
+from scorebook.web.presenters.bidi import isolate
+from scorebook.web.presenters.i18n import signed_number
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a submitted hand, placed where the form can show it:
+    ``player`` and ``field`` (``melds``, ``layoffs``, ``hand``), ``index`` the meld
+    or lay-off line; no player means the whole hand (``field`` ``ending`` etc.)."""
+
+    message: str
+    player: str | None = None
+    field: str | None = None
+    index: int | None = None
+
+
+class HandError(ValueError):
+    """A hand that cannot be stored; ``problems`` says what and where."""
+
+    status = 400
+
+    def __init__(self, problems: Sequence[Problem] | str, code: str = "invalid-hand") -> None:
+        if isinstance(problems, str):
+            problems = [Problem(problems)]
+        self.problems = list(problems)
+        self.code = code
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        return " ".join(p.message for p in self.problems)
+
+    def for_player(self, name: str) -> list[Problem]:
+        return [p for p in self.problems if p.player == name]
+
+    def general(self) -> list[Problem]:
+        return [p for p in self.problems if p.player is None]
+
+
+@dataclass
+class Entry:
+    """One hand as submitted: every player's cards, how it ended, who went out.
+    ``ending`` is None when nobody said how the hand ended: the hand is then refused
+    (:func:`scorebook.services.hands.check_entry`), never taken as a stock-out or a draw."""
+
+    players: list[PlayerHand]
+    ending: str | None = WENT_OUT
+    went_out: str | None = None
+    raw: dict[str, Any] = field(default_factory=dict)
+    #: The melds' cards were tapped in any order (the record page's card picker), not
+    #: given as they lie: an undeclared joker is not read from its place (``meld.joker``).
+    loose: bool = False
+    #: A hand given as each player's points, not its cards ("points only"): the points by
+    #: name (the players then hold no cards); None for a hand given card by card.
+    points: dict[str, int] | None = None
+
+
+def default_ending(went_out: str | None, basic: bool) -> str | None:
+    """The ending a hand has when only who went out was said: someone went out. With
+    nobody named, there is no default: a stock-out or a draw is only ever chosen."""
+    return WENT_OUT if went_out is not None else None
+
+
+def entry_from_json(obj: Any, basic: bool, loose: bool = False) -> Entry:
+    """An entry from ``{"players": [...], "went_out": name|null, "ending"?}``; ``loose``
+    when the melds' cards are a loose bunch (tapped in the picker), not as they lie. An
+    ending left out is "out" when someone went out, else not given (refused)."""
+    if not isinstance(obj, Mapping):
+        raise HandError(gettext("The hand could not be read; please try again."), "bad-json")
+    points: dict[str, int] | None = None
+    try:
+        if bool_from(obj.get("points_only"), "points_only"):
+            pairs = point_players_from(obj.get("players"))
+            players = [p for p, _points in pairs]
+            points = {p.name: value for p, value in pairs}
+        else:
+            no_points(obj.get("players"))
+            players = players_from(obj.get("players"))
+        went_out = went_out_from(obj.get("went_out"), players)
+    except PayloadError as exc:
+        raise HandError(exc.message, exc.code) from exc
+    ending = obj.get("ending")
+    if ending is None:
+        ending = default_ending(went_out, basic)
+    if ending is not None and ending not in HAND_ENDINGS:
+        raise HandError([Problem(gettext("Say how the hand ended."), field="ending")])
+    return Entry(players, ending, went_out, dict(obj), loose, points)
+
+
+def entry_from_points(names: Sequence[str], texts: Mapping[str, str], went_out: str | None,
+                      ending: str | None, going_rummy: bool, basic: bool) -> Entry:
+    """A hand given as points only, from the typed points of each player (``40``,
+    ``-12``, ``−12``): every player's points must be given, as a whole number."""
+    problems: list[Problem] = []
+    players: list[dict[str, Any]] = []
+    for name in names:
+        text = (texts.get(name) or "").strip()
+        value = points_int(text)
+        if not text:
+            problems.append(Problem(gettext(
+                "Enter the points %(name)s scored in this hand (0 if none).",
+                name=isolate(name)), name, "points"))
+        elif value is None:
+            problems.append(Problem(gettext(
+                "“%(text)s” is not a whole number of points from %(low)s to %(high)s.",
+                text=text[:20], low=signed_number(-MAX_POINTS), high=MAX_POINTS),
+                name, "points"))
+        players.append({"name": name, "points": value,
+                        "going_rummy": bool(going_rummy and went_out == name)})
+    if problems:
+        raise HandError(problems)
+    return entry_from_json({"points_only": True, "players": players,
+                            "went_out": went_out or None, "ending": ending or None}, basic)
+
+
+# --- typed text (no JavaScript) --------------------------------------------------------
+
+
+def _cards(text: str) -> list[Card]:
+    return parse_cards(text) if text.strip() else []
+
+
+def end_word(end: str) -> str:
+    """The word a typed lay-off ends with for an ace laid ``low`` or ``high`` on a run
+    2…K (``ah 1 high``), in the page's language."""
+    # Translators: typed after a lay-off (“ah 1 low”): the ace went below the two
+    return gettext("low") if end == "low" else gettext("high")
+
+
+def end_words() -> dict[str, str]:
+    """The words a typed lay-off may end with to say where an ace went: English, and
+    the page's language."""
+    words = {"low": "low", "high": "high"}
+    for end in ("low", "high"):
+        words[end_word(end).lower()] = end
+    return words
+
+
+def _layoff(line: str, owner: str, melds: Mapping[str, int], names: Sequence[str]
+            ) -> tuple[str, str, str | None]:
+    """``(card, meld id, end)`` from ``ks Ada 1``, ``ks on Ada 1``, ``ks Ada-1`` or ``6s 1``,
+    with ``low`` or ``high`` at the end for an ace that fits both ends of a run."""
+    tokens = [t for t in re.split(r"[\s,;]+", line.strip()) if t]
+    card = str(parse_card(tokens[0]))
+    rest = [t for t in tokens[1:] if t.lower() not in {"on", "onto", "to", ">", "→", "->"}]
+    ends = end_words()
+    end = ends.get(rest[-1].lower()) if rest else None
+    if end is not None:
+        rest.pop()
+    if len(rest) == 1 and (m := re.fullmatch(r"(.+?)-(\d+)", rest[0])):
+        rest = [m.group(1), m.group(2)]
+    number: int | None = None
+    if rest and rest[-1].isdigit():
+        number = int(rest.pop())
+    wanted = " ".join(rest).lower()
+    if not wanted:
+        name = owner
+    else:
+        exact = [n for n in names if n.lower() == wanted]
+        starts = [n for n in names if n.lower().startswith(wanted)]
+        if exact or len(starts) == 1:
+            name = (exact or starts)[0]
+        else:
+            raise ValueError(gettext("“%(who)s” is not one of the players.", who=" ".join(rest)))
+    count = melds.get(name, 0)
+    if number is None:
+        if count != 1:
+            raise ValueError(gettext(
+                "Say which of %(name)s's melds %(card)s went on, e.g. “%(card)s %(name)s 1”.",
+                name=name, card=card))
+        number = 1
+    if not 1 <= number <= count:
+        raise ValueError(gettext("%(name)s has no meld %(number)s.", name=name, number=number))
+    return card, f"{name}-{number}", end
+
+
+def entry_from_text(names: Sequence[str], texts: Mapping[str, Mapping[str, str]],
+                    went_out: str | None, ending: str | None, going_rummy: bool,
+                    basic: bool) -> Entry:
+    """An entry from the typed fields of each player (``melds``, ``layoffs``, ``hand``)."""
+    problems: list[Problem] = []
+    players: list[dict[str, Any]] = []
+    meld_counts: dict[str, int] = {}
+    for name in names:
+        lines = [ln for ln in texts.get(name, {}).get("melds", "").splitlines() if ln.strip()]
+        meld_counts[name] = len(lines)
+    for name in names:
+        text = texts.get(name, {})
+        melds = []
+        for k, line in enumerate(
+                [ln for ln in text.get("melds", "").splitlines() if ln.strip()]):
+            try:
+                melds.append({"id": f"{name}-{k + 1}", "cards": [str(c) for c in _cards(line)]})
+            except CardError as exc:
+                problems.append(Problem(_card_error(exc), name, "melds", k))
+        layoffs = []
+        for j, line in enumerate(
+                [ln for ln in text.get("layoffs", "").splitlines() if ln.strip()]):
+            try:
+                card, onto, end = _layoff(line, name, meld_counts, names)
+                layoffs.append({"card": card, "onto": onto} if end is None
+                               else {"card": card, "onto": onto, "end": end})
+            except CardError as exc:
+                problems.append(Problem(_card_error(exc), name, "layoffs", j))
+            except ValueError as exc:
+                problems.append(Problem(str(exc), name, "layoffs", j))
+        try:
+            hand = [str(c) for c in _cards(text.get("hand", ""))]
+        except CardError as exc:
+            problems.append(Problem(_card_error(exc), name, "hand"))
+            hand = []
+        players.append({"name": name, "melds": melds, "layoffs": layoffs, "hand": hand,
+                        "going_rummy": bool(going_rummy and went_out == name)})
+    if problems:
+        raise HandError(problems)
+    return entry_from_json({"players": players, "went_out": went_out or None,
+                            "ending": ending or None}, basic)
+
+
+def _card_error(exc: CardError) -> str:
+    return gettext("“%(token)s” is not a card (write cards like 7s, 10h, qd, as or jk).",
+                   token=exc.token)
+
+
+# --- the stored hand, back into an entry ------------------------------------------------
+
+
+def stored_players(hand: Hand, names: Sequence[str], id_of: Mapping[str, int]
+                   ) -> list[PlayerHand]:
+    """The stored cards of ``hand`` as the referee's :class:`PlayerHand` list."""
+    out = []
+    for name in names:
+        pid = id_of[name]
+        melds = [(m.label, tuple(parse_card(c.text) for c in m.cards if not c.is_layoff))
+                 for m in hand.melds if m.owner_id == pid]
+        layoffs = [_stored_layoff(c, m.label) for m in hand.melds for c in m.cards
+                   if c.is_layoff and c.laid_by_id == pid]
+        stranded = tuple(parse_card(s.card) for s in hand.stranded if s.player_id == pid)
+        going_rummy = hand.going_rummy and hand.went_out_id == pid
+        out.append(PlayerHand(name, tuple(melds), tuple(layoffs), stranded, going_rummy))
+    return out
+
+
+def _stored_layoff(card: MeldCard, label: str) -> Layoff:
+    """A stored lay-off, with the end of the run it went to when the record keeps one
+    (``values.ace-end``; hands stored before it was kept have none: the ace lay low)."""
+    if card.end:
+        return parse_card(card.text), label, card.end
+    return parse_card(card.text), label
+
+
+def _layoff_json(lay: Layoff) -> dict[str, Any]:
+    card, onto, end = layoff_parts(lay)
+    out: dict[str, Any] = {"card": str(card), "onto": onto}
+    if end is not None:
+        out["end"] = end
+    return out
+
+
+def entry_json(players: Sequence[PlayerHand], went_out: str | None, ending: str,
+               points: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """The JSON form of a hand (what the page's script and the API take); ``points``:
+    a hand given as points only, each player's points."""
+    if points is not None:
+        return {
+            "players": [{"name": p.name, "points": points.get(p.name, 0),
+                         "going_rummy": p.going_rummy} for p in players],
+            "went_out": went_out,
+            "ending": ending,
+            "points_only": True,
+        }
+    return {
+        "players": [
+            {"name": p.name,
+             "melds": [{"id": mid, "cards": [str(c) for c in cards]} for mid, cards in p.melds],
+             "layoffs": [_layoff_json(lay) for lay in p.layoffs],
+             "hand": [str(c) for c in p.hand],
+             "going_rummy": p.going_rummy}
+            for p in players],
+        "went_out": went_out,
+        "ending": ending,
+        "points_only": False,
+    }
+
+
+def stored_points(hand: Hand, id_of: Mapping[str, int]) -> dict[str, int] | None:
+    """A hand stored as points only: each player's points by name; None for a hand
+    stored card by card."""
+    if not hand.points_only:
+        return None
+    scores = {s.player_id: s.score for s in hand.scores}
+    return {name: scores.get(pid, 0) for name, pid in id_of.items()}
+
+
+def card_text(card: Card) -> str:
+    """A card as the typed form shows it, with its suit symbol (``7♠``, ``JK=8♥``): the
+    way a person reads it, and read back like ``7s``."""
+    if card.is_joker:
+        return "JK" if card.stands_for is None else "JK=" + card.stands_for.pretty()
+    return card.pretty()
+
+
+def entry_texts(players: Sequence[PlayerHand]) -> dict[str, dict[str, str]]:
+    """The typed-text form of a hand, for the form without JavaScript."""
+    where: dict[str, tuple[str, int]] = {}
+    for p in players:
+        for k, (mid, _cards) in enumerate(p.melds):
+            where[mid] = (p.name, k + 1)
+    out = {}
+    for p in players:
+        layoffs = []
+        for card, onto, end in p.layoff_ends():
+            owner, number = where.get(onto, (p.name, 0))
+            text = card_text(card)
+            line = f"{text} {number}" if owner == p.name else f"{text} {owner} {number}"
+            layoffs.append(f"{line} {end_word(end)}" if end else line)
+        out[p.name] = {
+            "melds": "\n".join(" ".join(card_text(c) for c in cards) for _mid, cards in p.melds),
+            "layoffs": "\n".join(layoffs),
+            "hand": " ".join(card_text(c) for c in p.hand),
+        }
+    return out
+
+
+__all__ = [
+    "DRAW", "STOCK_OUT", "WENT_OUT", "Entry", "HandError", "Problem", "default_ending",
+    "entry_from_json", "entry_from_points", "entry_from_text", "entry_json", "entry_texts",
+    "stored_players", "stored_points",
+]

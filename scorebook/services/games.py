@@ -1,0 +1,369 @@
+"""Games: the default league, starting a game, the deal, totals and the scoreboard.
+
+The referee decides who won (:func:`referee.game_result`); this module keeps the
+stored game in step with it after every change to its hands (:func:`recompute`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from sqlalchemy.orm import selectinload
+
+from referee import RulesError, RuleSet, Verdict, game_result, make_rules
+from referee.rules import FAMILY_NAMES
+from referee.turns import dealer_of_hand
+from scorebook.extensions import db
+from scorebook.models import (
+    ABANDONED,
+    DRAW,
+    FINISHED,
+    IN_PROGRESS,
+    STOCK_OUT,
+    WENT_OUT,
+    Game,
+    Hand,
+    HandScore,
+    League,
+    Player,
+    Seat,
+    utcnow,
+)
+from scorebook.plain_text import TEXT_MESSAGE, has_unwanted
+from scorebook.web.presenters.bidi import isolate
+from scorebook.web.presenters.wording import explain, rules_error_text
+
+DEFAULT_LEAGUE_NAME = "Our table"
+MAX_NAME_LENGTH = 40
+
+
+class GameSetupError(ValueError):
+    """A game that cannot be started; ``field`` names the form field at fault."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def family_name(family: str) -> str:
+    return gettext(FAMILY_NAMES.get(family, family))
+
+
+# --- the league and its players -----------------------------------------------------
+
+
+def default_league() -> League:
+    """The league every game belongs to until leagues can be chosen; made on first use."""
+    league = db.session.scalar(db.select(League).order_by(League.id).limit(1))
+    if league is None:
+        league = League(name=DEFAULT_LEAGUE_NAME)
+        db.session.add(league)
+        db.session.commit()
+    return league
+
+
+def roster(league: League) -> list[Player]:
+    """The league's players who have not retired (the names offered for a new game)."""
+    return list(db.session.scalars(
+        db.select(Player).where(Player.league_id == league.id, Player.retired_at.is_(None))
+        .order_by(Player.name)))
+
+
+def clean_name(name: str) -> str:
+    return " ".join(name.split())
+
+
+def player_named(league: League, name: str) -> Player:
+    """The league's player with this name (case-insensitive), added if new."""
+    name = clean_name(name)
+    player = db.session.scalar(db.select(Player).where(
+        Player.league_id == league.id, db.func.lower(Player.name) == name.lower()))
+    if player is None:
+        player = Player(league=league, name=name)
+        db.session.add(player)
+    return player
+
+
+# --- starting a game ------------------------------------------------------------------
+
+
+def build_rules(family: str, options: dict[str, Any]) -> RuleSet:
+    """The rule set for a family and the options the table chose (None: family default)."""
+    spec = {k: v for k, v in options.items() if v is not None}
+    try:
+        return make_rules(family, **spec)
+    except RulesError as exc:
+        raise GameSetupError(gettext("Those house rules do not go together: %(why)s",
+                                     why=rules_error_text(exc)), "rules") from exc
+
+
+def create_game(league: League, names: Sequence[str], first_dealer: int,
+                rules: RuleSet, commit: bool = True) -> Game:
+    """Start a game: players seated clockwise in the order given, ``first_dealer``
+    the seat that deals the first hand.  Commits, unless ``commit`` is False (the
+    caller then adds to the same transaction and commits)."""
+    names = [clean_name(n) for n in names if clean_name(n)]
+    try:
+        rules.check_players(len(names))
+    except RulesError as exc:
+        raise GameSetupError(
+            gettext("%(family)s is played by %(low)s to %(high)s players, not %(count)s.",
+                    family=family_name(rules.family), low=rules.min_players,
+                    high=rules.max_players, count=len(names)), "players") from exc
+    lowered = [n.lower() for n in names]
+    for n in names:
+        if has_unwanted(n):
+            raise GameSetupError(str(TEXT_MESSAGE), "players")
+        if len(n) > MAX_NAME_LENGTH:
+            raise GameSetupError(gettext("A name can be at most %(max)s characters long.",
+                                         max=MAX_NAME_LENGTH), "players")
+        if lowered.count(n.lower()) > 1:
+            raise GameSetupError(gettext("%(name)s is seated twice.", name=isolate(n)), "players")
+    if not 0 <= first_dealer < len(names):
+        raise GameSetupError(gettext("The first dealer must be one of the players."),
+                             "first_dealer")
+    players = [player_named(league, name) for name in names]
+    game = Game(league=league, family=rules.family, rules_json=rules.as_dict(),
+                target=rules.target_for(len(names)), status=IN_PROGRESS,
+                number=next_game_number(league))
+    for position, player in enumerate(players):
+        game.seats.append(Seat(player=player, position=position,
+                               first_dealer=position == first_dealer))
+    db.session.add(game)
+    if commit:
+        db.session.commit()
+    else:
+        db.session.flush()  # the game's id, for the history entry
+    return game
+
+
+def next_game_number(league: League) -> int:
+    """The number the league's next game gets (its first is 1).  Two games started in
+    one league at the same moment would get the same number: the unique (league,
+    number) constraint refuses the second, and the page starting it tries again."""
+    if league.id is None:
+        return 1
+    last = db.session.scalar(db.select(db.func.max(Game.number))
+                             .where(Game.league_id == league.id))
+    return (last or 0) + 1
+
+
+def load_game(game_id: int, with_hands: bool = True) -> Game | None:
+    """A game with its seats (and, unless ``with_hands`` is False, its hands and their
+    scores) loaded in a few queries."""
+    options = [selectinload(Game.seats).selectinload(Seat.player)]
+    if with_hands:
+        options.append(selectinload(Game.hands).selectinload(Hand.scores))
+    return db.session.scalar(db.select(Game).where(Game.id == game_id).options(*options))
+
+
+# --- the deal and the totals ----------------------------------------------------------
+# These ask the database (a few small indexed queries) rather than loading every hand,
+# so recording a hand in a long game stays quick.
+
+
+def complete_hands(game: Game) -> list[Hand]:
+    return [h for h in game.hands if h.complete]
+
+
+def live_hand(game: Game) -> Hand | None:
+    return db.session.scalar(db.select(Hand).where(Hand.game_id == game.id,
+                                                   Hand.complete.is_(False)).limit(1))
+
+
+def next_hand_number(game: Game) -> int:
+    last = db.session.scalar(db.select(db.func.max(Hand.number))
+                             .where(Hand.game_id == game.id))
+    return (last or 0) + 1
+
+
+def _last_hand(game: Game) -> tuple[int, int | None] | None:
+    """(dealer id, went-out id) of the last complete hand."""
+    row = db.session.execute(
+        db.select(Hand.dealer_id, Hand.went_out_id)
+        .where(Hand.game_id == game.id, Hand.complete.is_(True))
+        .order_by(Hand.number.desc()).limit(1)).first()
+    return (row[0], row[1]) if row else None
+
+
+def next_dealer_position(game: Game) -> int:
+    """Who deals the next hand: left of the last dealer (``turn.order``)."""
+    count = len(game.seats)
+    last = _last_hand(game)
+    if last is None:
+        return dealer_of_hand(game.first_dealer, 1, count)
+    position = next((s.position for s in game.seats if s.player_id == last[0]), 0)
+    return (position + 1) % count
+
+
+def totals(game: Game) -> list[int]:
+    """Each seat's running total after the last complete hand."""
+    sums = dict(db.session.execute(
+        db.select(HandScore.player_id, db.func.sum(HandScore.score))
+        .join(Hand, Hand.id == HandScore.hand_id)
+        .where(Hand.game_id == game.id, Hand.complete.is_(True))
+        .group_by(HandScore.player_id)).tuples().all())
+    return [int(sums.get(s.player_id) or 0) for s in game.seats]
+
+
+def verdict_of(game: Game, running: list[int] | None = None,
+               went_out_id: int | None = None, hands: int | None = None) -> Verdict:
+    """The referee's verdict on the game after its last complete hand."""
+    names = [s.player.name for s in game.seats]
+    if running is None:
+        running = totals(game)
+        last = _last_hand(game)
+        went_out_id = last[1] if last else None
+    went_out = None
+    if went_out_id is not None:
+        went_out = next((i for i, s in enumerate(game.seats) if s.player_id == went_out_id),
+                        None)
+    return game_result(game.rules, running, went_out, names)
+
+
+def recompute(game: Game) -> Verdict:
+    """Set the game's status and winner from its hands (an abandoned game stays so).
+    Does not commit."""
+    verdict = verdict_of(game)
+    game.revision = (game.revision or 0) + 1
+    if game.status == ABANDONED:
+        return verdict
+    if verdict.detail.get("finished"):
+        winner = game.seats[verdict.detail["winner"]].player
+        if game.status != FINISHED or game.winner_id != winner.id:
+            game.finished_at = utcnow()
+        game.status = FINISHED
+        game.winner = winner
+    else:
+        game.status = IN_PROGRESS
+        game.winner = None
+        game.finished_at = None
+    return verdict
+
+
+# --- the scoreboard ---------------------------------------------------------------------
+
+ENDINGS = {
+    WENT_OUT: _l("went out"),
+    STOCK_OUT: _l("stock ran out"),
+    DRAW: _l("draw"),
+}
+
+
+@dataclass
+class Row:
+    number: int
+    dealer: str
+    ending: str
+    went_out: str | None
+    going_rummy: bool
+    cells: list[tuple[int, int]]  # (hand score, running total) per seat
+    points_only: bool = False  # given as each player's points, without cards
+
+
+@dataclass
+class Scoreboard:
+    game: Game
+    names: list[str]
+    rows: list[Row]
+    totals: list[int]
+    target: int
+    verdict: Verdict
+    message: str
+    next_dealer: str | None
+    leaders: list[str]
+    winner: str | None
+    live_number: int | None
+    progress: list[int] = field(default_factory=list)  # percent of the target, 0-100
+    rematch_id: int | None = None  # the game that plays this one again, once started
+    rematch_number: int | None = None  # that game's number within the league
+
+    @property
+    def running(self) -> list[list[int]]:
+        """Each seat's running totals, hand by hand (for the chart)."""
+        return [[row.cells[i][1] for row in self.rows] for i in range(len(self.names))]
+
+
+def scoreboard(game: Game) -> Scoreboard:
+    """Everything the scoreboard shows, from two small queries (hands, scores)."""
+    names = [s.player.name for s in game.seats]
+    by_id = {s.player_id: s.player.name for s in game.seats}
+    hand_rows = db.session.execute(
+        db.select(Hand.id, Hand.number, Hand.dealer_id, Hand.ending, Hand.went_out_id,
+                  Hand.going_rummy, Hand.complete, Hand.points_only)
+        .where(Hand.game_id == game.id).order_by(Hand.number)).all()
+    scores: dict[tuple[int, int], int] = {
+        (hand_id, player_id): score for hand_id, player_id, score in db.session.execute(
+            db.select(HandScore.hand_id, HandScore.player_id, HandScore.score)
+            .join(Hand, Hand.id == HandScore.hand_id).where(Hand.game_id == game.id))}
+    running = [0] * len(names)
+    rows = []
+    live_number = None
+    last_out = None
+    for (hand_id, number, dealer_id, ending, went_out_id, going_rummy, complete,
+         points_only) in hand_rows:
+        if not complete:
+            live_number = number
+            continue
+        cells = []
+        for i, seat in enumerate(game.seats):
+            value = scores.get((hand_id, seat.player_id), 0)
+            running[i] += value
+            cells.append((value, running[i]))
+        rows.append(Row(number, by_id.get(dealer_id, "?"), str(ENDINGS.get(ending, ending)),
+                        by_id.get(went_out_id) if went_out_id else None, going_rummy, cells,
+                        bool(points_only)))
+        last_out = went_out_id
+    verdict = verdict_of(game, running, last_out)
+    top = max(running) if running else 0
+    leaders = [n for n, t in zip(names, running) if t == top] if rows else []
+    next_dealer = names[next_dealer_position(game)] if game.is_open else None
+    rematch_id = rematch_of(game) if game.status == FINISHED else None
+    return Scoreboard(
+        game=game, names=names, rows=rows, totals=running, target=game.target,
+        verdict=verdict, message=explain(verdict), next_dealer=next_dealer,
+        leaders=leaders, winner=game.winner.name if game.winner else None,
+        live_number=live_number,
+        progress=[max(0, min(100, round(100 * t / game.target))) if game.target else 0
+                  for t in running],
+        rematch_id=rematch_id,
+        rematch_number=db.session.scalar(db.select(Game.number).where(
+            Game.id == rematch_id)) if rematch_id else None,
+    )
+
+
+def abandon(game: Game) -> None:
+    game.status = ABANDONED
+    game.revision = (game.revision or 0) + 1
+
+
+# --- playing again ----------------------------------------------------------------------
+
+
+def rematch_of(game: Game) -> int | None:
+    """The id of the game started to play ``game`` again, if there is one."""
+    return db.session.scalar(db.select(Game.id).where(Game.rematch_of_id == game.id))
+
+
+def rematch_dealer(game: Game) -> int:
+    """Who deals the rematch's first hand: the deal passes on, to the left of whoever
+    dealt the last hand (``turn.order``), as if the table kept playing."""
+    return next_dealer_position(game)
+
+
+def rematch(game: Game) -> Game:
+    """Start a game with ``game``'s players in the same seats, under its frozen rules,
+    the deal passing on (:func:`rematch_dealer`).  Does not commit: the caller commits,
+    and a second rematch of the same game fails there (``rematch_of_id`` is unique)."""
+    if game.status != FINISHED:
+        raise GameSetupError(gettext("Only a finished game can be played again."))
+    names = [seat.player.name for seat in game.seats]
+    new = create_game(game.league, names, rematch_dealer(game), game.rules, commit=False)
+    new.rematch_of_id = game.id
+    db.session.flush()
+    return new

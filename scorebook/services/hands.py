@@ -1,0 +1,1006 @@
+"""Recording, editing and deleting hands, and the live hand.
+
+Every write goes through the referee first (:func:`check_entry`) and is stored in
+one transaction: the melds with every card and who laid it, the stranded cards,
+the referee's score of each player (a cache), the game's status and winner, and
+a history entry.  Two phones saving the same hand: the unique (game, hand number)
+constraint and the hand's ``version`` make one of them fail with
+:class:`HandConflict`, which carries the hand that was stored.
+
+Stale writes never land on another hand.  A hand is addressed by its number, which
+moves up when an earlier hand is deleted, so a change says which hand it means (its
+``id``, which never moves) and which ``version`` of it was read.  The versions are
+chosen here, never by a plain counter per hand: an edit or a live move adds one,
+and a hand that takes a number (recorded, started live, or moved up by a deletion)
+starts above :attr:`Game.hand_version_mark`, the highest version any hand had when
+it gave its number up.  So the version found at a number only ever grows, and a
+phone holding (number, version) of a hand that has since gone can never match the
+hand that now has that number, even when it sends no id (:func:`check_stale`).
+
+The live hand is locked move by move, not as a whole (:func:`_lock_live`): each
+move's transaction first takes the hand's row, so moves sent at the same moment
+from two phones are applied one after the other, each checked against the table
+as the other left it.  A move is refused only when it really conflicts: a card
+already used up, a lay-off on a meld that is gone or that no longer takes it, or a
+hand that has finished.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from flask_babel import gettext
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
+
+from referee import (
+    RUN,
+    SET,
+    Card,
+    HandScore,
+    PlayerHand,
+    RuleSet,
+    ScoringError,
+    TableError,
+    apply_layoff,
+    build_table,
+    card_value,
+    check_copies,
+    check_layoff,
+    check_meld,
+    layoff_end,
+    make_meld,
+    most_points,
+    score_hand,
+    score_points,
+)
+from referee.melds import Reading
+from scorebook.extensions import db
+from scorebook.models import (
+    DRAW,
+    MELD_LABEL_LENGTH,
+    STOCK_OUT,
+    WENT_OUT,
+    Game,
+    Hand,
+    Meld,
+    MeldCard,
+    StrandedCard,
+    utcnow,
+)
+from scorebook.models import (
+    HandScore as StoredScore,
+)
+from scorebook.services import history
+from scorebook.services.entry import Entry, HandError, Problem, stored_players
+from scorebook.services.games import live_hand, next_dealer_position, next_hand_number, recompute
+from scorebook.web.presenters.bidi import isolate
+from scorebook.web.presenters.i18n import signed_number
+from scorebook.web.presenters.wording import explain, meld_label, meld_name, param_text
+
+
+class HandConflict(HandError):
+    """The hand changed under the scorer (another phone saved it first): 409.
+    ``hand_id`` is the stored hand to show instead; ``renumbered`` says the hands were
+    renumbered since the scorer read them (a hand before this one was deleted)."""
+
+    status = 409
+
+    def __init__(self, message: str, hand_id: int | None, code: str = "hand-conflict",
+                 renumbered: bool = False) -> None:
+        super().__init__(message, code)
+        self.hand_id = hand_id
+        self.renumbered = renumbered
+
+
+class VersionRequired(HandError):
+    """A change or a deletion that does not say which version of the hand it means:
+    428 Precondition Required (without it, a stale phone could change another hand)."""
+
+    status = 428
+
+    def __init__(self) -> None:
+        super().__init__(gettext("Send the version of the hand you read (its “version”), so "
+                                 "that a change meant for another version cannot land on "
+                                 "it."), "version-required")
+
+
+class GameClosed(HandError):
+    """The game is finished or abandoned: no new hands."""
+
+    status = 409
+
+
+# --- checking a hand with the referee ------------------------------------------------------
+
+
+def _meld_name(owner: str, index: int) -> str:
+    return gettext("%(name)s's meld %(number)s", name=isolate(owner), number=index + 1)
+
+
+def _joker_readings(readings: Sequence[Reading]) -> str:
+    return param_text("readings", tuple(readings))
+
+
+def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
+    """The entry's players in seat order and the referee's score of the hand; raises
+    :class:`HandError` listing every problem found, each placed where it belongs."""
+    rules = game.rules
+    names = [s.player.name for s in game.seats]
+    given = {p.name: p for p in entry.players}
+    if sorted(given) != sorted(names) or len(entry.players) != len(names):
+        raise HandError(gettext("The hand must list exactly the players of this game: "
+                                "%(names)s.", names=", ".join(isolate(n) for n in names)),
+                        "bad-players")
+    players = [given[n] for n in names]
+    if entry.points is not None:
+        return players, check_points(game, players, entry)
+    problems: list[Problem] = _outcome_problems(rules, entry)
+
+    if not any(p.melds or p.layoffs or p.hand for p in players):
+        raise HandError([Problem(gettext(
+            "No cards were entered, so there is no hand to save. Enter every player's "
+            "cards: what they put down, laid off and were left holding."), field="cards")],
+            "empty-hand")
+
+    meld_problems, owners = check_melds(players, rules, loose=entry.loose)
+    problems += meld_problems
+    for p in players:
+        for j, (card, onto, end) in enumerate(p.layoff_ends()):
+            if onto not in owners:
+                problems.append(Problem(gettext(
+                    "%(card)s is laid off on a meld that is not on the table.",
+                    card=card.pretty()), p.name, "layoffs", j))
+            elif card.is_joker and card.stands_for is None and owners[onto][2] == RUN:
+                problems.append(Problem(gettext(
+                    "Say which card the joker laid off on %(meld)s stands for (e.g. JK=8H).",
+                    meld=_meld_name(*owners[onto][:2])), p.name, "layoffs", j))
+            elif end is not None and owners[onto][2] == SET:
+                problems.append(Problem(gettext(
+                    "%(card)s is laid off on %(meld)s, a set: a set has no low or high end.",
+                    card=card.pretty(), meld=_meld_name(*owners[onto][:2])),
+                    p.name, "layoffs", j))
+        if p.going_rummy and (not rules.is_basic or p.name != entry.went_out):
+            problems.append(Problem(gettext(
+                "Only the player who went out in Basic Rummy can go Rummy."),
+                field="going_rummy"))
+        if p.name == entry.went_out and p.hand:
+            problems.append(Problem(gettext(
+                "%(name)s went out, so no cards can be left in their hand.", name=isolate(p.name)),
+                p.name, "hand"))
+
+    everything = [c for p in players for _m, cards in p.melds for c in cards]
+    everything += [lay[0] for p in players for lay in p.layoffs]
+    everything += [c for p in players for c in p.hand]
+    too_many = check_copies(everything, rules, len(players))
+    if too_many is not None:
+        problems.append(Problem(explain(too_many), field="cards"))
+    if problems:
+        raise HandError(problems)
+
+    try:
+        result = score_hand(rules, players, entry.went_out)
+    except ScoringError as exc:
+        raise HandError([_scoring_problem(exc, players, owners)], exc.code) from exc
+    return players, result
+
+
+def check_points(game: Game, players: Sequence[PlayerHand], entry: Entry) -> HandScore:
+    """A hand given as points only (``entry.points``): its outcome checked as any hand's
+    is, its points by the referee as points the rules let a hand score
+    (:func:`referee.score_points`), never its cards (it has none)."""
+    rules = game.rules
+    assert entry.points is not None
+    problems = _outcome_problems(rules, entry)
+    for p in players:
+        if p.going_rummy and (not rules.is_basic or p.name != entry.went_out):
+            problems.append(Problem(gettext(
+                "Only the player who went out in Basic Rummy can go Rummy."),
+                field="going_rummy"))
+            break
+    if problems:
+        raise HandError(problems)
+    try:
+        return score_points(rules, [(p.name, entry.points[p.name]) for p in players],
+                            entry.went_out, any(p.going_rummy for p in players))
+    except ScoringError as exc:
+        raise HandError([_points_problem(exc, rules, len(players), entry)], exc.code) from exc
+
+
+def _points_problem(exc: ScoringError, rules: RuleSet, count: int, entry: Entry) -> Problem:
+    """What is wrong with a hand's points, in the page's language, at the player's points."""
+    name = exc.player
+    who = isolate(name) if name else ""
+    if exc.code == "points-out-of-range":
+        text = gettext("%(name)s's points are more than one hand can score: at most "
+                       "%(most)s either way.", name=who, most=most_points(rules, count))
+    elif exc.code == "points-too-many":
+        text = gettext("Together these points are worth more than every card in play "
+                       "(%(most)s): check them.", most=most_points(rules, count))
+    elif exc.code == "went-out-below-zero":
+        text = gettext("%(name)s went out, holding no cards, so their points cannot be below "
+                       "zero.", name=who)
+    elif exc.code == "only-winner-scores" and entry.went_out is None:
+        text = gettext("Nobody scores in a draw: every player's points must be 0.")
+    elif exc.code == "only-winner-scores":
+        text = gettext("In Basic Rummy only the player who went out scores: %(name)s's "
+                       "points must be 0.", name=who)
+    elif exc.code == "going-rummy-odd":
+        text = gettext("Going Rummy doubles the points, so %(name)s's points must be an even "
+                       "number.", name=who)
+    else:
+        text = str(exc)
+    return Problem(text, name, "points" if name else None)
+
+
+def _outcome_problems(rules: RuleSet, entry: Entry) -> list[Problem]:
+    """How the hand ended, as the family allows: who went out, or the stock ran out (500),
+    or a draw (Basic Rummy).  The same for every hand, cards or points."""
+    problems: list[Problem] = []
+    endings = (WENT_OUT, DRAW) if rules.is_basic else (WENT_OUT, STOCK_OUT)
+    if entry.ending is None:
+        problems.append(Problem(
+            gettext("Say how the hand ended. Choose who went out, or that it was a draw.")
+            if rules.is_basic else
+            gettext("Say how the hand ended. Choose who went out, or that the stock ran out."),
+            field="ending"))
+    elif entry.ending not in endings:
+        problems.append(Problem(gettext("Say how the hand ended."), field="ending"))
+    elif entry.ending == WENT_OUT and entry.went_out is None:
+        problems.append(Problem(gettext("Say who went out."), field="went_out"))
+    elif entry.ending != WENT_OUT and entry.went_out is not None:
+        problems.append(Problem(gettext("Nobody went out if the hand ended that way."),
+                                field="went_out"))
+    return problems
+
+
+def check_melds(players: Sequence[PlayerHand], rules: RuleSet, loose: bool = False
+                ) -> tuple[list[Problem], dict[str, tuple[str, int, str]]]:
+    """Every meld put down, each checked on its own: the problems found, and each meld
+    id's owner, index among their melds and kind ("" for a meld that is not legal).
+    ``loose``: the cards were tapped in any order, so a joker is not read from its
+    place (``meld.joker``)."""
+    problems: list[Problem] = []
+    owners: dict[str, tuple[str, int, str]] = {}
+    for p in players:
+        for k, (meld_id, cards) in enumerate(p.melds):
+            if len(meld_id) > MELD_LABEL_LENGTH:
+                problems.append(Problem(gettext(
+                    "A meld's name can be at most %(max)s characters long.",
+                    max=MELD_LABEL_LENGTH), p.name, "melds", k))
+                continue
+            if meld_id in owners:
+                problems.append(Problem(gettext("Two melds have the same name."), p.name,
+                                        "melds", k))
+                continue
+            problem = _check_meld(cards, rules, loose)
+            if problem:
+                problems.append(Problem(problem, p.name, "melds", k))
+                owners[meld_id] = (p.name, k, "")
+            else:
+                owners[meld_id] = (p.name, k, make_meld(meld_id, cards, rules).kind)
+    return problems, owners
+
+
+def _check_meld(cards: Sequence[Card], rules: RuleSet, loose: bool = False) -> str | None:
+    """Why these cards cannot be put down as one meld, or None.  Cards as they lie read
+    an end joker (or the ace of a 13-card run) from its place; a ``loose`` bunch (tapped
+    in any order) must name every joker's card, since no place shows it."""
+    verdict = check_meld(cards, rules)
+    if not verdict.legal:
+        return explain(verdict)
+    readings = verdict.detail.get("readings", ())
+    if loose and len({_joker_cards(r) for r in readings}) > 1:
+        return gettext("Say which card each joker stands for; it could be: %(readings)s.",
+                       readings=_joker_readings(readings))
+    try:
+        make_meld("m", cards, rules)
+    except TableError:
+        if verdict.code == "meld.ace-either-end":
+            return gettext("Say whether the ace lies at the low end (A-2-3…) or at the high "
+                           "end (…Q-K-A); it could be: %(readings)s.",
+                           readings=_joker_readings(readings))
+        return gettext("Say which card each joker stands for; it could be: %(readings)s.",
+                       readings=_joker_readings(readings))
+    return None
+
+
+def _joker_cards(reading: Reading) -> tuple[str, ...]:
+    """The cards a reading's jokers stand for (its declarations), in a canonical order."""
+    return tuple(sorted(str(c.stands_for) for c in reading.cards if c.is_joker))
+
+
+def _scoring_problem(exc: ScoringError, players: Sequence[PlayerHand],
+                     owners: Mapping[str, tuple[str, int, str]]) -> Problem:
+    if exc.code == "bad-layoff" and exc.card:
+        for p in players:
+            for j, (card, onto, end) in enumerate(p.layoff_ends()):
+                if str(card) == exc.card:
+                    meld = _meld_name(*owners[onto][:2])
+                    if end == "low":
+                        text = gettext("%(card)s cannot be laid off at the low end of "
+                                       "%(meld)s.", card=card.pretty(), meld=meld)
+                    elif end == "high":
+                        text = gettext("%(card)s cannot be laid off at the high end of "
+                                       "%(meld)s.", card=card.pretty(), meld=meld)
+                    else:
+                        text = gettext("%(card)s cannot be laid off on %(meld)s.",
+                                       card=card.pretty(), meld=meld)
+                    return Problem(text, p.name, "layoffs", j)
+    if exc.code == "bad-layoff":
+        return Problem(gettext("These lay-offs cannot all be made on the melds given."),
+                       field="cards")
+    return Problem(str(exc), field="cards")
+
+
+# --- storing -----------------------------------------------------------------------------
+
+
+def _declared(cards: Sequence[Card], reading: Reading) -> list[Card]:
+    """The cards as given, each joker carrying the card the referee read it as
+    (jokers are alike, so they take the reading's declarations in order)."""
+    declarations = [c for c in reading.cards if c.is_joker]
+    out = []
+    for card in cards:
+        if card.is_joker and declarations:
+            out.append(declarations.pop(0))
+        else:
+            out.append(card)
+    return out
+
+
+def _meld_card(card: Card, laid_by: int, is_layoff: bool, position: int,
+               end: str | None = None) -> MeldCard:
+    declared = str(card.stands_for) if card.is_joker and card.stands_for else None
+    return MeldCard(card=str(card.natural), declared=declared, laid_by_id=laid_by,
+                    is_layoff=is_layoff, position=position, end=end)
+
+
+def _store(hand: Hand, game: Game, players: Sequence[PlayerHand], result: HandScore) -> None:
+    """Replace the hand's melds, stranded cards and scores with these."""
+    rules = game.rules
+    ids = {s.player.name: s.player_id for s in game.seats}
+    if hand.melds or hand.stranded or hand.scores:
+        hand.melds.clear()
+        hand.stranded.clear()
+        hand.scores.clear()
+        db.session.flush()  # the old rows go before new ones reuse their labels
+    by_label: dict[str, Meld] = {}
+    position = 0
+    for p in players:
+        for meld_id, cards in p.melds:
+            final = result.table.get(meld_id)
+            meld = Meld(owner_id=ids[p.name], label=meld_id, position=position,
+                        kind=final.kind, reading=str(final.reading))
+            position += 1
+            laid = _declared(cards, make_meld(meld_id, cards, rules).reading)
+            meld.cards = [_meld_card(c, ids[p.name], False, i) for i, c in enumerate(laid)]
+            hand.melds.append(meld)
+            by_label[meld_id] = meld
+    for p in players:
+        for card, onto, _end in p.layoff_ends():
+            meld = by_label[onto]
+            # an ace on a run: the end it went to, as scored (values.ace-end)
+            end = layoff_end(result.table, onto, card)
+            meld.cards.append(_meld_card(card, ids[p.name], True, len(meld.cards), end))
+    for p in players:
+        for i, card in enumerate(p.hand):
+            hand.stranded.append(StrandedCard(player_id=ids[p.name], card=str(card.natural),
+                                              position=i))
+    for score in result.players:
+        hand.scores.append(StoredScore(player_id=ids[score.name], melded=score.melded,
+                                       stranded=score.stranded, score=score.score))
+
+
+def _set_outcome(hand: Hand, game: Game, entry: Entry) -> None:
+    ids = {s.player.name: s.player_id for s in game.seats}
+    hand.ending = entry.ending
+    hand.went_out_id = ids[entry.went_out] if entry.went_out else None
+    hand.going_rummy = any(p.going_rummy for p in entry.players)
+    hand.points_only = entry.points is not None
+    hand.updated_at = utcnow()  # always an UPDATE, so the version is checked and bumped
+
+
+def summary(players: Sequence[PlayerHand], result: HandScore) -> str:
+    """``Ann +40, Ben -12, Cy 0``: the plain, language-neutral summary a history entry
+    keeps (the page gives it a real minus sign)."""
+    return ", ".join(f"{p.name} {p.score:+d}" if p.score else f"{p.name} 0"
+                     for p in result.players)
+
+
+def scores_text(hand: Hand) -> str:
+    """``Ann +40, Ben −12``: a stored hand's scores in seat order, as a page says them."""
+    by_player = {s.player_id: s.score for s in hand.scores}
+    return ", ".join(f"{seat.player.name} {signed_number(by_player.get(seat.player_id, 0))}"
+                     for seat in hand.game.seats)
+
+
+def snapshot(hand: Hand) -> dict[str, Any]:
+    """What a hand holds, as plain data for the history (:class:`Change.details`): how
+    it ended and, per player in seat order, the score, the melds put down, the cards
+    laid off (with the meld they went on) and the cards left in hand."""
+    game = hand.game
+    names = {s.player_id: s.player.name for s in game.seats}
+    scores = {s.player_id: s.score for s in hand.scores}
+    labels: dict[str, str] = {}
+    counts: dict[int, int] = {}
+    for m in hand.melds:
+        counts[m.owner_id] = counts.get(m.owner_id, 0) + 1
+        labels[m.label] = f"{names.get(m.owner_id, '?')}-{counts[m.owner_id]}"
+    players = []
+    for seat in game.seats:
+        pid = seat.player_id
+        players.append({
+            "name": seat.player.name,
+            "score": scores.get(pid) if hand.complete else None,
+            "melds": [[c.text for c in m.cards if not c.is_layoff]
+                      for m in hand.melds if m.owner_id == pid],
+            "layoffs": [[c.text, labels[m.label]] for m in hand.melds for c in m.cards
+                        if c.is_layoff and c.laid_by_id == pid],
+            "hand": [c.card for c in hand.stranded if c.player_id == pid],
+        })
+    return {"number": hand.number, "ending": hand.ending,
+            "went_out": names.get(hand.went_out_id) if hand.went_out_id else None,
+            "going_rummy": hand.going_rummy, "complete": hand.complete,
+            "points_only": bool(hand.points_only), "players": players}
+
+
+def _fresh_version(game: Game) -> int:
+    """The version a hand starts with when it takes a number: above every version a hand
+    had when it gave a number up, so no phone can still hold it for that number."""
+    return (game.hand_version_mark or 0) + 1
+
+
+def _retire_versions(game: Game, leaving: Sequence[Hand]) -> int:
+    """Hands about to give up their numbers: raise the game's mark above their versions."""
+    mark = max([game.hand_version_mark or 0, *(h.version for h in leaving)])
+    game.hand_version_mark = mark
+    return mark
+
+
+#: A send's key (static/js/outbox.js makes one per hand sent): letters, digits, - and _.
+SEND_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def send_key(value: object) -> str | None:
+    """The key a phone sent with a hand (None when it sent none); a key not of the
+    form :data:`SEND_KEY` is refused, as nothing could be matched by it."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or not SEND_KEY.fullmatch(value):
+        raise HandError(gettext("The key sent with this hand is not valid; reload the page "
+                                "and save again."), "bad-key")
+    return value
+
+
+def sent_before(game_id: int, key: str | None, kind: str = "record") -> Hand | None:
+    """The hand a send with ``key`` already stored in the game (``kind``: "record" or
+    "edit"), if it did: the same send tried again after its answer was lost."""
+    if not key:
+        return None
+    column = Hand.record_key if kind == "record" else Hand.edit_key
+    return db.session.scalar(db.select(Hand).where(
+        Hand.game_id == game_id, column == key, Hand.complete.is_(True)))
+
+
+def record_hand(game: Game, entry: Entry, number: int | None = None,
+                key: str | None = None) -> Hand:
+    """Store a new hand (``number`` is the hand the scorer was recording: when
+    another phone has just stored it, :class:`HandConflict`).  ``key`` is the phone's
+    key for this send: when a send with it stored a hand already, that hand is the
+    answer (wherever it is now numbered) and nothing is stored again."""
+    game_id = game.id
+    done = sent_before(game_id, key)
+    if done is not None:
+        return done
+    try:
+        return _record(game, entry, number, key)
+    except HandError:
+        # the same send, tried twice at the same moment: the other one stored it
+        done = sent_before(game_id, key)
+        if done is not None:
+            return done
+        raise
+
+
+def _record(game: Game, entry: Entry, number: int | None, key: str | None) -> Hand:
+    expected = next_hand_number(game)
+    stored = db.session.scalar(db.select(Hand.id).where(
+        Hand.game_id == game.id, Hand.number == number, Hand.complete.is_(True)))
+    if stored is not None:
+        raise HandConflict(gettext("Hand %(number)s was just recorded (on another phone?). "
+                                   "Here it is.", number=number), stored, "hand-recorded")
+    if not game.is_open:
+        raise GameClosed(gettext("This game is over: no more hands can be recorded."),
+                         "game-closed")
+    live = live_hand(game)
+    if live is not None:
+        raise HandConflict(gettext("Hand %(number)s is being recorded live; finish it there.",
+                                   number=live.number), live.id, "hand-live")
+    if number is not None and number != expected:
+        raise HandError(gettext("There is no hand %(number)s to record yet.", number=number))
+    players, result = check_entry(game, entry)
+    dealer = game.seats[next_dealer_position(game)].player_id
+    hand = Hand(game_id=game.id, number=expected, dealer_id=dealer, complete=True,
+                version=_fresh_version(game), melds=[], stranded=[], scores=[],
+                record_key=key)
+    db.session.add(hand)
+    _set_outcome(hand, game, entry)
+    game_id = game.id
+    try:
+        db.session.flush()
+    except IntegrityError:
+        db.session.rollback()
+        stored_id = db.session.scalar(db.select(Hand.id).where(
+            Hand.game_id == game_id, Hand.number == expected))
+        raise HandConflict(gettext("Hand %(number)s was just recorded (on another phone?). "
+                                   "Here it is.", number=expected), stored_id,
+                           "hand-recorded") from None
+    _store(hand, game, players, result)
+    recompute(game)
+    history.log(game, history.RECORDED, summary(players, result), hand.number,
+                {"points_only": True} if entry.points is not None else None)
+    try:
+        db.session.commit()
+    except (StaleDataError, IntegrityError):  # the game changed under us: nothing stored
+        db.session.rollback()
+        stored_id = db.session.scalar(db.select(Hand.id).where(
+            Hand.game_id == game_id, Hand.number == expected))
+        if stored_id is not None:
+            raise HandConflict(gettext("Hand %(number)s was just recorded (on another "
+                                       "phone?). Here it is.", number=expected), stored_id,
+                               "hand-recorded") from None
+        raise HandConflict(gettext("The game changed on another phone at that moment; "
+                                   "nothing was saved. Please try again."), None,
+                           "game-changed") from None
+    return hand
+
+
+def check_stale(game: Game, number: int, hand: Hand | None, hand_id: int | None,
+                version: int | None) -> Hand:
+    """The hand a change to hand ``number`` may be made to: ``hand`` (the complete hand
+    now at that number, or None), if it is the one the phone read (``hand_id``, when
+    the phone sent it) at the version the phone read.  Otherwise a
+    :class:`HandConflict` that shows the hand as it is now and says why: it was
+    changed, or the hands were renumbered (a hand before it was deleted)."""
+    if version is None:
+        raise VersionRequired()
+    if hand_id is not None and (hand is None or hand.id != hand_id):
+        meant = db.session.get(Hand, hand_id)
+        if meant is not None and meant.game_id == game.id and meant.complete:
+            raise HandConflict(gettext(
+                "The hands were renumbered on another phone (a hand before this one was "
+                "deleted): the hand you opened as hand %(number)s is now hand %(now)s. "
+                "Nothing was changed. Here it is as it is now.",
+                number=number, now=meant.number), meant.id, "hands-renumbered", True)
+        if hand is not None:
+            raise HandConflict(gettext(
+                "Hand %(number)s was deleted on another phone, and the later hands were "
+                "renumbered: the hand numbered %(number)s now is another one. Nothing was "
+                "changed. Here is hand %(number)s as it is now.", number=number), hand.id,
+                "hands-renumbered", True)
+        raise HandConflict(gettext("Hand %(number)s was deleted on another phone. Nothing "
+                                   "was changed.", number=number), None, "hand-deleted", True)
+    if hand is None:
+        raise HandError(gettext("There is no hand %(number)s.", number=number), "not-found")
+    if version != hand.version:
+        if hand_id is None and version < (game.hand_version_mark or 0) + 1 <= hand.version:
+            # a version older than the last renumbering: the phone may mean another hand
+            raise HandConflict(gettext(
+                "Hand %(number)s is not as you read it: it was changed since, or a hand "
+                "before it was deleted and the hands were renumbered. Nothing was changed. "
+                "Here is hand %(number)s as it is now.", number=number), hand.id,
+                "hand-changed", True)
+        raise HandConflict(gettext("Hand %(number)s was changed (on another phone?) since you "
+                                   "opened it. Here it is now.", number=hand.number),
+                           hand.id, "hand-changed")
+    return hand
+
+
+@contextmanager
+def _guard(hand_id: int, number: int) -> Iterator[None]:
+    """Commit at the end; a concurrent change to the same hand becomes a conflict."""
+    try:
+        yield
+        db.session.commit()
+    except (StaleDataError, IntegrityError):
+        db.session.rollback()
+        raise HandConflict(gettext("Hand %(number)s was changed (on another phone?) at the "
+                                   "same moment. Here it is now.", number=number),
+                           hand_id, "hand-changed") from None
+
+
+def _store_complete(hand: Hand, game: Game, entry: Entry, action: str,
+                    details: Mapping[str, Any] | None = None, key: str | None = None
+                    ) -> Hand:
+    """Check ``entry`` with the referee and store it as ``hand``'s cards, complete,
+    in one transaction (an edit, or a live hand finished); ``action`` is logged, with
+    the hand before and after it when ``details`` holds the hand before."""
+    players, result = check_entry(game, entry)
+    hand_id, number = hand.id, hand.number
+    with _guard(hand_id, number):
+        _set_outcome(hand, game, entry)
+        _store(hand, game, players, result)
+        hand.complete = True
+        hand.version = hand.version + 1
+        if key is not None:
+            hand.edit_key = key
+        recompute(game)
+        extra = None
+        if details is not None:
+            db.session.flush()
+            extra = {**details, "after": snapshot(hand)}
+        history.log(game, action, summary(players, result), number, extra)
+    return hand
+
+
+def edit_hand(hand: Hand, entry: Entry, version: int | None, hand_id: int | None = None,
+              key: str | None = None) -> Hand:
+    """Replace a stored hand's cards (``version``: the one the scorer edited; ``hand_id``:
+    the hand the scorer edited, when the page or the client says; ``key``: the phone's
+    key for this send, kept as the hand's :attr:`Hand.edit_key`)."""
+    game = hand.game
+    check_stale(game, hand.number, hand, hand_id, version)
+    return _store_complete(hand, game, entry, history.EDITED, {"before": snapshot(hand)},
+                           key=key)
+
+
+def delete_hand(hand: Hand, version: int | None, hand_id: int | None = None) -> None:
+    """Delete a hand; later hands move up one number (and take fresh versions)."""
+    game = hand.game
+    check_stale(game, hand.number, hand, hand_id, version)
+    number, the_id = hand.number, hand.id
+    held = snapshot(hand)
+    later = list(db.session.scalars(db.select(Hand).where(
+        Hand.game_id == game.id, Hand.number > number).order_by(Hand.number)))
+    with _guard(the_id, number):
+        mark = _retire_versions(game, [hand, *later])
+        db.session.delete(hand)
+        db.session.flush()
+        for other in later:
+            other.number -= 1
+            other.version = mark + 1
+            db.session.flush()
+        recompute(game)
+        history.log(game, history.DELETED, gettext("Hand %(number)s deleted", number=number),
+                    number, {"held": held, "moved": len(later)})
+
+
+# --- the live hand -------------------------------------------------------------------------
+
+
+def start_live(game: Game) -> Hand:
+    """The hand being played live, started now if there is none."""
+    live = live_hand(game)
+    if live is not None:
+        return live
+    if not game.is_open:
+        raise GameClosed(gettext("This game is over: no more hands can be recorded."),
+                         "game-closed")
+    number = next_hand_number(game)
+    dealer = game.seats[next_dealer_position(game)].player_id
+    hand = Hand(game_id=game.id, number=number, dealer_id=dealer, complete=False,
+                ending=WENT_OUT, version=_fresh_version(game))
+    db.session.add(hand)
+    try:
+        db.session.flush()
+        game.revision = (game.revision or 0) + 1  # the scoreboard now says it is live
+        history.log(game, history.LIVE_STARTED, "", number)
+        db.session.commit()
+    except (IntegrityError, StaleDataError):
+        db.session.rollback()
+        raise HandConflict(gettext("Hand %(number)s was just started on another phone.",
+                                   number=number), None, "hand-recorded") from None
+    return hand
+
+
+def _names_ids(game: Game) -> tuple[list[str], dict[str, int]]:
+    names = [s.player.name for s in game.seats]
+    return names, {s.player.name: s.player_id for s in game.seats}
+
+
+def live_table_players(hand: Hand) -> list[PlayerHand]:
+    names, ids = _names_ids(hand.game)
+    return stored_players(hand, names, ids)
+
+
+def _live_cards(hand: Hand) -> list[Card]:
+    players = live_table_players(hand)
+    return [c for p in players for _m, cards in p.melds for c in cards] + [
+        lay[0] for p in players for lay in p.layoffs]
+
+
+def live_moves(hand: Hand) -> int:
+    """How many moves a live hand holds: each meld put down and each card laid off."""
+    return sum(1 for m in hand.melds) + sum(1 for m in hand.melds for c in m.cards
+                                            if c.is_layoff)
+
+
+def finished_elsewhere(hand_id: int, number: int) -> HandConflict:
+    """The live hand a move was meant for has ended on another phone: say how."""
+    hand = db.session.get(Hand, hand_id)
+    if hand is not None and hand.complete:
+        return HandConflict(gettext("Hand %(number)s was saved on another phone: %(scores)s.",
+                                    number=hand.number, scores=scores_text(hand)),
+                            hand.id, "hand-finished")
+    return HandConflict(gettext("Hand %(number)s was cancelled on another phone; nothing of "
+                                "it was kept.", number=number), None, "hand-cancelled")
+
+
+def _lock_live(hand: Hand) -> None:
+    """Begin a live move: take the hand's row (a move from another phone waits here until
+    this one is stored, and this one waits for it), add one to its version, then read
+    the hand again as the other moves left it.  A hand finished (or cancelled) on
+    another phone meanwhile: :class:`HandConflict`."""
+    hand_id, number = hand.id, hand.number
+    if not hand.game.is_open:  # abandoned while the hand was being played
+        raise GameClosed(gettext("This game is over: no more hands can be recorded."),
+                         "game-closed")
+    taken = db.session.execute(
+        update(Hand).where(Hand.id == hand_id, Hand.complete.is_(False))
+        .values(version=Hand.version + 1, updated_at=utcnow())
+        .execution_options(synchronize_session=False))
+    if taken.rowcount != 1:
+        db.session.rollback()
+        raise finished_elsewhere(hand_id, number)
+    db.session.expire_all()  # everything read before the lock may be older than the row
+    if not hand.game.is_open:
+        db.session.rollback()
+        raise GameClosed(gettext("This game is over: no more hands can be recorded."),
+                         "game-closed")
+
+
+@contextmanager
+def _live_move(hand: Hand) -> Iterator[None]:
+    """One live move, locked (:func:`_lock_live`) and committed; refused: rolled back."""
+    _lock_live(hand)
+    try:
+        yield
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def _ensure_live(hand: Hand) -> None:
+    if hand.complete:
+        raise finished_elsewhere(hand.id, hand.number)
+    if not hand.game.is_open:  # abandoned while the hand was being played
+        raise GameClosed(gettext("This game is over: no more hands can be recorded."),
+                         "game-closed")
+
+
+def live_meld(hand: Hand, player: str, cards: Sequence[Card], version: int | None = None
+              ) -> Meld:
+    """A meld put down during play.  ``version`` is accepted for older forms and not
+    checked: a move conflicts only with what it really clashes with (see the module)."""
+    _ensure_live(hand)
+    game = hand.game
+    rules = game.rules
+    _names, ids = _names_ids(game)
+    if player not in ids:
+        raise HandError(gettext("Choose who put the meld down."))
+    problem = _check_meld(cards, rules)
+    if problem:
+        raise HandError([Problem(problem, player, "melds")])
+    with _live_move(hand):
+        too_many = check_copies(_live_cards(hand) + list(cards), rules, len(ids))
+        if too_many is not None:
+            raise HandError([Problem(explain(too_many), player, "melds")], "card-used")
+        taken = {m.label for m in hand.melds}
+        k = sum(1 for m in hand.melds if m.owner_id == ids[player]) + 1
+        while meld_label(player, k) in taken:
+            k += 1
+        label = meld_label(player, k)
+        reading = make_meld(label, cards, rules).reading
+        meld = Meld(owner_id=ids[player], label=label,
+                    position=max((m.position for m in hand.melds), default=-1) + 1,
+                    kind=reading.kind, reading=str(reading))
+        meld.cards = [_meld_card(c, ids[player], False, i)
+                      for i, c in enumerate(_declared(cards, reading))]
+        hand.melds.append(meld)
+        history.log(game, history.LIVE_MELD,
+                    f"{player}: {' '.join(str(c) for c in cards)}", hand.number)
+    return meld
+
+
+def live_layoff(hand: Hand, player: str, card: Card, onto: str, version: int | None = None,
+                end: str | None = None) -> None:
+    """A card laid off during play, on meld ``onto`` (its label; empty: the one meld
+    the card fits, when there is only one), at ``end`` of a run (``low``/``high``): an
+    ace that fits both ends of a run 2…K goes where the player says (``values.ace-end``),
+    and without ``end`` the player is asked (:class:`HandError` code ``ace-end``).
+    ``version`` is not checked (see :func:`live_meld`): the lay-off is checked against
+    the table as it is when the hand's row is taken."""
+    _ensure_live(hand)
+    game = hand.game
+    rules = game.rules
+    _names, ids = _names_ids(game)
+    if player not in ids:
+        raise HandError(gettext("Choose who laid the card off."))
+    with _live_move(hand):
+        too_many = check_copies(_live_cards(hand) + [card], rules, len(ids))
+        if too_many is not None:
+            raise HandError([Problem(explain(too_many), player, "layoffs")], "card-used")
+        table = build_table(rules, live_table_players(hand))
+        if not onto:
+            verdict = check_layoff(table, card, rules)
+            fits = list(dict.fromkeys(t.meld_id for t in verdict.detail.get("targets", ())))
+            if len(fits) != 1:  # none fits, or several: the referee says which and why
+                raise HandError([Problem(explain(verdict), player, "layoffs")])
+            onto = fits[0]
+        meld = next((m for m in hand.melds if m.label == onto), None)
+        if meld is None:
+            raise HandError([Problem(gettext(
+                "That meld is no longer on the table (taken back on another phone?): "
+                "choose the meld the card went on."), player, "layoffs")], "meld-gone")
+        if end is None and check_layoff(table, card, rules, onto).code == \
+                "layoff.ace-either-end":
+            raise HandError([Problem(gettext(
+                "%(card)s fits at both ends of %(meld)s: say whether it goes at the low end, "
+                "below the two (worth %(low)s), or at the high end, above the king (worth 15).",
+                card=card.pretty(), meld=meld_name(onto),
+                low=card_value(card, rules, low_ace=True)), player, "layoffs")], "ace-end")
+        try:
+            after = apply_layoff(table, onto, card, player, rules, end)
+        except TableError as exc:
+            if exc.verdict is not None:
+                text = explain(exc.verdict)
+            elif end == "low":
+                text = gettext("%(card)s cannot be laid off at the low end of %(meld)s.",
+                               card=card.pretty(), meld=meld_name(onto))
+            elif end == "high":
+                text = gettext("%(card)s cannot be laid off at the high end of %(meld)s.",
+                               card=card.pretty(), meld=meld_name(onto))
+            else:
+                text = gettext("Say which card the joker stands for (e.g. JK=8H).")
+            raise HandError([Problem(text, player, "layoffs")]) from exc
+        before, now = table.get(onto).reading, after.get(onto).reading
+        placed = now.cards[0] if now.kind == RUN and now.low < before.low else now.cards[-1]
+        laid = placed if card.is_joker else card
+        meld.cards.append(_meld_card(laid, ids[player], True, len(meld.cards),
+                                     layoff_end(after, onto, laid)))
+        meld.kind, meld.reading = now.kind, str(now)
+        history.log(game, history.LIVE_LAYOFF, f"{player}: {card} → {onto}", hand.number)
+
+
+def last_live_card(hand: Hand) -> MeldCard | None:
+    """The card put down last in a live hand (the last lay-off, or a card of the last
+    meld): what "take back" would undo."""
+    cards = [c for m in hand.melds for c in m.cards]
+    return max(cards, key=lambda c: c.id) if cards else None
+
+
+def live_undo(hand: Hand, version: int | None = None, move: int | None = None) -> bool:
+    """Take back the last meld or lay-off recorded; False when there is none.  ``move``
+    is the card the page named as the last move (:func:`last_live_card`): when another
+    phone has recorded a move since, nothing is taken back (:class:`HandConflict`)."""
+    _ensure_live(hand)
+    with _live_move(hand):
+        last = last_live_card(hand)
+        if last is None:
+            return False
+        if move is not None and last.id != move:
+            raise HandConflict(gettext(
+                "Another phone recorded a move after the one you meant, so nothing was taken "
+                "back. Look at the table: “Take back” now means its last move."), hand.id,
+                "move-changed")
+        meld = last.meld
+        if last.is_layoff:
+            meld.cards.remove(last)
+            what = f"{last.text} → {meld.label}"
+        else:
+            hand.melds.remove(meld)
+            what = meld.label
+        history.log(hand.game, history.LIVE_UNDO, what, hand.number)
+    return True
+
+
+def finish_live(hand: Hand, stranded: Mapping[str, Sequence[Card]], ending: str | None,
+                went_out: str | None, going_rummy: bool, version: int | None = None) -> Hand:
+    """End a live hand: the cards left in each hand, and how it ended.  Stored with
+    exactly the same checks and records as a hand entered at the end, on the table as
+    it is when the hand's row is taken (moves sent at that moment are in)."""
+    _ensure_live(hand)
+    _lock_live(hand)
+    game = hand.game
+    try:
+        players = [PlayerHand(p.name, p.melds, p.layoffs, tuple(stranded.get(p.name, ())),
+                              going_rummy and p.name == went_out)
+                   for p in live_table_players(hand)]
+        entry = Entry(players, ending, went_out)
+        return _store_complete(hand, game, entry, history.LIVE_FINISHED)
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def cancel_live(hand: Hand, moves_seen: int | None, confirmed: bool) -> None:
+    """Throw a live hand away (started by mistake, or not to be finished).  One that
+    holds moves needs ``confirmed``; ``moves_seen`` is how many moves the page showed:
+    when another phone has recorded one since, nothing is thrown away."""
+    _ensure_live(hand)
+    game = hand.game
+    with _live_move(hand):
+        moves = live_moves(hand)
+        if moves_seen is not None and moves > moves_seen:
+            raise HandConflict(gettext(
+                "Another phone has just recorded a move in hand %(number)s, so it was not "
+                "thrown away. Look at the table, then decide again.", number=hand.number),
+                hand.id, "move-changed")
+        if moves and not confirmed:
+            raise HandError([Problem(gettext(
+                "Hand %(number)s holds moves: tick the box to say they should be thrown "
+                "away.", number=hand.number), field="confirm")], "confirm-needed")
+        held = snapshot(hand)
+        number = hand.number
+        _retire_versions(game, [hand])
+        game.revision = (game.revision or 0) + 1
+        db.session.delete(hand)
+        history.log(game, history.LIVE_CANCELLED, "", number, {"held": held, "moves": moves})
+
+
+# --- proving the stored scores -------------------------------------------------------------
+
+
+def verify(games: Sequence[Game]) -> list[str]:
+    """Recompute every stored hand score from the stored cards; one line per difference."""
+    problems = []
+    for game in games:
+        names, ids = _names_ids(game)
+        for hand in game.hands:
+            if not hand.complete:
+                continue
+            went_out = next((n for n, i in ids.items() if i == hand.went_out_id), None)
+            where = f"game {game.id} hand {hand.number}"
+            if hand.points_only:
+                problems += _verify_points(game, hand, names, ids, went_out, where)
+                continue
+            try:
+                result = score_hand(game.rules, stored_players(hand, names, ids), went_out)
+            except (ScoringError, ValueError) as exc:
+                problems.append(f"{where}: the stored cards cannot be scored: {exc}")
+                continue
+            stored = {s.player_id: s for s in hand.scores}
+            for score in result.players:
+                row = stored.get(ids[score.name])
+                if row is None:
+                    problems.append(f"{where}: {score.name} has no stored score "
+                                    f"(the cards give {score.score})")
+                elif (row.melded, row.stranded, row.score) != (
+                        score.melded, score.stranded, score.score):
+                    problems.append(
+                        f"{where}: {score.name} stored {row.score} "
+                        f"(melded {row.melded}, stranded {row.stranded}); the cards give "
+                        f"{score.score} (melded {score.melded}, stranded {score.stranded})")
+    return problems
+
+
+def _verify_points(game: Game, hand: Hand, names: Sequence[str], ids: Mapping[str, int],
+                   went_out: str | None, where: str) -> list[str]:
+    """A hand stored as points only: no cards, a score for every player (melded and
+    stranded 0: unknown), and points the rules let a hand score with the stored outcome."""
+    problems = []
+    if hand.melds or hand.stranded:
+        problems.append(f"{where}: stored as points only, but it holds cards")
+    stored = {s.player_id: s for s in hand.scores}
+    points = []
+    for name in names:
+        row = stored.get(ids[name])
+        if row is None:
+            problems.append(f"{where}: {name} has no stored points")
+            continue
+        if row.melded or row.stranded:
+            problems.append(f"{where}: {name}'s points-only score says melded {row.melded}, "
+                            f"stranded {row.stranded}; a hand without cards has neither")
+        points.append((name, row.score))
+    if len(points) == len(names):
+        try:
+            score_points(game.rules, points, went_out, hand.going_rummy)
+        except ScoringError as exc:
+            problems.append(f"{where}: the stored points cannot be: {exc}")
+    return problems

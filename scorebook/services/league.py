@@ -1,0 +1,724 @@
+"""Leagues that last for years: the roster, seasons, standings, player pages, history.
+
+Every figure comes from the database's aggregation of the stored results
+(:class:`GameResult`, one row per player per finished game, built from the stored
+hand scores by :mod:`scorebook.services.ratings`); nothing here walks cards or hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from flask_babel import gettext, ngettext
+from flask_babel import lazy_gettext as _l
+from sqlalchemy import Table, and_, case, exists, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import aliased, selectinload
+
+from scorebook.extensions import db
+from scorebook.models import (
+    ALL_TIME,
+    FINISHED,
+    Game,
+    GameResult,
+    Hand,
+    HandScore,
+    League,
+    Player,
+    PlayerTally,
+    Season,
+    Seat,
+    player_pair_sum,
+    player_score_sum,
+    player_stat_sum,
+    utcnow,
+)
+from scorebook.plain_text import TEXT_MESSAGE, has_unwanted
+from scorebook.services import ratings
+from scorebook.services.games import MAX_NAME_LENGTH, clean_name
+from scorebook.services.stats import sums
+from scorebook.web.presenters.bidi import isolate
+from scorebook.web.presenters.i18n import day as local_day
+
+MAX_SEASON_NAME = 40
+
+
+class LeagueError(ValueError):
+    """Something the league cannot do; ``field`` names the form field at fault."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def as_utc(value: datetime) -> datetime:
+    """A stored time as an aware UTC time (SQLite hands them back naive)."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+# --- the roster -------------------------------------------------------------------------
+
+
+def players_of(league: League, include_retired: bool = True) -> list[Player]:
+    query = select(Player).where(Player.league_id == league.id)
+    if not include_retired:
+        query = query.where(Player.retired_at.is_(None))
+    return list(db.session.scalars(query.order_by(func.lower(Player.name), Player.id)))
+
+
+def _check_name(league: League, name: str, player: Player | None = None) -> str:
+    name = clean_name(name)
+    if not name:
+        raise LeagueError(gettext("Give the player a name."), "name")
+    if has_unwanted(name):
+        raise LeagueError(str(TEXT_MESSAGE), "name")
+    if len(name) > MAX_NAME_LENGTH:
+        raise LeagueError(gettext("A name can be at most %(max)s characters long.",
+                                  max=MAX_NAME_LENGTH), "name")
+    clash = db.session.scalar(select(Player).where(
+        Player.league_id == league.id, func.lower(Player.name) == name.lower()))
+    if clash is not None and clash is not player:
+        raise LeagueError(gettext("%(name)s is already in the league.", name=isolate(clash.name)),
+                          "name")
+    return name
+
+
+def add_player(league: League, name: str) -> Player:
+    player = Player(league=league, name=_check_name(league, name))
+    db.session.add(player)
+    db.session.commit()
+    return player
+
+
+def rename_player(player: Player, name: str) -> None:
+    player.name = _check_name(player.league, name, player)
+    _touch_games_of(player.id)
+    db.session.commit()
+
+
+def set_retired(player: Player, retired: bool) -> None:
+    player.retired_at = (player.retired_at or utcnow()) if retired else None
+    db.session.commit()
+
+
+def _touch_games_of(player_id: int) -> None:
+    """Bump the revision of every game the player sat at (their pages show names)."""
+    games = select(Seat.game_id).where(Seat.player_id == player_id)
+    db.session.execute(update(Game).where(Game.id.in_(games))
+                       .values(revision=Game.revision + 1))
+    db.session.execute(update(GameResult).where(GameResult.game_id.in_(games))
+                       .values(revision=GameResult.revision + 1))
+
+
+def merge_players(keep: Player, gone: Player) -> None:
+    """``gone`` turns out to be ``keep``: every game, hand, meld and card of ``gone``
+    becomes ``keep``'s, and ``gone`` leaves the roster.  One transaction."""
+    if keep.id == gone.id:
+        raise LeagueError(gettext("Choose two different players."), "other")
+    if keep.league_id != gone.league_id:
+        raise LeagueError(gettext("Both players must be in the same league."), "other")
+    shared = db.session.scalar(
+        select(func.count()).select_from(Seat).where(
+            Seat.player_id == keep.id,
+            Seat.game_id.in_(select(Seat.game_id).where(Seat.player_id == gone.id))))
+    if shared:
+        raise LeagueError(ngettext(
+            "%(a)s and %(b)s sat at the same table in %(num)s game, so they cannot be "
+            "the same person.",
+            "%(a)s and %(b)s sat at the same table in %(num)s games, so they cannot be "
+            "the same person.", shared, a=keep.name, b=gone.name), "other")
+    league_id = keep.league_id
+    db.session.execute(GameResult.__table__.delete().where(
+        GameResult.league_id == league_id))
+    db.session.execute(PlayerTally.__table__.delete().where(
+        PlayerTally.league_id == league_id))
+    _touch_games_of(gone.id)
+    player_table = Player.__table__
+    summed = (GameResult.__table__, PlayerTally.__table__, player_stat_sum, player_score_sum,
+              player_pair_sum)
+    for table in db.metadata.sorted_tables:
+        if table in summed:  # (counted again below)
+            continue
+        for fk in table.foreign_keys:
+            if fk.column.table is player_table and fk.parent.table is table:
+                assert isinstance(table, Table)
+                db.session.execute(update(table).where(fk.parent == gone.id)
+                                   .values({fk.parent.name: keep.id}))
+    db.session.flush()
+    db.session.expire_all()
+    db.session.execute(player_table.delete().where(player_table.c.id == gone.id))
+    ratings.rebuild(league_id)
+    sums.resum(db.session, league_id)
+    db.session.commit()
+
+
+# --- seasons ----------------------------------------------------------------------------
+
+
+def season_bounds(season: Season) -> tuple[datetime, datetime]:
+    """The season as [start, end) in UTC times."""
+    start = datetime.combine(season.starts_on, time.min, tzinfo=UTC)
+    end = datetime.combine(season.ends_on + timedelta(days=1), time.min, tzinfo=UTC)
+    return start, end
+
+
+def seasons_of(league: League) -> list[Season]:
+    return list(db.session.scalars(select(Season).where(Season.league_id == league.id)
+                                   .order_by(Season.starts_on.desc())))
+
+
+def season_of_day(seasons: Sequence[Season], day: date) -> Season | None:
+    return next((s for s in seasons if s.starts_on <= day <= s.ends_on), None)
+
+
+def ensure_seasons(league: League, commit: bool = True,
+                   days: set[date] | None = None) -> list[Season]:
+    """Give every finished game a season (or the games finished on ``days``, when a
+    write names them): a day no season holds gets the season of its calendar year
+    (as much of the year as the other seasons leave free).  Commits if it added any
+    (unless ``commit`` is false)."""
+    seasons = seasons_of(league)
+    if days is None:
+        days = {as_utc(at).date() for at in db.session.scalars(
+            select(Game.finished_at).where(Game.league_id == league.id,
+                                           Game.status == FINISHED,
+                                           Game.finished_at.is_not(None)))}
+    made: list[Season] = []
+    for day in sorted(days):
+        if season_of_day(seasons, day) is not None:
+            continue
+        start, end = date(day.year, 1, 1), date(day.year, 12, 31)
+        for s in seasons:
+            if s.ends_on < day:
+                start = max(start, s.ends_on + timedelta(days=1))
+            if s.starts_on > day:
+                end = min(end, s.starts_on - timedelta(days=1))
+        taken = {s.name for s in seasons}
+        name, n = str(day.year), 2
+        while name in taken:
+            name, n = f"{day.year} ({n})", n + 1
+        season = Season(league_id=league.id, name=name, starts_on=start, ends_on=end)
+        db.session.add(season)
+        seasons.append(season)
+        made.append(season)
+    added = bool(made)
+    if added:
+        db.session.flush()
+        # (the new seasons' sums; their tallies come with the write that finished the games:
+        # ratings.sync at its commit, or the retally of a season saved or deleted)
+        sums.resum(db.session, league.id, [s.id for s in made])
+        if not commit:
+            db.session.flush()
+        else:
+            try:
+                db.session.commit()
+            except IntegrityError:  # another request added the same season first
+                db.session.rollback()
+                return seasons_of(league)
+        seasons.sort(key=lambda s: s.starts_on, reverse=True)
+    return seasons
+
+
+def save_season(league: League, name: str, starts_on: date | None, ends_on: date | None,
+                season: Season | None = None) -> Season:
+    """Add a season or change one; seasons may not overlap.  Commits."""
+    name = " ".join(name.split())
+    if not name:
+        raise LeagueError(gettext("Give the season a name."), "name")
+    if has_unwanted(name):
+        raise LeagueError(str(TEXT_MESSAGE), "name")
+    if len(name) > MAX_SEASON_NAME:
+        raise LeagueError(gettext("A name can be at most %(max)s characters long.",
+                                  max=MAX_SEASON_NAME), "name")
+    if starts_on is None or ends_on is None:
+        raise LeagueError(gettext("Give the first and the last day of the season."),
+                          "starts_on")
+    if ends_on < starts_on:
+        raise LeagueError(gettext("The season must end on or after the day it starts."),
+                          "ends_on")
+    for other in seasons_of(league):
+        if other is season:
+            continue
+        if other.name.lower() == name.lower():
+            raise LeagueError(gettext("There is already a season called %(name)s.",
+                                      name=isolate(other.name)), "name")
+        if other.starts_on <= ends_on and starts_on <= other.ends_on:
+            raise LeagueError(gettext(
+                "Those dates overlap the season %(name)s (%(start)s to %(end)s).",
+                name=isolate(other.name), start=local_day(other.starts_on),
+                end=local_day(other.ends_on)),
+                "starts_on")
+    if season is None:
+        season = Season(league_id=league.id)
+        db.session.add(season)
+    season.name, season.starts_on, season.ends_on = name, starts_on, ends_on
+    db.session.flush()
+    ensure_seasons(league, commit=False)  # days it no longer holds go to their year's
+    ratings.retally(db.session, league.id)
+    sums.resum(db.session, league.id)
+    db.session.commit()
+    return season
+
+
+def delete_season(season: Season) -> None:
+    league = season.league
+    db.session.delete(season)
+    db.session.flush()
+    ensure_seasons(league, commit=False)
+    ratings.retally(db.session, league.id)
+    sums.resum(db.session, league.id)
+    db.session.commit()
+
+
+def prepare(league: League) -> list[Season]:
+    """The league's seasons, latest first.  Nothing is checked or rebuilt here: the
+    results, ratings and seasons are kept up to date by every write
+    (:func:`scorebook.services.ratings.sync`)."""
+    return seasons_of(league)
+
+
+def ratings_pending(league: League) -> int:
+    """How many games' ratings are still being brought up to date after an edit of an
+    early game (0: none); the pages say so while it lasts."""
+    return ratings.pending(league.id)
+
+
+# --- standings --------------------------------------------------------------------------
+
+SORTS: dict[str, Any] = {
+    "rating": _l("Rating"),
+    "games": _l("Games"),
+    "wins": _l("Wins"),
+    "win_rate": _l("Win rate"),
+    "avg_position": _l("Average place"),
+    "avg_hand": _l("Average hand"),
+    "best_hand": _l("Best hand"),
+    "best_total": _l("Best total"),
+    "melded": _l("Melded"),
+    "stranded": _l("Stranded"),
+    "streak": _l("Streak"),
+    "name": _l("Name"),
+}
+#: Which way each column sorts first (True: biggest first).
+DESCENDING_FIRST = {key: key not in ("avg_position", "stranded", "name") for key in SORTS}
+DEFAULT_SORT = "wins"
+
+
+@dataclass
+class Standing:
+    player_id: int
+    name: str
+    retired: bool
+    games: int
+    wins: int
+    positions: int  # sum of finishing positions
+    hands: int
+    points: int  # sum of hand scores
+    best_hand: int | None
+    best_total: int | None
+    melded: int
+    stranded: int
+    streak_won: bool | None = None
+    streak: int = 0
+    rating: int | None = None
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def avg_position(self) -> float | None:
+        return self.positions / self.games if self.games else None
+
+    @property
+    def avg_hand(self) -> float | None:
+        return self.points / self.hands if self.hands else None
+
+    @property
+    def signed_streak(self) -> int:
+        """Wins in a row (positive) or games without a win (negative)."""
+        return self.streak if self.streak_won else -self.streak
+
+    def sort_value(self, key: str) -> Any:
+        if key == "name":
+            return self.name.lower()
+        if key == "streak":
+            return self.signed_streak
+        value = getattr(self, key)
+        return float("-inf") if value is None else value
+
+
+def _result_filter(league_id: int, season: Season | None) -> list[Any]:
+    where = [GameResult.league_id == league_id]
+    if season is not None:
+        start, end = season_bounds(season)
+        where += [GameResult.finished_at >= start, GameResult.finished_at < end]
+    return where
+
+
+def standings(league: League, season: Season | None = None, sort: str = DEFAULT_SORT,
+              descending: bool | None = None, player_id: int | None = None
+              ) -> list[Standing]:
+    """Each player's figures over the season (None: all time), sorted by ``sort``: one
+    maintained :class:`PlayerTally` row per player, and the rating each ended on (one
+    indexed look-up per player)."""
+    scope = ALL_TIME if season is None else season.id
+    where = [PlayerTally.league_id == league.id, PlayerTally.season_id == scope]
+    if player_id is not None:
+        where.append(PlayerTally.player_id == player_id)
+    mu = (select(GameResult.mu).where(GameResult.player_id == PlayerTally.player_id))
+    if season is not None:
+        start, end = season_bounds(season)
+        mu = mu.where(GameResult.finished_at >= start, GameResult.finished_at < end)
+    mu = mu.order_by(GameResult.finished_at.desc(), GameResult.seq.desc()).limit(1)
+    rows = db.session.execute(
+        select(PlayerTally, Player.name, Player.retired_at,
+               mu.scalar_subquery().label("mu"))
+        .join(Player, Player.id == PlayerTally.player_id).where(*where))
+    table = []
+    for tally, name, retired_at, last_mu in rows.tuples():
+        row = Standing(tally.player_id, name, retired_at is not None, tally.games,
+                       tally.wins, tally.positions, tally.hands, tally.points,
+                       tally.best_hand, tally.best_total, tally.melded, tally.stranded,
+                       streak_won=tally.streak_won, streak=tally.streak)
+        if last_mu is not None:
+            row.rating = ratings.display_rating(last_mu)
+        table.append(row)
+    return sort_standings(table, sort, descending)
+
+
+def counted_standings(league: League, season: Season | None = None,
+                      sort: str = DEFAULT_SORT) -> list[Standing]:
+    """:func:`standings` counted afresh from every result row (a check of the
+    tallies, in the tests)."""
+    where = _result_filter(league.id, season)
+    names = {p.id: p for p in players_of(league)}
+    table = {}
+    for t in ratings.tally_rows(db.session, where):
+        p = names[t["player_id"]]
+        table[p.id] = Standing(p.id, p.name, p.retired_at is not None, t["games"],
+                               t["wins"], t["positions"], t["hands"], t["points"],
+                               t["best_hand"], t["best_total"], t["melded"], t["stranded"],
+                               streak_won=t["streak_won"], streak=t["streak"])
+    for pid, mu in _last_ratings(where).items():
+        if pid in table:
+            table[pid].rating = ratings.display_rating(mu)
+    return sort_standings(list(table.values()), sort)
+
+
+def sort_standings(rows: list[Standing], sort: str, descending: bool | None = None
+                   ) -> list[Standing]:
+    if sort not in SORTS:
+        sort = DEFAULT_SORT
+    if descending is None:
+        descending = DESCENDING_FIRST[sort]
+    rows.sort(key=lambda r: r.name.lower())
+    rows.sort(key=lambda r: -r.games)
+    rows.sort(key=lambda r: r.sort_value(sort), reverse=descending)
+    return rows
+
+
+def _last_ratings(where: list[Any]) -> dict[int, float]:
+    """Each player's mu after their last game within ``where``."""
+    last = (select(GameResult.player_id, func.max(GameResult.seq).label("seq"))
+            .where(*where).group_by(GameResult.player_id).subquery())
+    rows = db.session.execute(
+        select(GameResult.player_id, GameResult.mu)
+        .join(last, and_(last.c.player_id == GameResult.player_id,
+                         last.c.seq == GameResult.seq)))
+    return {r.player_id: r.mu for r in rows}
+
+
+# --- a player's page --------------------------------------------------------------------
+
+
+@dataclass
+class HeadToHead:
+    opponent_id: int
+    name: str
+    games: int
+    ahead: int
+    behind: int
+    level: int
+    wins: int
+    their_wins: int
+
+
+@dataclass
+class RatingPoint:
+    game_id: int
+    finished_at: datetime
+    rating: int
+
+
+@dataclass
+class RecentGame:
+    game_id: int
+    finished_at: datetime
+    position: int
+    won: bool
+    total: int
+    table: list[tuple[str, int]] = field(default_factory=list)  # (name, total), seat order
+    number: int = 0  # the game's number within its league
+
+
+def head_to_head(player: Player, season: Season | None = None, kept: bool = False
+                 ) -> list[HeadToHead]:
+    """The player against each opponent in the games both finished.  ``kept``: from
+    the sums kept per pair and season (:data:`player_pair_sum`: one row per opponent,
+    whatever the league's age; the statistics cache must be up to date), else counted
+    from every result row the two share."""
+    if kept:
+        t = player_pair_sum.c
+        rows = db.session.execute(
+            select(t.opponent_id.label("player_id"), Player.name, t.games, t.ahead, t.behind,
+                   t.wins, t.their_wins).join(Player, Player.id == t.opponent_id)
+            .where(t.player_id == player.id,
+                   t.season_id == (ALL_TIME if season is None else season.id)))
+    else:
+        rows = _head_to_head_counted(player, season)
+    out = [HeadToHead(r.player_id, r.name, r.games, int(r.ahead), int(r.behind),
+                      r.games - int(r.ahead) - int(r.behind), int(r.wins), int(r.their_wins))
+           for r in rows]
+    out.sort(key=lambda h: (-h.games, h.name.lower()))
+    return out
+
+
+def _head_to_head_counted(player: Player, season: Season | None) -> Any:
+    mine, theirs = aliased(GameResult), aliased(GameResult)
+    where = [mine.player_id == player.id, theirs.player_id != player.id]
+    if season is not None:
+        start, end = season_bounds(season)
+        where += [mine.finished_at >= start, mine.finished_at < end]
+    one = 1
+    rows = db.session.execute(
+        select(theirs.player_id, Player.name, func.count().label("games"),
+               func.sum(case((mine.position < theirs.position, one), else_=0)).label("ahead"),
+               func.sum(case((mine.position > theirs.position, one), else_=0)).label("behind"),
+               func.sum(case((mine.won, one), else_=0)).label("wins"),
+               func.sum(case((theirs.won, one), else_=0)).label("their_wins"))
+        .join(theirs, theirs.game_id == mine.game_id)
+        .join(Player, Player.id == theirs.player_id)
+        .where(*where).group_by(theirs.player_id, Player.name))
+    return rows
+
+
+def rating_history(player: Player) -> list[RatingPoint]:
+    rows = db.session.execute(
+        select(GameResult.game_id, GameResult.finished_at, GameResult.mu)
+        .where(GameResult.player_id == player.id).order_by(GameResult.seq))
+    return [RatingPoint(r.game_id, r.finished_at, ratings.display_rating(r.mu))
+            for r in rows]
+
+
+#: Ratings the chart draws one by one; a longer history is drawn from this many
+#: stretches of games, each by its lowest and highest rating (what a line this
+#: wide can show), so its cost does not grow with the player's games.
+RATING_POINTS = 300
+
+
+@dataclass
+class RatingLine:
+    """What the rating chart draws: ``points`` (every rating, or each stretch's low and
+    high), over ``games`` games from ``first`` to ``last``; ``now`` the rating after the
+    last one, ``high`` and ``low`` the extremes of all."""
+
+    games: int
+    points: list[int]
+    first: datetime | None = None
+    last: datetime | None = None
+    now: int | None = None
+    high: int | None = None
+    low: int | None = None
+
+
+def rating_line(player: Player, stretches: int = RATING_POINTS) -> RatingLine:
+    """The player's rating after each game for the chart: every rating for up to
+    ``stretches`` games, else the database folds the history into ``stretches`` runs
+    of games (by row number) and returns each one's lowest and highest."""
+    g = GameResult
+    mine = g.player_id == player.id
+    games, first_seq, last_seq, high, low = db.session.execute(
+        select(func.count(), func.min(g.seq), func.max(g.seq), func.max(g.mu), func.min(g.mu))
+        .where(mine)).one()
+    if not games:
+        return RatingLine(0, [])
+    ends = {seq: at for seq, at in db.session.execute(
+        select(g.seq, g.finished_at).where(mine, g.seq.in_([first_seq, last_seq])))}
+    now = ratings.display_rating(db.session.scalar(select(g.mu).where(mine, g.seq == last_seq)))
+    line = RatingLine(games, [], ends[first_seq], ends[last_seq], now, ratings.display_rating(high),
+                      ratings.display_rating(low))
+    if games <= stretches:
+        line.points = [ratings.display_rating(mu) for mu in db.session.scalars(
+            select(g.mu).where(mine).order_by(g.seq))]
+        return line
+    numbered = select(g.mu, (func.row_number().over(order_by=g.seq) - 1).label("i")) \
+        .where(mine).subquery()
+    stretch = (numbered.c.i * stretches) // games
+    first_mu = db.session.scalar(select(g.mu).where(mine, g.seq == first_seq))
+    points = [ratings.display_rating(first_mu)]
+    for lowest, highest in db.session.execute(
+            select(func.min(numbered.c.mu), func.max(numbered.c.mu)).group_by(stretch)
+            .order_by(stretch)).tuples():
+        pair = [ratings.display_rating(lowest), ratings.display_rating(highest)]
+        if abs(pair[1] - points[-1]) < abs(pair[0] - points[-1]):
+            pair.reverse()  # (on from the nearer one)
+        points += pair
+    points.append(now)
+    line.points = points
+    return line
+
+
+def recent_games(player: Player, limit: int = 10) -> list[RecentGame]:
+    rows = list(db.session.execute(
+        select(GameResult.game_id, GameResult.finished_at, GameResult.position,
+               GameResult.won, GameResult.total, Game.number)
+        .join(Game, Game.id == GameResult.game_id)
+        .where(GameResult.player_id == player.id)
+        .order_by(GameResult.seq.desc()).limit(limit)))
+    games = [RecentGame(r.game_id, r.finished_at, r.position, bool(r.won), r.total,
+                        number=r.number) for r in rows]
+    tables = game_tables([g.game_id for g in games])
+    for g in games:
+        g.table = [(name, total) for _pid, name, total in tables.get(g.game_id, [])]
+    return games
+
+
+def game_tables(game_ids: Sequence[int]) -> dict[int, list[tuple[int, str, int]]]:
+    """Each game's (player id, name, total of complete hands) in seat order."""
+    if not game_ids:
+        return {}
+    totals = (select(Hand.game_id, HandScore.player_id,
+                     func.sum(HandScore.score).label("total"))
+              .join(HandScore, HandScore.hand_id == Hand.id)
+              .where(Hand.game_id.in_(game_ids), Hand.complete.is_(True))
+              .group_by(Hand.game_id, HandScore.player_id).subquery())
+    rows = db.session.execute(
+        select(Seat.game_id, Seat.player_id, Player.name, totals.c.total)
+        .join(Player, Player.id == Seat.player_id)
+        .outerjoin(totals, and_(totals.c.game_id == Seat.game_id,
+                                totals.c.player_id == Seat.player_id))
+        .where(Seat.game_id.in_(game_ids)).order_by(Seat.game_id, Seat.position))
+    out: dict[int, list[tuple[int, str, int]]] = {}
+    for r in rows:
+        out.setdefault(r.game_id, []).append((r.player_id, r.name, int(r.total or 0)))
+    return out
+
+
+def score_distribution(player: Player, season: Season | None = None,
+                       width: int | None = None, kept: bool = False
+                       ) -> tuple[int, list[tuple[int, int]]]:
+    """How often the player's hands scored in each band: (band width, [(band start,
+    hands)]) over complete hands of finished games.  ``kept``: from the counts kept per
+    player and season (:data:`player_score_sum`: one row per score, whatever the
+    league's age; the statistics cache must be up to date), else counted by the
+    database from an index of the hand scores.  The bands are made of those counts."""
+    if kept:
+        t = player_score_sum.c
+        counts = list(db.session.execute(
+            select(t.score, t.hands).where(
+                t.player_id == player.id,
+                t.season_id == (ALL_TIME if season is None else season.id))).tuples())
+    else:
+        where = [HandScore.player_id == player.id, Hand.complete.is_(True),
+                 Game.status == FINISHED]
+        if season is not None:
+            start, end = season_bounds(season)
+            where += [Game.finished_at >= start, Game.finished_at < end]
+        counts = list(db.session.execute(
+            select(HandScore.score, func.count()).join(Hand, Hand.id == HandScore.hand_id)
+            .join(Game, Game.id == Hand.game_id).where(*where).group_by(HandScore.score))
+            .tuples())
+    if not counts:
+        return width or 10, []
+    if width is None:
+        span = max(c[0] for c in counts) - min(c[0] for c in counts)
+        width = next((w for w in (5, 10, 20, 25, 50, 100, 200) if span / w <= 12), 500)
+    bands: dict[int, int] = {}
+    for score, n in counts:
+        band = (score // width) * width  # rounds down, negative scores too
+        bands[band] = bands.get(band, 0) + n
+    return width, sorted(bands.items())
+
+
+# --- history ----------------------------------------------------------------------------
+
+HISTORY_PAGE = 20
+
+
+def history_when() -> Any:
+    """The time the history orders a game by: when it finished, else when it started."""
+    return func.coalesce(Game.finished_at, Game.started_at)
+
+
+def history_query(league: League, season: Season | None = None,
+                  player: Player | None = None) -> Any:
+    """Every game of the league, latest first (a game not finished by the day it started)."""
+    when = history_when()
+    query = (select(Game).where(Game.league_id == league.id)
+             .options(selectinload(Game.winner))
+             .order_by(when.desc(), Game.id.desc()))
+    if season is not None:
+        start, end = season_bounds(season)
+        query = query.where(when >= start, when < end)
+    if player is not None:
+        query = query.where(exists().where(Seat.game_id == Game.id,
+                                           Seat.player_id == player.id))
+    return query
+
+
+def cursor_of(game: Game) -> str:
+    """Where a history page starts or ends: the game's time and id (``2025-03-01T20:00:00
+    +00:00_12``), so the next page follows on whatever finished meanwhile."""
+    return f"{as_utc(game.finished_at or game.started_at).isoformat()}_{game.id}"
+
+
+def parse_cursor(text: str) -> tuple[datetime, int] | None:
+    when, _, game_id = text.rpartition("_")
+    try:
+        return as_utc(datetime.fromisoformat(when)), int(game_id)
+    except ValueError:
+        return None
+
+
+@dataclass
+class HistoryPage:
+    games: list[Game]
+    newer: bool  # games later than the first one shown
+    older: bool  # games earlier than the last one shown
+
+
+def history_page(query: Any, before: tuple[datetime, int] | None = None,
+                 after: tuple[datetime, int] | None = None, offset: int = 0,
+                 size: int | None = None) -> HistoryPage:
+    """One page of ``query`` (:func:`history_query`) by keyset: the games just before
+    ``before`` (older), or just after ``after`` (newer), read from an index whatever
+    the league's size; ``offset`` only for old page-number links."""
+    size = HISTORY_PAGE if size is None else size
+    when = history_when()
+    if after is not None:
+        at, game_id = after
+        rows = list(db.session.scalars(
+            query.where(when >= at, or_(when > at, and_(when == at, Game.id > game_id)))
+            .order_by(None).order_by(when.asc(), Game.id.asc()).limit(size + 1)))
+        newer = len(rows) > size
+        return HistoryPage(list(reversed(rows[:size])), newer, True)
+    if before is not None:
+        at, game_id = before
+        # (``when <= at`` alone bounds the index scan: PostgreSQL does not read the OR so)
+        query = query.where(when <= at, or_(when < at, and_(when == at, Game.id < game_id)))
+    rows = list(db.session.scalars(query.offset(offset).limit(size + 1)))
+    return HistoryPage(rows[:size], before is not None or offset > 0, len(rows) > size)
+
+
+def league_totals(league: League) -> dict[str, int]:
+    """How many games and players the league has (for the page headings)."""
+    games = db.session.scalar(select(func.count()).select_from(Game).where(
+        Game.league_id == league.id, Game.status == FINISHED)) or 0
+    players = db.session.scalar(select(func.count()).select_from(Player).where(
+        Player.league_id == league.id)) or 0
+    return {"games": games, "players": players}

@@ -1,1 +1,0 @@
-"""The site's blueprints, one module each."""

@@ -1,0 +1,1 @@
+"""Leagues, their members and passwords: the access pages and their forms."""

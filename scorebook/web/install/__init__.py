@@ -1,0 +1,1 @@
+"""The installable app: the manifest, the service worker, the icons."""

@@ -1,0 +1,1 @@
+"""The league pages (standings, seasons, players, imports and exports) and its statistics."""

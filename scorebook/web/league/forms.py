@@ -1,0 +1,44 @@
+"""Flask-WTF forms of the league pages: the roster, seasons, importing a league."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import BooleanField, DateField, SelectField, StringField
+from wtforms.validators import InputRequired, Optional
+
+from scorebook.plain_text import PlainText
+from scorebook.services.games import MAX_NAME_LENGTH
+from scorebook.services.league import MAX_SEASON_NAME
+
+
+class PlayerNameForm(FlaskForm):
+    """Add a player, or rename one."""
+
+    name = StringField(_l("Name"), validators=[InputRequired(_l("Give the player a name.")),
+                                               PlainText()],
+                       render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "off",
+                                  "autocapitalize": "words"})
+
+
+class ActionForm(FlaskForm):
+    """A button that changes something (retire, bring back, delete): only the token."""
+
+
+class MergeForm(FlaskForm):
+    other = SelectField(_l("The same person as"), coerce=int, validate_choice=False)
+    sure = BooleanField(_l("Yes, they are one person. I know this cannot be undone."))
+
+
+class SeasonForm(FlaskForm):
+    name = StringField(_l("Name"), validators=[InputRequired(_l("Give the season a name.")),
+                                               PlainText()],
+                       render_kw={"maxlength": MAX_SEASON_NAME, "autocomplete": "off"})
+    starts_on = DateField(_l("First day"), validators=[Optional()])
+    ends_on = DateField(_l("Last day"), validators=[Optional()])
+
+
+class ImportForm(FlaskForm):
+    file = FileField(_l("League file (JSON)"),
+                     validators=[FileRequired(_l("Choose the file to import."))])

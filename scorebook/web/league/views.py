@@ -1,0 +1,491 @@
+"""The league's pages: standings, players, a player's page, history, seasons, exports."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    stream_with_context,
+    url_for,
+)
+from flask_babel import format_decimal, gettext
+from sqlalchemy import func, select
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorebook.extensions import db
+from scorebook.limits import size_text
+from scorebook.models import Game, League, Player, Season, utcnow
+from scorebook.plain_text import db_int
+from scorebook.services import access
+from scorebook.services import league as service
+from scorebook.services.exports import (
+    JSONError,
+    LeagueImportError,
+    export_league_chunks,
+    game_csv,
+    import_league,
+    league_csv_chunks,
+    not_json_message,
+    read_league_file,
+)
+from scorebook.services.games import family_name, load_game
+from scorebook.services.ratings import START_MU, display_rating
+from scorebook.web.league.forms import ActionForm, ImportForm, MergeForm, PlayerNameForm, SeasonForm
+from scorebook.web.presenters.bidi import isolate
+from scorebook.web.presenters.charts import histogram, rating_chart
+from scorebook.web.presenters.i18n import day
+
+bp = Blueprint("league", __name__)
+
+
+Page = str | BaseResponse | tuple[str, int]
+
+
+@bp.app_template_filter("fixed")
+def fixed(value: float, places: int = 1) -> str:
+    """A number with exactly ``places`` decimals in the page's language: ``23.0``."""
+    pattern = "#,##0." + "0" * places if places else "#,##0"
+    return str(format_decimal(value, format=pattern)).replace("-", "\u2212")
+
+
+def _league() -> League:
+    """The league this browser has open, if it may do what the request asks there (read:
+    a viewer; change: a scorer); without one, a redirect to /leagues."""
+    league = access.current_league()
+    g.league = league  # the page's language may follow the league's
+    return league
+
+
+def _season(season_id: int) -> tuple[League, Season]:
+    """The open league and its season `season_id`; a 404 for another league's season."""
+    league = _league()
+    season = db.session.get(Season, season_id)
+    if season is None or season.league_id != league.id:
+        abort(404)
+    return league, season
+
+
+@bp.app_template_global()
+def league_ratings_pending() -> int:
+    """Games whose ratings a background replay is still bringing up to date (0: none)."""
+    league = g.get("league")
+    return service.ratings_pending(league) if league is not None else 0
+
+
+def _player(league: League, player_id: int) -> Player:
+    player = db.session.get(Player, player_id)
+    if player is None or player.league_id != league.id:
+        abort(404)
+    return player
+
+
+def _season_choice(league: League, seasons: list[Season], default_current: bool
+                   ) -> tuple[Season | None, str]:
+    """The season asked for by ``?season=`` (an id or ``all``); without it, the season
+    holding today's date when ``default_current`` (else all time)."""
+    value = request.args.get("season", "")
+    if value == "all":
+        return None, "all"
+    if value.isdigit():
+        season = next((s for s in seasons if s.id == int(value)), None)
+        if season is None:
+            abort(404)
+        return season, str(season.id)
+    if value:
+        abort(404)
+    if default_current:
+        today = service.utcnow().date()
+        current = service.season_of_day(seasons, today)
+        if current is not None:
+            return current, str(current.id)
+    return None, "all"
+
+
+def file_stem(league: League) -> str:
+    """A download's name: the league's name in plain letters, and today's date
+    (``our-table-2026-11-29``), so a family's exports do not overwrite each other."""
+    plain = unicodedata.normalize("NFKD", league.name).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:40] or "league"
+    return f"{slug}-{utcnow().date().isoformat()}"
+
+
+def _csv_response(text: str, filename: str) -> Response:
+    return Response("\ufeff" + text, mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+# --- standings --------------------------------------------------------------------------
+
+
+@bp.get("/")
+def standings() -> str:
+    league = _league()
+    seasons = service.prepare(league)
+    season, season_value = _season_choice(league, seasons, default_current=True)
+    sort = request.args.get("sort", service.DEFAULT_SORT)
+    if sort not in service.SORTS:
+        sort = service.DEFAULT_SORT
+    direction = request.args.get("dir")
+    descending = (direction == "desc") if direction in ("asc", "desc") else None
+    rows = service.standings(league, season, sort, descending)
+    if descending is None:
+        descending = service.DESCENDING_FIRST[sort]
+    return render_template(
+        "league/standings.html", league=league, seasons=seasons, season=season,
+        season_value=season_value, rows=rows, sort=sort, descending=descending,
+        sorts=service.SORTS, descending_first=service.DESCENDING_FIRST,
+        totals=service.league_totals(league))
+
+
+# --- players ----------------------------------------------------------------------------
+
+
+@bp.route("/players", methods=["GET", "POST"])
+def players() -> Page:
+    league = _league()
+    form = PlayerNameForm(prefix="add")
+    error = None
+    if form.validate_on_submit():
+        try:
+            player = service.add_player(league, form.name.data or "")
+        except service.LeagueError as exc:
+            error = exc.message
+        else:
+            flash(gettext("%(name)s joined the league.", name=isolate(player.name)))
+            return redirect(url_for("league.players"))
+    elif request.method == "POST":
+        error = " ".join(str(m) for m in form.name.errors) or gettext(
+            "The form was stale or opened in another tab; please try again.")
+    page = render_template("league/players.html", league=league, form=form, error=error,
+                           players=service.players_of(league),
+                           played=_games_played(league))
+    return (page, 400) if error else page
+
+
+def _games_played(league: League) -> dict[int, int]:
+    return {s.player_id: s.games for s in service.standings(league)}
+
+
+@bp.get("/players/<int:player_id>")
+def player(player_id: int) -> str:
+    from scorebook.web.league.stats import player_sections  # (it imports this module)
+
+    league = _league()
+    seasons = service.prepare(league)
+    who = _player(league, player_id)
+    season, season_value = _season_choice(league, seasons, default_current=False)
+    rows = service.standings(league, season, player_id=who.id)
+    stats = rows[0] if rows else None
+    sections = player_sections(league, who, season)  # (brings the statistics up to date)
+    line = service.rating_line(who)
+    kept = sections["stats_progress"].ready  # (else counted from the results and hands)
+    width, bands = service.score_distribution(who, season, kept=kept)
+    span = (day(line.first, "short"), day(line.last, "short")) if line.games else ("", "")
+    return render_template(
+        "league/player.html", league=league, player=who, seasons=seasons, season=season,
+        season_value=season_value, stats=stats,
+        rating=line.now if line.now is not None else display_rating(START_MU),
+        rating_chart=rating_chart(line.points, span, who.name, display_rating(START_MU),
+                                  games=line.games, high=line.high, low=line.low),
+        score_chart=histogram(bands, width, gettext("How many hands %(name)s scored in each "
+                                                    "band of points", name=isolate(who.name)),
+                              "score-distribution"),
+        bands=bands, band_width=width,
+        head_to_head=service.head_to_head(who, season, kept=kept),
+        recent=service.recent_games(who), **sections)
+
+
+@bp.route("/players/<int:player_id>/edit", methods=["GET", "POST"])
+@access.requires(access.SCORER)  # only forms: a viewer gets the 403 before filling one in
+def edit_player(player_id: int) -> Page:
+    league = _league()
+    who = _player(league, player_id)
+    rename = PlayerNameForm(prefix="rename", data={"name": who.name})
+    merge = MergeForm(prefix="merge")
+    others = [p for p in service.players_of(league) if p.id != who.id]
+    merge.other.choices = [(0, gettext("Choose a player"))] + [(p.id, p.name) for p in others]
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        if "rename-name" in request.form:
+            if rename.validate_on_submit():
+                old = who.name
+                try:
+                    service.rename_player(who, rename.name.data or "")
+                except service.LeagueError as exc:
+                    db.session.rollback()
+                    errors["rename"] = exc.message
+                else:
+                    flash(gettext("%(old)s is now called %(new)s.", old=isolate(old),
+                                  new=isolate(who.name)))
+                    return redirect(url_for("league.edit_player", player_id=who.id))
+            else:
+                errors["rename"] = _form_errors(rename)
+        elif "merge-other" in request.form:
+            other = db.session.get(Player, db_int(merge.other.data) or 0) \
+                if merge.validate_on_submit() else None
+            if other is None or other.league_id != league.id or other.id == who.id:
+                errors["merge"] = gettext("Choose the player who is the same person.")
+            elif not merge.sure.data:
+                errors["merge"] = gettext("Tick the box to say you are sure: a merge cannot "
+                                          "be undone.")
+            else:
+                gone_name = other.name
+                try:
+                    service.merge_players(who, other)
+                except service.LeagueError as exc:
+                    db.session.rollback()
+                    errors["merge"] = exc.message
+                else:
+                    flash(gettext("%(gone)s's games now belong to %(name)s.",
+                                  gone=isolate(gone_name),
+                                  name=isolate(who.name)))
+                    return redirect(url_for("league.player", player_id=who.id))
+        else:
+            abort(400)
+    page = render_template("league/edit_player.html", league=league, player=who,
+                           rename=rename, merge=merge, retire=ActionForm(prefix="retire"),
+                           errors=errors, has_others=bool(others))
+    return (page, 400) if errors else page
+
+
+@bp.post("/players/<int:player_id>/retire")
+def retire_player(player_id: int) -> BaseResponse:
+    league = _league()
+    who = _player(league, player_id)
+    form = ActionForm(prefix="retire")
+    if not form.validate_on_submit():
+        abort(400)
+    retire = request.form.get("retired") == "1"
+    service.set_retired(who, retire)
+    if retire:
+        flash(gettext("%(name)s is retired: kept in the history, off the new-game list.",
+                      name=isolate(who.name)))
+    else:
+        flash(gettext("%(name)s is back on the roster.", name=isolate(who.name)))
+    return redirect(url_for("league.edit_player", player_id=who.id))
+
+
+# --- history ----------------------------------------------------------------------------
+
+
+@bp.get("/history")
+def history() -> str:
+    league = _league()
+    seasons = service.prepare(league)
+    season, season_value = _season_choice(league, seasons, default_current=False)
+    everyone = service.players_of(league)
+    player_value = request.args.get("player", "")
+    who = None
+    if player_value.isdigit():
+        who = next((p for p in everyone if p.id == int(player_value)), None)
+        if who is None:
+            abort(404)
+    elif player_value:
+        abort(404)
+    query = service.history_query(league, season, who)
+    total = db.session.scalar(select(func.count()).select_from(
+        query.order_by(None).options().with_only_columns(Game.id).subquery())) or 0
+    cursors = {}
+    for key in ("before", "after"):
+        if request.args.get(key):
+            cursors[key] = service.parse_cursor(request.args[key])
+            if cursors[key] is None:
+                abort(400)
+    pages = max(1, -(-total // service.HISTORY_PAGE))
+    # a page number edited by hand: past the last page (or too large for the database's
+    # OFFSET) is the last page, anything not a number the first
+    number = min(max(1, db_int(request.args.get("page", "")) or 1), pages)
+    offset = 0 if cursors else (number - 1) * service.HISTORY_PAGE
+    page = service.history_page(query, cursors.get("before"), cursors.get("after"), offset)
+    items = page.games
+    args = {"season": season_value, "player": player_value or None}
+    pagination = {
+        "total": total, "page": number,
+        "pages": pages,
+        "newer": {"after": service.cursor_of(items[0]), "page": max(1, number - 1), **args}
+        if page.newer and items else None,
+        "older": {"before": service.cursor_of(items[-1]), "page": number + 1, **args}
+        if page.older and items else None}
+    tables = service.game_tables([game.id for game in items])
+    return render_template(
+        "league/history.html", league=league, seasons=seasons, season=season,
+        season_value=season_value, players=everyone, who=who, pagination=pagination,
+        games=items, tables=tables, family_name=family_name,
+        args=args)
+
+
+# --- seasons ----------------------------------------------------------------------------
+
+
+@bp.route("/seasons", methods=["GET", "POST"])
+def seasons() -> Page:
+    league = _league()
+    all_seasons = service.prepare(league)
+    form = SeasonForm(prefix="new")
+    error = None
+    if form.validate_on_submit():
+        try:
+            season = service.save_season(league, form.name.data or "", form.starts_on.data,
+                                         form.ends_on.data)
+        except service.LeagueError as exc:
+            db.session.rollback()
+            error = exc.message
+        else:
+            flash(gettext("Season %(name)s saved.", name=isolate(season.name)))
+            return redirect(url_for("league.seasons"))
+    elif request.method == "POST":
+        error = _form_errors(form)
+    edits = {s.id: SeasonForm(prefix=f"s{s.id}", obj=s, formdata=None) for s in all_seasons}
+    page = render_template("league/seasons.html", league=league, seasons=all_seasons,
+                           form=form, edits=edits, error=error, edit_errors={},
+                           delete=ActionForm(prefix="delete"))
+    return (page, 400) if error else page
+
+
+def _form_errors(form: Any) -> str:
+    messages = [str(m) for field in form for m in field.errors]
+    return " ".join(messages) or gettext(
+        "The form was stale or opened in another tab; please try again.")
+
+
+@bp.post("/seasons/<int:season_id>")
+def edit_season(season_id: int) -> Page:
+    league, season = _season(season_id)
+    form = SeasonForm(prefix=f"s{season.id}")
+    error = None
+    if form.validate_on_submit():
+        try:
+            service.save_season(league, form.name.data or "", form.starts_on.data,
+                                form.ends_on.data, season)
+        except service.LeagueError as exc:
+            db.session.rollback()
+            error = exc.message
+        else:
+            flash(gettext("Season %(name)s saved.", name=isolate(season.name)))
+            return redirect(url_for("league.seasons"))
+    else:
+        error = _form_errors(form)
+    all_seasons = service.seasons_of(league)
+    edits = {s.id: SeasonForm(prefix=f"s{s.id}", obj=s, formdata=None) for s in all_seasons}
+    edits[season.id] = form
+    page = render_template("league/seasons.html", league=league, seasons=all_seasons,
+                           form=SeasonForm(prefix="new", formdata=None), edits=edits,
+                           error=None, edit_errors={season.id: error},
+                           delete=ActionForm(prefix="delete"))
+    return page, 400
+
+
+@bp.post("/seasons/<int:season_id>/delete")
+def delete_season(season_id: int) -> BaseResponse:
+    league, season = _season(season_id)
+    if not ActionForm(prefix="delete").validate_on_submit():
+        abort(400)
+    name = season.name
+    service.delete_season(season)
+    flash(gettext("Season %(name)s deleted; its games count in their year's season.",
+                  name=isolate(name)))
+    return redirect(url_for("league.seasons"))
+
+
+# --- exports ----------------------------------------------------------------------------
+
+
+@bp.get("/export")
+def export_page() -> str:
+    league = _league()
+    service.prepare(league)
+    return render_template("league/export.html", league=league,
+                           form=ImportForm(), error=None, **_import_figures(),
+                           totals=service.league_totals(league))
+
+
+def _import_limit() -> str:
+    return size_text(int(current_app.config["IMPORT_MAX_CONTENT_LENGTH"]))
+
+
+#: What the import page says a league of 5,000 games weighs and takes (measured by
+#: benchmarks/league_import.py: see benchmarks/README.md).
+IMPORT_EXAMPLE_MB = 282
+IMPORT_EXAMPLE_MINUTES = 5  # 279 s of CPU; 15.5 min wall-clock on a busy machine
+
+
+def _import_figures() -> dict[str, Any]:
+    return {"import_limit": _import_limit(),
+            "import_example_size": f"{format_decimal(IMPORT_EXAMPLE_MB)} MB",
+            "import_example_minutes": format_decimal(IMPORT_EXAMPLE_MINUTES)}
+
+
+@bp.get("/results.csv")
+def results_csv() -> Response:
+    league = _league()
+    chunks = league_csv_chunks(league)
+    first = next(chunks)  # (the header: anything wrong shows as an error page, not a cut file)
+    body = stream_with_context(itertools.chain(["\ufeff" + first], chunks))
+    return Response(body, mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="{file_stem(league)}-results.csv"'})
+
+
+@bp.get("/export.json")
+def export_json() -> Response:
+    league = _league()
+    chunks = export_league_chunks(league)
+    first = next(chunks)  # (anything wrong shows as an error page, not a cut file)
+    return Response(stream_with_context(itertools.chain([first], chunks)),
+                    mimetype="application/json",
+                    headers={"Content-Disposition":
+                             f'attachment; filename="{file_stem(league)}.json"'})
+
+
+@bp.post("/import")
+@access.requires(access.OWNER)
+def import_page() -> Page:
+    league = _league()  # only an owner imports (and then owns the imported league)
+    replaced = league.id
+    # (the body limit is IMPORT_MAX_CONTENT_LENGTH, set before the CSRF check reads the
+    # form: scorebook.limits; the upload is spooled to a temporary file as it arrives)
+    form = ImportForm()
+    error = None
+    if form.validate_on_submit():
+        try:
+            # read as a stream: the games one at a time, whatever the file's size
+            data = read_league_file(form.file.data.stream)
+            imported = import_league(data, replace=league)
+        except JSONError:
+            error = not_json_message()
+        except LeagueImportError as exc:
+            error = str(exc)
+        else:
+            if db.session.get(League, replaced) is None:  # it was empty: replaced
+                access.forget(session, replaced)
+            access.remember(session, imported, access.OWNER)
+            flash(gettext("The league %(name)s was imported, and this browser owns it: set "
+                          "a password in its settings to open it on other devices, and make "
+                          "invite links there.", name=isolate(imported.name)))
+            return redirect(url_for("league.standings", season="all"))
+    else:
+        error = _form_errors(form)
+    league = _league()  # the import may have replaced an empty league
+    page = render_template("league/export.html", league=league, form=form, error=error,
+                           **_import_figures(), totals=service.league_totals(league))
+    return page, 400
+
+
+@bp.get("/games/<int:game_id>.csv")
+def game_export(game_id: int) -> Response:
+    game = load_game(game_id)
+    if game is None:
+        abort(404)
+    return _csv_response(game_csv(game), f"game-{game.number}.csv")

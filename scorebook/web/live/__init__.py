@@ -1,0 +1,1 @@
+"""The live pages' version endpoint, answered by Flask when the WSGI poll does not."""

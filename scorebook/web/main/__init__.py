@@ -1,0 +1,1 @@
+"""The home page and the helpers every template has."""

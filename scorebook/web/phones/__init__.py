@@ -1,0 +1,1 @@
+"""Phones at the table: invitations by QR code, the phones of a league."""

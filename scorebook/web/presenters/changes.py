@@ -1,0 +1,196 @@
+"""A game's history entries as a reader sees them.
+
+Each entry's summary is stored as plain, language-neutral text when the change is
+made (``scorebook.services.hands``): ``Ann: 10S 10H 10D`` for a meld, ``Ben: 10C → Ann-1``
+for a lay-off, ``Ann +220, Ben −6`` for a hand.  Here the cards get their suit
+symbols (and spoken names), a live meld's label becomes “Ann's meld 1” in the
+reader's language, and a score its real minus sign.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask import Blueprint
+from flask_babel import gettext
+from markupsafe import Markup, escape
+
+from scorebook.models import DRAW, STOCK_OUT, Change
+from scorebook.services import history
+from scorebook.web.presenters.bidi import bdi, isolate
+from scorebook.web.presenters.cards import card_html, cards_html
+from scorebook.web.presenters.i18n import signed_number
+from scorebook.web.presenters.wording import meld_name
+
+ARROW = " → "
+_NEGATIVE = re.compile(r"(?<= )-(?=\d)")
+#: One player's score in a hand's summary (``Ann +220``, ``Cy 0``), then a comma or the
+#: end. (A summary stored before scores of nothing were written ``0`` says ``+0``.)
+_SCORE = re.compile(r"(?P<name>.+?) (?P<score>[+-]\d+|0)(?:, |$)")
+
+
+def _onto(card: str, label: str) -> Markup:
+    return card_html(card) + Markup(ARROW) + escape(meld_name(label))
+
+
+def _scores(text: str) -> Markup:
+    """``Ann +220, Ben -6`` with each name isolated and a real minus sign."""
+    parts = list(_SCORE.finditer(text))
+    if not parts or "".join(m.group(0) for m in parts) != text:
+        return escape(_NEGATIVE.sub("\u2212", text))
+    return Markup(", ").join(
+        bdi(m.group("name")) + Markup(" ")
+        + ("0" if m.group("score") == "+0" else m.group("score").replace("-", "\u2212"))
+        for m in parts)
+
+
+def change_summary(change: Change) -> Markup:
+    """The summary of one history entry, ready for the page."""
+    text = change.summary or ""
+    action = change.action
+    if action == history.DELETED:
+        return Markup("")  # the entry's title already says which hand went
+    if action == history.LIVE_MELD and ": " in text:
+        who, _, cards = text.partition(": ")
+        return bdi(who) + Markup(": ") + cards_html(cards)
+    if action == history.LIVE_LAYOFF and ": " in text and ARROW in text:
+        who, _, rest = text.partition(": ")
+        card, _, label = rest.partition(ARROW)
+        return bdi(who) + Markup(": ") + _onto(card, label)
+    if action == history.LIVE_UNDO:
+        if ARROW in text:
+            card, _, label = text.partition(ARROW)
+            return _onto(card, label)
+        return escape(meld_name(text))
+    if action in (history.RECORDED, history.EDITED, history.LIVE_FINISHED):
+        if action == history.EDITED and (change.details or {}).get("before"):
+            return Markup("")  # the details say it, before → after
+        if isinstance(change.details, dict) and change.details.get("points_only"):
+            return _scores(text) + Markup(" · ") + escape(gettext("points only"))
+        return _scores(text)
+    return escape(text)
+
+
+# --- what a change did, card by card (Change.details) -------------------------------------
+
+
+def _cards(cards: Sequence[str]) -> Markup:
+    return cards_html(list(cards)) if cards else escape(gettext("nothing"))
+
+
+def _zones(player: Mapping[str, Any]) -> dict[str, list[str]]:
+    """A player's cards in a snapshot, by where they went, in the order entered."""
+    melded = [c for meld in player.get("melds", []) for c in meld]
+    laid = [c for c, _onto in player.get("layoffs", [])]
+    return {"melds": melded, "layoffs": laid, "hand": list(player.get("hand", []))}
+
+
+def _ending(snap: Mapping[str, Any]) -> str:
+    if snap.get("went_out"):
+        text = gettext("%(name)s went out", name=isolate(snap["went_out"]))
+        return text + (" · " + gettext("went Rummy") if snap.get("going_rummy") else "")
+    if snap.get("ending") == DRAW:
+        return gettext("a draw")
+    if snap.get("ending") == STOCK_OUT:
+        return gettext("the stock ran out")
+    return ""
+
+
+def _zone_label(zone: str) -> str:
+    if zone == "melds":
+        return gettext("put down")
+    if zone == "layoffs":
+        return gettext("laid off")
+    return gettext("left in hand")
+
+
+def _score(value: Any) -> str:
+    return signed_number(int(value)) if isinstance(value, int) else "–"
+
+
+def edit_lines(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Markup]:
+    """An edit in words, one line per player it touched: ``Ben −49 → −34 · left in
+    hand: 🃏 5♥ → 5♥``; and how the hand ended, if that changed."""
+    lines: list[Markup] = []
+    was = {p["name"]: p for p in before.get("players", [])}
+    for now in after.get("players", []):
+        old = was.get(now["name"])
+        if old is None:
+            continue
+        parts: list[Markup] = []
+        if old.get("score") != now.get("score"):
+            parts.append(escape(f"{_score(old.get('score'))} → {_score(now.get('score'))}"))
+        zones_old, zones_now = _zones(old), _zones(now)
+        for zone in ("melds", "layoffs", "hand"):
+            if sorted(zones_old[zone]) != sorted(zones_now[zone]):  # not just reordered
+                parts.append(escape(_zone_label(zone)) + Markup(": ")
+                             + _cards(zones_old[zone]) + Markup(ARROW) + _cards(zones_now[zone]))
+        if parts:
+            lines.append(bdi(now["name"]) + Markup(" ") + Markup(" · ").join(parts))
+    if _ending(before) != _ending(after):
+        lines.append(escape(gettext("How it ended")) + Markup(": ")
+                     + escape(_ending(before)) + Markup(ARROW) + escape(_ending(after)))
+    if bool(before.get("points_only")) != bool(after.get("points_only")):
+        lines.append(escape(gettext("Cards → points only") if after.get("points_only")
+                            else gettext("Points only → cards")))
+    elif after.get("points_only") and lines:
+        lines.append(escape(gettext("points only")))
+    if not lines:
+        lines.append(escape(gettext("Saved again with no change.")))
+    return lines
+
+
+def held_lines(snap: Mapping[str, Any]) -> list[Markup]:
+    """What a hand held (a deleted hand, a live hand thrown away), one line per player:
+    ``Ann +40: put down 7♠ 8♠ 9♠ · left in hand 5♥``."""
+    lines: list[Markup] = []
+    for p in snap.get("players", []):
+        zones = _zones(p)
+        parts = [escape(_zone_label(z)) + Markup(" ") + cards_html(zones[z])
+                 for z in ("melds", "layoffs", "hand") if zones[z]]
+        head = bdi(p["name"])
+        if p.get("score") is not None:
+            head += Markup(" ") + escape(_score(p["score"]))
+        if snap.get("points_only"):
+            body = escape(gettext("points only"))
+        else:
+            body = Markup(" · ").join(parts) if parts else escape(gettext("no cards"))
+        lines.append(head + Markup(": ") + body)
+    ending = _ending(snap) if snap.get("complete", True) else ""
+    if ending:
+        lines.append(escape(gettext("How it ended")) + Markup(": ") + escape(ending))
+    return lines
+
+
+def change_details(change: Change) -> list[Markup]:
+    """The lines that show what a change did, from its details (none for an entry
+    stored before details were kept)."""
+    details = change.details or {}
+    if not isinstance(details, dict):
+        return []
+    try:
+        if change.action == history.EDITED and details.get("before") and details.get("after"):
+            return edit_lines(details["before"], details["after"])
+        if change.action in (history.DELETED, history.LIVE_CANCELLED) and details.get("held"):
+            return held_lines(details["held"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return []  # details written by some other version: the summary still stands
+    return []
+
+
+def device_name(change: Change) -> str:
+    """The phone a change came from, as a family knows it: "Ann's phone (Chrome ·
+    Android)", or just the browser when the phone never said whose it is."""
+    device = change.device or gettext("unknown device")
+    if change.player:
+        return gettext("%(name)s's phone (%(device)s)", name=isolate(change.player),
+                       device=device)
+    return device
+
+
+def register_change_helpers(bp: Blueprint) -> None:
+    bp.add_app_template_filter(change_summary, "change_summary")
+    bp.add_app_template_filter(change_details, "change_details")
+    bp.add_app_template_filter(device_name, "device_name")

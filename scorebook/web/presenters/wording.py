@@ -1,0 +1,108 @@
+"""How the referee's verdicts read on a page: the one presenter of its messages.
+
+The referee says what it found as a message id and typed parameters (cards, meld ids,
+counts, names: :data:`referee.verdict.PLACEHOLDERS`); this module words them for a
+page in the reader's language — the message through Babel, cards with their suit
+symbols (which read the same in every language), a live hand's melds by name (“Ann's
+meld 2”), lists joined the way the language joins them (“A, B y C”), names isolated
+from the text around them, house rules by the names the new-game form gives them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from babel.lists import format_list
+from flask_babel import get_locale, gettext
+
+from referee import Card, RulesError, Verdict
+from referee.rules import FAMILY_NAMES
+from referee.verdict import MESSAGES, PLACEHOLDERS, RULES_MESSAGES, Placeholder, render
+from scorebook.web.presenters.bidi import isolate
+from scorebook.web.presenters.i18n import number, option_label
+
+
+def meld_label(player: str, k: int) -> str:
+    """A live meld's id within its hand: its owner and its number among their melds."""
+    return f"{player}-{k}"
+
+
+def meld_label_parts(label: str) -> tuple[str, int] | None:
+    """The owner and number in a label made by :func:`meld_label` (None for others)."""
+    owner, dash, k = label.rpartition("-")
+    return (owner, int(k)) if owner and dash and k.isdigit() else None
+
+
+def meld_name(label: str) -> str:
+    """``Ann-2`` → “Ann's meld 2”; any other id as it is."""
+    parts = meld_label_parts(label)
+    if parts is None:
+        return isolate(label)
+    return gettext("%(name)s's meld %(number)s", name=isolate(parts[0]), number=parts[1])
+
+
+def _quoted_meld(label: str) -> str:
+    """A live meld by its name, quoted (the verdicts say “meld %(meld)s”); others as is."""
+    if meld_label_parts(label) is None:
+        return isolate(label)
+    return gettext("“%(meld)s”", meld=meld_name(label))
+
+
+def card_list(cards: Iterable[Card]) -> str:
+    """``7♠ 🃏=8♥ 9♠``: cards with their suit symbols, in the order given."""
+    return " ".join(c.pretty() for c in cards)
+
+
+def word_list(items: Iterable[str]) -> str:
+    """Words joined as the page's language joins a list: “A, B and C”, “A, B y C”."""
+    return format_list(list(items), locale=str(get_locale() or "en"))
+
+
+def param_text(name: str, value: Any, name_melds: bool = True) -> str:
+    """One parameter of a referee message as a page shows it (meld ids as they are when
+    not ``name_melds``: the referee's own pages show the ids the question gave)."""
+    kind = PLACEHOLDERS.get(name)
+    if kind is Placeholder.CARD:
+        return str(value.pretty())
+    if kind is Placeholder.CARDS:
+        return card_list(value)
+    if kind is Placeholder.READINGS:
+        return "; ".join(card_list(r.cards) for r in value)
+    if kind is Placeholder.MELD:
+        return _quoted_meld(value) if name_melds else isolate(value)
+    if kind is Placeholder.MELDS:
+        return word_list(_quoted_meld(v) if name_melds else isolate(v) for v in value)
+    if kind is Placeholder.NAME:
+        return isolate(value)
+    if kind is Placeholder.NAMES:
+        return word_list(isolate(v) for v in value)
+    if kind is Placeholder.OPTION:
+        return option_label(value)
+    if kind is Placeholder.FAMILY:
+        return gettext(FAMILY_NAMES[value]) if value in FAMILY_NAMES else str(value)
+    if kind is Placeholder.COUNT and isinstance(value, int):
+        return number(value)
+    return str(value)
+
+
+def say(template: str, params: Mapping[str, Any], name_melds: bool = True) -> str:
+    """A catalogued referee message (its English ``template``) in the page's language."""
+    return render(gettext(template),
+                  {k: param_text(k, v, name_melds) for k, v in params.items()})
+
+
+def explain(verdict: Verdict, name_melds: bool = True, plain: bool = False) -> str:
+    """A referee verdict in the reader's language, as a page shows it — or, ``plain``,
+    as the JSON API says it: its parameters as the API's ``params`` write them (``7S``,
+    ``A, B``), which in English is the referee's own :attr:`~referee.Verdict.message`."""
+    if plain:
+        return render(gettext(verdict.template), verdict.plain_params())
+    return say(MESSAGES[verdict.code], verdict.params, name_melds)
+
+
+def rules_error_text(exc: RulesError) -> str:
+    """Why a rule set cannot be built, in the page's language (the English of the error
+    for the few a page's own choices can never produce)."""
+    template = RULES_MESSAGES.get(exc.code)
+    return str(exc) if template is None else say(template, exc.params)
