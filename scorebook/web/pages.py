@@ -55,7 +55,7 @@ from typing import Any
 import brotli
 from flask import Flask, g, request, session
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from werkzeug.http import dump_cookie, http_date, parse_cookie
+from werkzeug.http import dump_cookie, http_date
 
 from scorebook.compression import negotiate
 from scorebook.models import Change, EndedMembership, Game, League, Player, Season, Seat
@@ -271,11 +271,8 @@ class PageMiddleware(PollMiddleware):
         return self.wrapped(environ, start_response)
 
     def session_data(self, environ: dict[str, Any]) -> dict[str, Any] | None:
-        raw = environ.get("HTTP_COOKIE")
-        if not raw or self.cookie not in raw:
-            return None
-        value = parse_cookie(raw).get(self.cookie)
-        if not value:
+        value = self.cookie_value(environ)
+        if value is None:
             return None
         environ[COOKIE_KEY] = value
         known = self.verified.get(value)

@@ -113,12 +113,16 @@ class PollMiddleware:
             except Exception:  # noqa: S110 (already gone)
                 pass
 
-    def memberships(self, environ: dict[str, Any]) -> dict[str, Any] | None:
+    def cookie_value(self, environ: dict[str, Any]) -> str | None:
+        """The session cookie's signed value, if the request sent one."""
         raw = environ.get("HTTP_COOKIE")
         if not raw or self.cookie not in raw:
             return None
-        value = parse_cookie(raw).get(self.cookie)
-        if not value:
+        return parse_cookie(raw).get(self.cookie) or None
+
+    def memberships(self, environ: dict[str, Any]) -> dict[str, Any] | None:
+        value = self.cookie_value(environ)
+        if value is None:
             return None
         try:
             data = self.serializer.loads(value, max_age=self.max_age)

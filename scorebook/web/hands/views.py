@@ -377,12 +377,8 @@ def new(game_id: int) -> Page:
         if wants_json():
             return refused_answer(game, error, kept)
         return render_record(game, form, number, error=error, status=error.status)
-    saved = gettext("Hand %(number)s saved.", number=hand.number)
-    if wants_json():
-        return sent_answer(game, hand, kept, saved)
-    draft_saved(kept)
-    flash(saved)
-    return redirect(url_for("games.show", game_id=game.id, _anchor=f"hand-{hand.number}"))
+    return stored_answer(game, hand, kept, gettext("Hand %(number)s saved.",
+                                                   number=hand.number))
 
 
 @bp.get("/<int:number>")
@@ -440,12 +436,17 @@ def edit(game_id: int, number: int) -> Page:
 
 
 def edited_answer(game: Game, hand: Hand, kept: str) -> Response:
-    """A change stored: JSON for the offline queue, else the scoreboard."""
-    changed = gettext("Hand %(number)s changed.", number=hand.number)
+    return stored_answer(game, hand, kept, gettext("Hand %(number)s changed.",
+                                                   number=hand.number))
+
+
+def stored_answer(game: Game, hand: Hand, kept: str, message: str) -> Response:
+    """A hand stored (recorded or changed): JSON for the offline queue, else the
+    scoreboard at the hand, with ``message`` flashed and the form's draft cleared."""
     if wants_json():
-        return sent_answer(game, hand, kept, changed)
+        return sent_answer(game, hand, kept, message)
     draft_saved(kept)
-    flash(changed)
+    flash(message)
     return redirect(url_for("games.show", game_id=game.id, _anchor=f"hand-{hand.number}"))
 
 
