@@ -135,6 +135,23 @@ def account(session: Session, game_ids: Sequence[int], sign: int) -> None:
     _apply_pairs(session, pair_delta, leagues)
 
 
+def _write(session: Session, table: Any, keys: dict[str, Any], columns: Sequence[str],
+           gone: list[dict[str, Any]], inserts: list[dict[str, Any]],
+           updates: list[dict[str, Any]]) -> None:
+    """One batch of changes to a sums table, a statement each (executemany): the rows
+    ``gone`` deleted, ``inserts`` added and ``updates`` set. ``keys`` names the
+    bind parameters (``k_…``) that pick a row by its columns; an update sets each of
+    ``columns`` from its ``v_…`` parameter."""
+    where = and_(*(column == bindparam(name) for name, column in keys.items()))
+    if gone:
+        session.execute(delete(table).where(where), gone)
+    if inserts:
+        session.execute(insert(table), inserts)
+    if updates:
+        session.execute(update(table).where(where)
+                        .values({n: bindparam(f"v_{n}") for n in columns}), updates)
+
+
 def _apply_pairs(session: Session, delta: dict[tuple[int, int, int], list[int]],
                  leagues: dict[Key, int]) -> None:
     delta = {k: v for k, v in delta.items() if any(v)}
@@ -159,15 +176,9 @@ def _apply_pairs(session: Session, delta: dict[tuple[int, int, int], list[int]],
                             **dict(zip(PAIR_COUNTS, values))})
         else:
             updates.append({**keys, **{f"v_{n}": v for n, v in zip(PAIR_COUNTS, values)}})
-    where = and_(t.player_id == bindparam("k_player"), t.opponent_id == bindparam("k_opponent"),
-                 t.season_id == bindparam("k_season"))
-    if gone:
-        session.execute(delete(player_pair_sum).where(where), gone)
-    if inserts:
-        session.execute(insert(player_pair_sum), inserts)
-    if updates:
-        session.execute(update(player_pair_sum).where(where)
-                        .values({n: bindparam(f"v_{n}") for n in PAIR_COUNTS}), updates)
+    _write(session, player_pair_sum, {"k_player": t.player_id, "k_opponent": t.opponent_id,
+                                      "k_season": t.season_id}, PAIR_COUNTS,
+           gone, inserts, updates)
 
 
 def _apply_stats(session: Session, delta: dict[Key, list[int]], leagues: dict[Key, int]
@@ -186,22 +197,15 @@ def _apply_stats(session: Session, delta: dict[Key, list[int]], leagues: dict[Ke
         row = dict(zip(COUNTS, values))
         if values[0] <= 0:
             if before is not None:
-                gone.append(key)
+                gone.append({"k_player": key[0], "k_season": key[1]})
         elif before is None:
             inserts.append({"player_id": key[0], "season_id": key[1],
                             "league_id": leagues[key], **row})
         else:
             updates.append({"k_player": key[0], "k_season": key[1],
                             **{f"v_{n}": v for n, v in row.items()}})
-    for player_id, season_id in gone:
-        session.execute(delete(player_stat_sum).where(t.player_id == player_id,
-                                                      t.season_id == season_id))
-    if inserts:
-        session.execute(insert(player_stat_sum), inserts)
-    if updates:
-        session.execute(update(player_stat_sum).where(
-            t.player_id == bindparam("k_player"), t.season_id == bindparam("k_season"))
-            .values({n: bindparam(f"v_{n}") for n in COUNTS}), updates)
+    _write(session, player_stat_sum, {"k_player": t.player_id, "k_season": t.season_id},
+           COUNTS, gone, inserts, updates)
 
 
 def _apply_scores(session: Session, delta: dict[tuple[int, int, int], int],
@@ -227,15 +231,8 @@ def _apply_scores(session: Session, delta: dict[tuple[int, int, int], int],
                             "league_id": leagues[(key[0], key[1])], "hands": hands})
         else:
             updates.append({**keys, "v_hands": hands})
-    where = and_(t.player_id == bindparam("k_player"), t.season_id == bindparam("k_season"),
-                 t.score == bindparam("k_score"))
-    if gone:
-        session.execute(delete(player_score_sum).where(where), gone)
-    if inserts:
-        session.execute(insert(player_score_sum), inserts)
-    if updates:
-        session.execute(update(player_score_sum).where(where)
-                        .values(hands=bindparam("v_hands")), updates)
+    _write(session, player_score_sum, {"k_player": t.player_id, "k_season": t.season_id,
+                                       "k_score": t.score}, ("hands",), gone, inserts, updates)
 
 
 def resum(session: Session, league_id: int, seasons: Iterable[int] | None = None) -> None:
