@@ -30,6 +30,7 @@ from scorebook.extensions import db, limiter
 from scorebook.models import League
 from scorebook.services import access, history, invites
 from scorebook.services.access import INVITE_ROLES, OWNER, SCORER, VIEWER
+from scorebook.web import Page
 from scorebook.web.access.forms import (
     ButtonForm,
     LoginForm,
@@ -42,7 +43,6 @@ from scorebook.web.presenters.i18n import safe_next
 
 bp = Blueprint("access", __name__)
 
-Page = str | Response | tuple[str, int]
 
 
 def _too_many() -> str:

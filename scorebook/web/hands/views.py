@@ -60,6 +60,7 @@ from scorebook.services.hands import (
     sent_before,
     start_live,
 )
+from scorebook.web import Page
 from scorebook.web.games.forms import VersionForm, choices
 from scorebook.web.games.views import get_game
 from scorebook.web.hands.forms import (
@@ -80,7 +81,6 @@ from scorebook.web.presenters.wording import meld_name
 
 bp = Blueprint("hands", __name__)
 
-Page = str | Response | tuple[str, int]
 #: One move on the live hand: (game, its live hand, the validated form) -> the address to
 #: go to once it is stored, or None for the live page again; raises HandError if refused.
 LiveMove = Callable[[Game, Hand, Any], str | None]

@@ -43,15 +43,13 @@ from scorebook.services.exports import (
 )
 from scorebook.services.games import family_name, load_game
 from scorebook.services.ratings import START_MU, display_rating
+from scorebook.web import Page
 from scorebook.web.league.forms import ActionForm, ImportForm, MergeForm, PlayerNameForm, SeasonForm
 from scorebook.web.presenters.bidi import isolate
 from scorebook.web.presenters.charts import histogram, rating_chart
 from scorebook.web.presenters.i18n import day
 
 bp = Blueprint("league", __name__)
-
-
-Page = str | BaseResponse | tuple[str, int]
 
 
 @bp.app_template_filter("fixed")
