@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from scorebook.extensions import db
 from scorebook.services import access, games, hands
@@ -83,7 +84,7 @@ def test_standings_sorted_by_tapping_a_column(page, league_server, screenshot):
     page.get_by_role("link", name="League").click()
     page.get_by_label("Season", exact=True).select_option(label="All time")
     page.get_by_role("button", name="Show").click()
-    assert "Standings, all time" in page.locator("h1").inner_text()
+    expect(page.locator("h1")).to_contain_text("Standings, all time")
     rows = page.locator(".league-table tbody tr")
     assert rows.count() == len(NAMES)
     no_sideways_page(page)
@@ -119,14 +120,14 @@ def test_player_page_with_charts(page, league_server, screenshot):
     no_sideways_page(page)
     screenshot("league-player")
     page.get_by_role("link", name=f"All of {name}'s games").click()
-    assert f"with {name}" in page.locator("h1").inner_text()
+    expect(page.locator("h1")).to_contain_text(f"with {name}")
 
 
 def test_history_filtered_by_player(page, league_server, screenshot):
     page.goto(f"{league_server}/league/history")
     assert "30 games" in page.locator("h1").inner_text()
     assert page.locator(".history-list > li").count() == 20
-    assert page.get_by_text("Page 1 of 2").is_visible()
+    expect(page.get_by_text("Page 1 of 2")).to_be_visible()
     no_sideways_page(page)
     screenshot("league-history")
     page.get_by_label("Player", exact=True).select_option(label="Gran")
@@ -141,12 +142,12 @@ def test_roster_seasons_and_exports(page, league_server, screenshot):
     page.goto(f"{league_server}/league/players")
     page.get_by_label("New player's name").fill("Uncle Joe")
     page.get_by_role("button", name="Add player").click()
-    assert page.get_by_text(sentence("Uncle Joe joined the league.")).is_visible()
+    expect(page.get_by_text(sentence("Uncle Joe joined the league."))).to_be_visible()
     no_sideways_page(page)
     screenshot("league-players")
     page.get_by_role("link", name="Edit Uncle Joe").click()
     page.get_by_role("button", name="Retire Uncle Joe").click()
-    assert page.locator(".flash").get_by_text(sentence("Uncle Joe is retired")).is_visible()
+    expect(page.locator(".flash").get_by_text(sentence("Uncle Joe is retired"))).to_be_visible()
     screenshot("league-edit-player")
     page.goto(f"{league_server}/league/seasons")
     assert page.locator(".season-list > li").count() == 2  # 2025 and 2026, made on their own

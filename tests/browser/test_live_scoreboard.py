@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -140,7 +141,7 @@ def test_a_live_hand_shows_on_every_phone_as_it_is_played(
                        None)
     print(f"live hand, a meld on another phone: {shown - saved:.3f} s")
     assert shown - saved < LIMIT_S, f"the meld took {shown - saved:.2f} s to show"
-    assert page.locator("#layoff").is_visible()
+    expect(page.locator("#layoff")).to_be_visible()
     page.wait_for_selector("[data-live-status][data-state=live]")
     page.locator("#live-title-1").scroll_into_view_if_needed()
     screenshot("scorebook-live-hand-other-phone")

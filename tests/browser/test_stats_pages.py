@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
 
 from scorebook.extensions import db
 from scorebook.models import FINISHED, Game, Player
@@ -64,7 +65,7 @@ def test_player_figures(page, stats_server, screenshot) -> None:  # type: ignore
     page.goto(f"{stats_server['url']}/league/players/{stats_server['ann']}?season=all")
     for title in ("Hand by hand", "Where the points come from", "Jokers", "Aces",
                   "Melds and cards", "Who feeds whom"):
-        assert page.get_by_role("heading", name=title).is_visible(), title
+        expect(page.get_by_role("heading", name=title), title).to_be_visible()
     chart = page.locator("svg[aria-labelledby^='points-split']")
     title = chart.locator("title").text_content() or ""
     assert "Where \u2068Ann\u2069's points come from" in title  # the name isolated
@@ -101,17 +102,17 @@ def test_records_and_head_to_head(page, stats_server, screenshot) -> None:  # ty
 def test_recap_prints_and_shares(page, stats_server, screenshot) -> None:  # type: ignore[no-untyped-def]
     join(page, stats_server)
     page.goto(stats_server["url"] + season_id(page, stats_server))
-    assert page.locator(".recap-champion").is_visible()
+    expect(page.locator(".recap-champion")).to_be_visible()
     assert page.locator(".podium li").count() >= 3
     assert page.locator(".signature").count() >= 3
-    assert page.get_by_role("button", name="Print").is_visible()  # shown by recap.js
+    expect(page.get_by_role("button", name="Print")).to_be_visible()  # shown by recap.js
     assert "season" in page.locator("#share-text").input_value()
     fits(page)
     screenshot("stats-recap")
     page.emulate_media(media="print")
     for hidden in (".site-header", ".league-nav", ".share-panel", ".site-footer"):
         assert not page.locator(hidden).first.is_visible(), hidden
-    assert page.locator(".recap-champion").is_visible()
+    expect(page.locator(".recap-champion")).to_be_visible()
     screenshot("stats-recap-print")
 
 
@@ -123,7 +124,7 @@ def test_recap_without_javascript(writer, stats_server) -> None:  # type: ignore
     assert "Temporada" in writer.locator("h1").inner_text()
     # no script: no Print or Share button, but the text is there to copy
     assert not writer.get_by_role("button", name="Imprimir").is_visible()
-    assert writer.locator("#share-text").is_visible()
+    expect(writer.locator("#share-text")).to_be_visible()
     assert writer.evaluate("document.documentElement.scrollWidth") <= 390
 
 
@@ -131,8 +132,8 @@ def test_a_finished_game_shows_its_figures(page, stats_server, screenshot) -> No
     join(page, stats_server)
     page.goto(f"{stats_server['url']}/games/{stats_server['game']}")
     section = page.locator("[aria-labelledby='game-figures-title']")
-    assert section.get_by_text("Melded most").is_visible()
-    assert section.get_by_text("Turning point").is_visible()
+    expect(section.get_by_text("Melded most")).to_be_visible()
+    expect(section.get_by_text("Turning point")).to_be_visible()
     fits(page)
     section.scroll_into_view_if_needed()
     screenshot("stats-game")
@@ -170,5 +171,5 @@ def test_a_season_without_games_has_a_recap_that_says_so(page, stats_server) -> 
     page.goto(f"{stats_server['url']}/league/records")
     page.get_by_role("link", name="Season Summer 2030").click()
     page.wait_for_load_state()
-    assert page.get_by_text("No game has been finished in this season yet.").is_visible()
+    expect(page.get_by_text("No game has been finished in this season yet.")).to_be_visible()
     assert page.locator(".share-panel").count() == 0  # nothing to print or share yet
