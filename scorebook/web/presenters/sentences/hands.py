@@ -1,0 +1,3 @@
+"""The wording of the hands sentences (see :mod:`scorebook.web.presenters.sentences`)."""
+
+from __future__ import annotations
