@@ -141,13 +141,21 @@ def configure_extensions(app: Flask) -> None:
                 event.listen(engine, "connect", _set_sqlite_pragmas)
 
 
+#: How long a SQLite writer waits for the one before it, in milliseconds.
+SQLITE_BUSY_TIMEOUT_MS = 15_000
+
+
 def _set_sqlite_pragmas(dbapi_connection: sqlite3.Connection, connection_record: Any) -> None:
     """SQLite leaves foreign keys off unless asked, per connection; WAL lets readers
-    and the writer work at once (an in-memory database just ignores it)."""
+    and the writer work at once (an in-memory database just ignores it); a writer waits
+    up to 15 s for another's transaction (not the driver's 5 s), so several phones saving
+    on a slow, busy machine queue up instead of one of them being told the database is
+    locked."""
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     finally:
         cursor.close()
 

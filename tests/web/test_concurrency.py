@@ -154,12 +154,14 @@ def test_twenty_phones_submit_the_record_form_at_once(app: Flask, game_id: int) 
 
 def test_sqlite_runs_in_wal_mode_with_foreign_keys(make_app: Callable[..., Flask],
                                                    tmp_path: Path) -> None:
-    """Readers never wait for the writer, and a hand's cards cannot point at nothing."""
+    """Readers never wait for the writer, a writer waits its turn (15 s) rather than
+    failing on a busy machine, and a hand's cards cannot point at nothing."""
     app = make_app(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'wal.sqlite3'}",
                    SQLALCHEMY_ENGINE_OPTIONS={})
     with app.app_context():
         assert db.session.execute(db.text("PRAGMA journal_mode")).scalar() == "wal"
         assert db.session.execute(db.text("PRAGMA foreign_keys")).scalar() == 1
+        assert db.session.execute(db.text("PRAGMA busy_timeout")).scalar() == 15_000
 
 
 # --- stale deletes: the hands renumber under the phones ----------------------------------
