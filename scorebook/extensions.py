@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flask_babel import Babel
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -31,6 +33,15 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+# The models' base class. At run time Flask-SQLAlchemy's db.Model: Base's body (its
+# metadata and registry) with the extension's mixins (table names, binds). A type checker
+# cannot take a class from an attribute of an instance as a base (python/mypy#8603), so to
+# it the models derive from Base, which declares every attribute they use.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 # render_as_batch: SQLite cannot ALTER most things, so migrations copy-and-move tables.
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()

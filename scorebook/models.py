@@ -10,13 +10,15 @@ cards.  :class:`Change` is the history of every edit.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import (
     JSON,
     Boolean,
     CheckConstraint,
+    Column,
     Date,
     DateTime,
     Float,
@@ -29,10 +31,12 @@ from sqlalchemy import (
     func,
     text,
 )
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.sql.elements import ColumnElement
 
 from referee import RuleSet, make_rules
-from scorebook.extensions import db
+from scorebook.extensions import Model, db
 
 IN_PROGRESS = "in-progress"
 FINISHED = "finished"
@@ -54,7 +58,16 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def _next_game_number(context: Any) -> int:
+class _InsertContext(Protocol):
+    """What a column's default function is handed (SQLAlchemy's execution context) and
+    what these use of it; SQLAlchemy leaves ``get_current_parameters`` untyped."""
+
+    connection: Connection
+
+    def get_current_parameters(self) -> Mapping[str, Any]: ...
+
+
+def _next_game_number(context: _InsertContext) -> int:
     """A new game's number when none is given: one after the league's last.  (The
     services give it themselves; this keeps any other insert right.)"""
     league_id = context.get_current_parameters().get("league_id")
@@ -64,7 +77,7 @@ def _next_game_number(context: Any) -> int:
     return int(last or 0) + 1
 
 
-def _first_hand_version(context: Any) -> int:
+def _first_hand_version(context: _InsertContext) -> int:
     """A new hand's version when none is given: above its game's mark (see
     :attr:`Game.hand_version_mark`)."""
     game_id = context.get_current_parameters().get("game_id")
@@ -73,7 +86,7 @@ def _first_hand_version(context: Any) -> int:
     return int(mark or 0) + 1
 
 
-class League(db.Model):
+class League(Model):
     __tablename__ = "league"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -102,7 +115,7 @@ class League(db.Model):
         return f"<League {self.name!r}>"
 
 
-class EndedMembership(db.Model):
+class EndedMembership(Model):
     """A browser's membership of a league that it ended ("leave this league"): its key
     (kept in that browser's session cookie) no longer opens the league, so a copy of the
     cookie made before leaving does not either (:mod:`scorebook.services.access`)."""
@@ -115,7 +128,7 @@ class EndedMembership(db.Model):
     ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class Player(db.Model):
+class Player(Model):
     __tablename__ = "player"
     __table_args__ = (UniqueConstraint("league_id", "name"),)
 
@@ -132,7 +145,7 @@ class Player(db.Model):
         return f"<Player {self.name!r}>"
 
 
-class Game(db.Model):
+class Game(Model):
     __tablename__ = "game"
     __table_args__ = (
         CheckConstraint(f"status IN {GAME_STATUSES!r}", name="status"),
@@ -213,7 +226,7 @@ class Game(db.Model):
         return f"<Game {self.id} {self.family} {self.status}>"
 
 
-class Seat(db.Model):
+class Seat(Model):
     """A player's place at the table; positions run clockwise from 0."""
 
     __tablename__ = "seat"
@@ -232,7 +245,7 @@ class Seat(db.Model):
     player: Mapped[Player] = relationship()
 
 
-class Hand(db.Model):
+class Hand(Model):
     """One hand of a game.  ``complete`` is False while a live hand is being played.
 
     A hand is addressed by its ``number`` (which moves up when an earlier hand is
@@ -295,14 +308,14 @@ class Hand(db.Model):
         return next((s for s in self.scores if s.player_id == player_id), None)
 
     @classmethod
-    def with_cards(cls) -> Any:
+    def with_cards(cls) -> ColumnElement[bool]:
         """The SQL condition "this hand was stored card by card" (not points only): every
         statistic that needs cards (points melded or stranded, melds, cards) filters or
         weighs its hands by it; totals, wins and hand scores count every hand."""
         return cls.points_only.is_(False)
 
 
-class Meld(db.Model):
+class Meld(Model):
     """A meld put down in a hand; ``label`` is its id within the hand (what lay-offs
     name), ``kind`` and ``reading`` the referee's reading of it at the end of the hand."""
 
@@ -337,7 +350,7 @@ class Meld(db.Model):
 RUN_ENDS = ("low", "high")
 
 
-class MeldCard(db.Model):
+class MeldCard(Model):
     """One card on a meld: put down by the meld's owner, or laid off (by anyone).
     ``card`` is the canonical text (``7S``, ``JK``); ``declared`` what a joker stands for;
     ``end`` the end of the run an ace was laid off at (``low``/``high``, the ace's value
@@ -366,7 +379,7 @@ class MeldCard(db.Model):
         return f"{self.card}={self.declared}" if self.declared else self.card
 
 
-class StrandedCard(db.Model):
+class StrandedCard(Model):
     """A card left in a player's hand when the hand ended."""
 
     __tablename__ = "stranded_card"
@@ -381,7 +394,7 @@ class StrandedCard(db.Model):
     player: Mapped[Player] = relationship()
 
 
-class HandScore(db.Model):
+class HandScore(Model):
     """The referee's score of one player for one hand: a cache of what the stored
     cards give (``flask scorebook verify`` proves it)."""
 
@@ -399,7 +412,7 @@ class HandScore(db.Model):
     player: Mapped[Player] = relationship()
 
 
-class Change(db.Model):
+class Change(Model):
     """One entry of a game's history: what changed, when and from which phone.
 
     ``details`` holds what a reader needs to see the change itself (an edit's hand
@@ -420,7 +433,7 @@ class Change(db.Model):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class Season(db.Model):
+class Season(Model):
     """A named stretch of a league's calendar; a finished game counts in the season
     whose dates hold the day it finished.  Seasons of one league never overlap."""
 
@@ -443,7 +456,7 @@ class Season(db.Model):
         return f"<Season {self.name!r} {self.starts_on}..{self.ends_on}>"
 
 
-class GameResult(db.Model):
+class GameResult(Model):
     """One player's result in one finished game and their rating after it.
 
     A cache, like :class:`HandScore`: the totals come from the stored hand scores,
@@ -494,7 +507,7 @@ Index("ix_game_result_league_finished", GameResult.league_id, GameResult.finishe
 ALL_TIME = 0
 
 
-class PlayerTally(db.Model):
+class PlayerTally(Model):
     """A player's standings figures over one season (``season_id``) or all time
     (:data:`ALL_TIME`): the sums and bests of their :class:`GameResult` rows there,
     and their current streak.  Kept right on write with the rows it adds up
@@ -528,7 +541,7 @@ Index("ix_hand_score_player_hand_score", HandScore.player_id, HandScore.hand_id,
 # --- statistics: what each finished game's cards say (a cache, :mod:`scorebook.services.stats`) ---
 
 
-class GameStat(db.Model):
+class GameStat(Model):
     """One finished game's figures, aggregated by the database from its stored hands.
 
     A cache, like :class:`GameResult`: ``revision`` is the game's revision when the row
@@ -560,7 +573,7 @@ class GameStat(db.Model):
     swing_after: Mapped[int] = mapped_column(Integer)
 
 
-class PlayerGameStat(db.Model):
+class PlayerGameStat(Model):
     """One player's figures in one finished game (a cache rebuilt with its
     :class:`GameStat`).  Points are the cards' values under the game's rules, as the
     referee scores them; ``card_hands`` are the hands whose cards are counted."""
@@ -619,7 +632,7 @@ class PlayerGameStat(db.Model):
     won: Mapped[bool | None] = mapped_column(Boolean)
 
 
-class StatTally(db.Model):
+class StatTally(Model):
     """How often one thing happened to a player in a finished game: ``kind`` is
     ``melded`` (a card in their melds or lay-offs), ``stranded`` (a card left in their
     hand) or ``meld`` (a meld they put down, by its shape: ``S:K``, ``R:H:7-9``)."""
@@ -639,7 +652,7 @@ class StatTally(db.Model):
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-class LayoffTally(db.Model):
+class LayoffTally(Model):
     """Cards ``player`` laid off on melds of ``owner`` (another player) in a finished
     game, and the points they scored: who feeds whom."""
 
@@ -672,13 +685,13 @@ STAT_SUMMED = ("hands", "card_hands", "points", "hands_out", "going_rummy", "mel
 #: page and everyone's sums read one row per player whatever the league's age.
 player_stat_sum = db.Table(
     "player_stat_sum",
-    db.Column("player_id", ForeignKey("player.id", ondelete="CASCADE"), primary_key=True),
-    db.Column("season_id", Integer, primary_key=True, autoincrement=False),
-    db.Column("league_id", ForeignKey("league.id", ondelete="CASCADE"), nullable=False),
-    db.Column("games", Integer, nullable=False),
-    db.Column("joker_games", Integer, nullable=False),
-    db.Column("basic_games", Integer, nullable=False),
-    *[db.Column(name, Integer, nullable=False) for name in STAT_SUMMED],
+    Column("player_id", ForeignKey("player.id", ondelete="CASCADE"), primary_key=True),
+    Column("season_id", Integer, primary_key=True, autoincrement=False),
+    Column("league_id", ForeignKey("league.id", ondelete="CASCADE"), nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("joker_games", Integer, nullable=False),
+    Column("basic_games", Integer, nullable=False),
+    *[Column(name, Integer, nullable=False) for name in STAT_SUMMED],
     Index("ix_player_stat_sum_league_season", "league_id", "season_id"),
 )
 
@@ -687,11 +700,11 @@ player_stat_sum = db.Table(
 #: :data:`player_stat_sum` from each game's ``score`` tallies (:class:`StatTally`).
 player_score_sum = db.Table(
     "player_score_sum",
-    db.Column("player_id", ForeignKey("player.id", ondelete="CASCADE"), primary_key=True),
-    db.Column("season_id", Integer, primary_key=True, autoincrement=False),
-    db.Column("score", Integer, primary_key=True, autoincrement=False),
-    db.Column("league_id", ForeignKey("league.id", ondelete="CASCADE"), nullable=False),
-    db.Column("hands", Integer, nullable=False),
+    Column("player_id", ForeignKey("player.id", ondelete="CASCADE"), primary_key=True),
+    Column("season_id", Integer, primary_key=True, autoincrement=False),
+    Column("score", Integer, primary_key=True, autoincrement=False),
+    Column("league_id", ForeignKey("league.id", ondelete="CASCADE"), nullable=False),
+    Column("hands", Integer, nullable=False),
 )
 
 #: A player against one opponent over one season or all time, in the games both
@@ -699,15 +712,15 @@ player_score_sum = db.Table(
 #: :data:`player_stat_sum` from the places stored with each game's cache rows.
 player_pair_sum = db.Table(
     "player_pair_sum",
-    db.Column("player_id", ForeignKey("player.id", ondelete="CASCADE"), primary_key=True),
-    db.Column("opponent_id", ForeignKey("player.id", ondelete="CASCADE"), primary_key=True),
-    db.Column("season_id", Integer, primary_key=True, autoincrement=False),
-    db.Column("league_id", ForeignKey("league.id", ondelete="CASCADE"), nullable=False),
-    db.Column("games", Integer, nullable=False),
-    db.Column("ahead", Integer, nullable=False),
-    db.Column("behind", Integer, nullable=False),
-    db.Column("wins", Integer, nullable=False),
-    db.Column("their_wins", Integer, nullable=False),
+    Column("player_id", ForeignKey("player.id", ondelete="CASCADE"), primary_key=True),
+    Column("opponent_id", ForeignKey("player.id", ondelete="CASCADE"), primary_key=True),
+    Column("season_id", Integer, primary_key=True, autoincrement=False),
+    Column("league_id", ForeignKey("league.id", ondelete="CASCADE"), nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("ahead", Integer, nullable=False),
+    Column("behind", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("their_wins", Integer, nullable=False),
 )
 
 #: The league's history in its order (latest first, by when each game finished, else
