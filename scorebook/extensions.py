@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 from flask_babel import Babel
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
+from flask_sqlalchemy.session import Session as FlaskSession
 from flask_wtf.csrf import CSRFProtect
-from sqlalchemy import MetaData
-from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy import MetaData, Table
+from sqlalchemy.orm import DeclarativeBase, Session, scoped_session
 
 # Deterministic constraint names, so Alembic can find (and SQLite batch
 # migrations can recreate) every index and constraint by name. Names must be
@@ -31,6 +32,11 @@ class Base(DeclarativeBase):
 
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
+    if TYPE_CHECKING:
+        # Every model maps a table (none a join or a select), so its __table__ is a Table
+        # (SQLAlchemy declares the wider FromClause): the services delete and update by it.
+        __table__: ClassVar[Table]
+
 
 db = SQLAlchemy(model_class=Base)
 
@@ -42,6 +48,11 @@ if TYPE_CHECKING:
     Model = Base
 else:
     Model = db.Model
+
+#: A session as the services take it: an event hook's SQLAlchemy Session, or db.session,
+#: Flask-SQLAlchemy's scoped proxy of the current one (which is not a Session subclass).
+AnySession: TypeAlias = Session | scoped_session[FlaskSession]
+
 # render_as_batch: SQLite cannot ALTER most things, so migrations copy-and-move tables.
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()

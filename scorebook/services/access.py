@@ -122,7 +122,7 @@ def remember(store: MutableMapping[str, Any], league: League, role: str) -> None
     A browser keeps its highest role: joining with a viewer link never demotes a scorer.
     Each membership has a key of its own, which leaving the league ends server-side."""
     leagues = _memberships(store)
-    entry = leagues.get(str(league.id))
+    entry: Any = leagues.get(str(league.id))  # (as the cookie had it: _valid_role checks it)
     held = _valid_role(league, entry)
     if held is not None and RANK[held] > RANK[role]:
         role = held

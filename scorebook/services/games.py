@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
+from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from referee import RulesError, RuleSet, Verdict, game_result, make_rules
-from referee.rules import FAMILY_NAMES
+from referee.rules import FAMILY_NAMES, Family
 from referee.turns import dealer_of_hand
 from scorebook.extensions import db
 from scorebook.models import (
@@ -51,7 +52,8 @@ class GameSetupError(ValueError):
 
 
 def family_name(family: str) -> str:
-    return gettext(FAMILY_NAMES.get(family, family))
+    # (a Family is a StrEnum, equal to and hashed as its text: the stored family finds it)
+    return gettext(FAMILY_NAMES.get(cast(Family, family), family))
 
 
 # --- the league and its players -----------------------------------------------------
@@ -59,7 +61,7 @@ def family_name(family: str) -> str:
 
 def default_league() -> League:
     """The league every game belongs to until leagues can be chosen; made on first use."""
-    league = db.session.scalar(db.select(League).order_by(League.id).limit(1))
+    league = db.session.scalar(select(League).order_by(League.id).limit(1))
     if league is None:
         league = League(name=DEFAULT_LEAGUE_NAME)
         db.session.add(league)
@@ -70,7 +72,7 @@ def default_league() -> League:
 def roster(league: League) -> list[Player]:
     """The league's players who have not retired (the names offered for a new game)."""
     return list(db.session.scalars(
-        db.select(Player).where(Player.league_id == league.id, Player.retired_at.is_(None))
+        select(Player).where(Player.league_id == league.id, Player.retired_at.is_(None))
         .order_by(Player.name)))
 
 
@@ -81,8 +83,8 @@ def clean_name(name: str) -> str:
 def player_named(league: League, name: str) -> Player:
     """The league's player with this name (case-insensitive), added if new."""
     name = clean_name(name)
-    player = db.session.scalar(db.select(Player).where(
-        Player.league_id == league.id, db.func.lower(Player.name) == name.lower()))
+    player = db.session.scalar(select(Player).where(
+        Player.league_id == league.id, func.lower(Player.name) == name.lower()))
     if player is None:
         player = Player(league=league, name=name)
         db.session.add(player)
@@ -148,7 +150,7 @@ def next_game_number(league: League) -> int:
     number) constraint refuses the second, and the page starting it tries again."""
     if league.id is None:
         return 1
-    last = db.session.scalar(db.select(db.func.max(Game.number))
+    last = db.session.scalar(select(func.max(Game.number))
                              .where(Game.league_id == league.id))
     return (last or 0) + 1
 
@@ -159,7 +161,7 @@ def load_game(game_id: int, with_hands: bool = True) -> Game | None:
     options = [selectinload(Game.seats).selectinload(Seat.player)]
     if with_hands:
         options.append(selectinload(Game.hands).selectinload(Hand.scores))
-    return db.session.scalar(db.select(Game).where(Game.id == game_id).options(*options))
+    return db.session.scalar(select(Game).where(Game.id == game_id).options(*options))
 
 
 # --- the deal and the totals ----------------------------------------------------------
@@ -172,12 +174,12 @@ def complete_hands(game: Game) -> list[Hand]:
 
 
 def live_hand(game: Game) -> Hand | None:
-    return db.session.scalar(db.select(Hand).where(Hand.game_id == game.id,
+    return db.session.scalar(select(Hand).where(Hand.game_id == game.id,
                                                    Hand.complete.is_(False)).limit(1))
 
 
 def next_hand_number(game: Game) -> int:
-    last = db.session.scalar(db.select(db.func.max(Hand.number))
+    last = db.session.scalar(select(func.max(Hand.number))
                              .where(Hand.game_id == game.id))
     return (last or 0) + 1
 
@@ -185,7 +187,7 @@ def next_hand_number(game: Game) -> int:
 def _last_hand(game: Game) -> tuple[int, int | None] | None:
     """(dealer id, went-out id) of the last complete hand."""
     row = db.session.execute(
-        db.select(Hand.dealer_id, Hand.went_out_id)
+        select(Hand.dealer_id, Hand.went_out_id)
         .where(Hand.game_id == game.id, Hand.complete.is_(True))
         .order_by(Hand.number.desc()).limit(1)).first()
     return (row[0], row[1]) if row else None
@@ -204,7 +206,7 @@ def next_dealer_position(game: Game) -> int:
 def totals(game: Game) -> list[int]:
     """Each seat's running total after the last complete hand."""
     sums = dict(db.session.execute(
-        db.select(HandScore.player_id, db.func.sum(HandScore.score))
+        select(HandScore.player_id, func.sum(HandScore.score))
         .join(Hand, Hand.id == HandScore.hand_id)
         .where(Hand.game_id == game.id, Hand.complete.is_(True))
         .group_by(HandScore.player_id)).tuples().all())
@@ -294,12 +296,12 @@ def scoreboard(game: Game) -> Scoreboard:
     names = [s.player.name for s in game.seats]
     by_id = {s.player_id: s.player.name for s in game.seats}
     hand_rows = db.session.execute(
-        db.select(Hand.id, Hand.number, Hand.dealer_id, Hand.ending, Hand.went_out_id,
+        select(Hand.id, Hand.number, Hand.dealer_id, Hand.ending, Hand.went_out_id,
                   Hand.going_rummy, Hand.complete, Hand.points_only)
         .where(Hand.game_id == game.id).order_by(Hand.number)).all()
     scores: dict[tuple[int, int], int] = {
         (hand_id, player_id): score for hand_id, player_id, score in db.session.execute(
-            db.select(HandScore.hand_id, HandScore.player_id, HandScore.score)
+            select(HandScore.hand_id, HandScore.player_id, HandScore.score)
             .join(Hand, Hand.id == HandScore.hand_id).where(Hand.game_id == game.id))}
     running = [0] * len(names)
     rows = []
@@ -332,7 +334,7 @@ def scoreboard(game: Game) -> Scoreboard:
         progress=[max(0, min(100, round(100 * t / game.target))) if game.target else 0
                   for t in running],
         rematch_id=rematch_id,
-        rematch_number=db.session.scalar(db.select(Game.number).where(
+        rematch_number=db.session.scalar(select(Game.number).where(
             Game.id == rematch_id)) if rematch_id else None,
     )
 
@@ -347,7 +349,7 @@ def abandon(game: Game) -> None:
 
 def rematch_of(game: Game) -> int | None:
     """The id of the game started to play ``game`` again, if there is one."""
-    return db.session.scalar(db.select(Game.id).where(Game.rematch_of_id == game.id))
+    return db.session.scalar(select(Game.id).where(Game.rematch_of_id == game.id))
 
 
 def rematch_dealer(game: Game) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
+from typing import Any, cast
 
 from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
@@ -183,7 +183,8 @@ def ensure_seasons(league: League, commit: bool = True,
     (unless ``commit`` is false)."""
     seasons = seasons_of(league)
     if days is None:
-        days = {as_utc(at).date() for at in db.session.scalars(
+        # (cast: the query keeps the games that have a finish)
+        days = {as_utc(cast(datetime, at)).date() for at in db.session.scalars(
             select(Game.finished_at).where(Game.league_id == league.id,
                                            Game.status == FINISHED,
                                            Game.finished_at.is_not(None)))}
@@ -549,7 +550,9 @@ def rating_line(player: Player, stretches: int = RATING_POINTS) -> RatingLine:
         return RatingLine(0, [])
     ends = {seq: at for seq, at in db.session.execute(
         select(g.seq, g.finished_at).where(mine, g.seq.in_([first_seq, last_seq])))}
-    now = ratings.display_rating(db.session.scalar(select(g.mu).where(mine, g.seq == last_seq)))
+    # (casts: the player has games, so their first and last rows are there)
+    now = ratings.display_rating(cast(float, db.session.scalar(
+        select(g.mu).where(mine, g.seq == last_seq))))
     line = RatingLine(games, [], ends[first_seq], ends[last_seq], now, ratings.display_rating(high),
                       ratings.display_rating(low))
     if games <= stretches:
@@ -559,7 +562,7 @@ def rating_line(player: Player, stretches: int = RATING_POINTS) -> RatingLine:
     numbered = select(g.mu, (func.row_number().over(order_by=g.seq) - 1).label("i")) \
         .where(mine).subquery()
     stretch = (numbered.c.i * stretches) // games
-    first_mu = db.session.scalar(select(g.mu).where(mine, g.seq == first_seq))
+    first_mu = cast(float, db.session.scalar(select(g.mu).where(mine, g.seq == first_seq)))
     points = [ratings.display_rating(first_mu)]
     for lowest, highest in db.session.execute(
             select(func.min(numbered.c.mu), func.max(numbered.c.mu)).group_by(stretch)

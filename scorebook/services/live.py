@@ -52,4 +52,5 @@ def remember_version(game_id: int) -> None:
 
 def page_version() -> str | None:
     """The version read before this page's data, if any."""
-    return g.get("live_version")
+    version: str | None = g.get("live_version")
+    return version

@@ -30,7 +30,7 @@ from sqlalchemy import and_, case, delete, event, func, insert, or_, select, upd
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from scorebook.extensions import db
+from scorebook.extensions import AnySession, db
 from scorebook.models import (
     ALL_TIME,
     FINISHED,
@@ -360,7 +360,7 @@ def _utc(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
-def sync(session: Session, game_ids: set[int], deleted: dict[int, int],
+def sync(session: AnySession, game_ids: set[int], deleted: dict[int, int],
          tally: dict[int, tuple[set[int], set[date]]] | None = None) -> set[int]:
     """Bring the result rows of ``game_ids`` (and of the games deleted from the
     leagues in ``deleted``, at those places) up to date in this transaction, and the
@@ -425,12 +425,14 @@ def sync(session: Session, game_ids: set[int], deleted: dict[int, int],
             league_id = before[0].league_id
             stale[league_id] = min(before[0].seq, stale.get(league_id, before[0].seq))
         if rows and same_place:  # a new finishing order at the same place
+            assert not isinstance(g, _Gone)  # (only a finished game has rows)
             current = _ratings_before(g.league_id, before[0].seq)
             after = rate(current, [r["player_id"] for r in rows], [r["position"] for r in rows])
             for row, (mu, sigma) in zip(rows, after):
                 row.update(seq=before[0].seq, mu=mu, sigma=sigma)
             session.execute(insert(GameResult), rows)
         elif rows:
+            assert not isinstance(g, _Gone)
             _place(session, g, rows, stale)
             days[g.league_id].add(_utc(g.finished_at).date())
     deferred: set[int] = set()
@@ -484,7 +486,7 @@ def _rows_of(game: Any, table: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
              "stranded": t[5], "best_hand": t[6]} for t, position in zip(table, positions)]
 
 
-def _place(session: Session, game: Any, rows: list[dict[str, Any]],
+def _place(session: AnySession, game: Any, rows: list[dict[str, Any]],
            stale: dict[int, int]) -> None:
     """Insert a game's rows at its place in the league's rating order: rated at once if
     it is the latest game (the usual case), else marked to be replayed from there."""
@@ -521,7 +523,7 @@ def _place(session: Session, game: Any, rows: list[dict[str, Any]],
 # --- the tallies ----------------------------------------------------------------------
 
 
-def retally(session: Session, league_id: int, players: set[int] | None = None,
+def retally(session: AnySession, league_id: int, players: set[int] | None = None,
             days: set[date] | None = None) -> None:
     """Recount the :class:`PlayerTally` rows of ``players`` (None: everyone in the
     league) from their result rows: all time, and the seasons holding ``days`` (None:
@@ -556,7 +558,7 @@ def retally(session: Session, league_id: int, players: set[int] | None = None,
             session.execute(insert(PlayerTally), rows)
 
 
-def tally_rows(session: Session, where: list[Any]) -> list[dict[str, Any]]:
+def tally_rows(session: AnySession, where: list[Any]) -> list[dict[str, Any]]:
     """Each player's figures over the result rows ``where`` selects, counted afresh
     (what a :class:`PlayerTally` row holds)."""
     won = case((GameResult.won, 1), else_=0)
@@ -606,7 +608,7 @@ def INLINE_GAMES_config() -> int:  # noqa: N802
     return INLINE_GAMES
 
 
-def _replay_stored(session: Session, league_id: int, start: int, games: int | None
+def _replay_stored(session: AnySession, league_id: int, start: int, games: int | None
                    ) -> int | None:
     """Replay the stored finishing orders from ``start`` (at most ``games`` games),
     writing only the ratings that differ.  Returns where to go on from (None: done)."""

@@ -108,7 +108,7 @@ def run_position(card: Any, reading: Any) -> ColumnElement[int]:
 
 
 def suit_of(card: Any) -> ColumnElement[str]:
-    return func.substr(card, func.length(card), 1)  # type: ignore[no-any-return]
+    return func.substr(card, func.length(card), 1)
 
 
 def declared_rank(declared: Any) -> ColumnElement[str]:

@@ -241,8 +241,8 @@ def trend(player_id: int, scope: Scope) -> Trend | None:
                 g.player_id == player_id, g.finished_at >= start, g.finished_at < end)).one()
         if not games:
             return None
-        now_mu = db.session.scalar(select(g.mu).where(g.player_id == player_id,
-                                                      g.seq == last))
+        now_mu = db.session.execute(select(g.mu).where(g.player_id == player_id,
+                                                       g.seq == last)).scalar_one()
         before = db.session.scalar(select(g.mu).where(g.player_id == player_id, g.seq < first)
                                    .order_by(g.seq.desc()).limit(1))
     else:

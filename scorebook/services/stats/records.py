@@ -49,7 +49,8 @@ def _first(query: Any, kind: str) -> Record | None:
     row = db.session.execute(query.limit(1)).first()
     if row is None:
         return None
-    name = db.session.get(Player, row.player_id).name if row.player_id else None
+    holder = db.session.get(Player, row.player_id) if row.player_id else None
+    name = holder.name if holder is not None else None
     return Record(kind, int(row.value), row.player_id, name, row.game_id, row.number,
                   row.finished_at)
 

@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import and_, bindparam, case, delete, event, func, insert, select, update
 from sqlalchemy.orm import Session, aliased
 
+from scorebook.extensions import AnySession
 from scorebook.models import (
     ALL_TIME,
     STAT_SUMMED,
@@ -56,7 +57,7 @@ def _day(at: datetime) -> date:
 class _Seasons:
     """Which season holds a day, per league (the seasons never overlap)."""
 
-    def __init__(self, session: Session, league_ids: Iterable[int]) -> None:
+    def __init__(self, session: AnySession, league_ids: Iterable[int]) -> None:
         self.by_league: dict[int, list[tuple[date, date, int]]] = defaultdict(list)
         ids = sorted(set(league_ids))
         if ids:
@@ -76,7 +77,7 @@ class _Seasons:
         return self.seen[key]
 
 
-def account(session: Session, game_ids: Sequence[int], sign: int) -> None:
+def account(session: AnySession, game_ids: Sequence[int], sign: int) -> None:
     """Add (``sign`` 1) or subtract (-1) the cache rows of these games to or from the
     sums.  Call with 1 after the rows are stored, with -1 before they are deleted."""
     ids = list(game_ids)
@@ -110,7 +111,8 @@ def account(session: Session, game_ids: Sequence[int], sign: int) -> None:
                 total[i] += sign * v
     for r in scores:
         for scope in seasons.scopes(r.league_id, r.finished_at):
-            score_delta[(r.player_id, scope, int(r.item))] += sign * int(r.count)
+            # (by its key: to a type checker a row's .count is tuple.count)
+            score_delta[(r.player_id, scope, int(r.item))] += sign * int(r._mapping["count"])
             leagues[(r.player_id, scope)] = r.league_id
     tables: dict[int, list[Any]] = defaultdict(list)
     for r in rows:
@@ -135,7 +137,7 @@ def account(session: Session, game_ids: Sequence[int], sign: int) -> None:
     _apply_pairs(session, pair_delta, leagues)
 
 
-def _write(session: Session, table: Any, keys: dict[str, Any], columns: Sequence[str],
+def _write(session: AnySession, table: Any, keys: dict[str, Any], columns: Sequence[str],
            gone: list[dict[str, Any]], inserts: list[dict[str, Any]],
            updates: list[dict[str, Any]]) -> None:
     """One batch of changes to a sums table, a statement each (executemany): the rows
@@ -152,7 +154,7 @@ def _write(session: Session, table: Any, keys: dict[str, Any], columns: Sequence
                         .values({n: bindparam(f"v_{n}") for n in columns}), updates)
 
 
-def _apply_pairs(session: Session, delta: dict[tuple[int, int, int], list[int]],
+def _apply_pairs(session: AnySession, delta: dict[tuple[int, int, int], list[int]],
                  leagues: dict[Key, int]) -> None:
     delta = {k: v for k, v in delta.items() if any(v)}
     if not delta:
@@ -181,7 +183,7 @@ def _apply_pairs(session: Session, delta: dict[tuple[int, int, int], list[int]],
            gone, inserts, updates)
 
 
-def _apply_stats(session: Session, delta: dict[Key, list[int]], leagues: dict[Key, int]
+def _apply_stats(session: AnySession, delta: dict[Key, list[int]], leagues: dict[Key, int]
                  ) -> None:
     if not delta:
         return
@@ -208,7 +210,7 @@ def _apply_stats(session: Session, delta: dict[Key, list[int]], leagues: dict[Ke
            COUNTS, gone, inserts, updates)
 
 
-def _apply_scores(session: Session, delta: dict[tuple[int, int, int], int],
+def _apply_scores(session: AnySession, delta: dict[tuple[int, int, int], int],
                   leagues: dict[Key, int]) -> None:
     delta = {k: v for k, v in delta.items() if v}
     if not delta:
@@ -235,7 +237,7 @@ def _apply_scores(session: Session, delta: dict[tuple[int, int, int], int],
                                        "k_score": t.score}, ("hands",), gone, inserts, updates)
 
 
-def resum(session: Session, league_id: int, seasons: Iterable[int] | None = None) -> None:
+def resum(session: AnySession, league_id: int, seasons: Iterable[int] | None = None) -> None:
     """Sum the league's cache rows again: every player and every scope (after its
     seasons changed, or players were merged), or only the ``seasons`` named (seasons
     just made for days no season held: nothing moves out of another one).  A few

@@ -32,7 +32,7 @@ def isolate(text: Any) -> str:
     return f"{FSI}{value}{PDI}" if value else value
 
 
-def bdi(text: Any) -> Markup:
+def bdi(text: object) -> Markup:
     """``text`` escaped, in a ``<bdi>`` element (empty stays empty)."""
     if text is None or text == "":
         return Markup("")
