@@ -175,7 +175,7 @@ def complete_hands(game: Game) -> list[Hand]:
 
 def live_hand(game: Game) -> Hand | None:
     return db.session.scalar(select(Hand).where(Hand.game_id == game.id,
-                                                   Hand.complete.is_(False)).limit(1))
+                                                Hand.complete.is_(False)).limit(1))
 
 
 def next_hand_number(game: Game) -> int:
@@ -297,7 +297,7 @@ def scoreboard(game: Game) -> Scoreboard:
     by_id = {s.player_id: s.player.name for s in game.seats}
     hand_rows = db.session.execute(
         select(Hand.id, Hand.number, Hand.dealer_id, Hand.ending, Hand.went_out_id,
-                  Hand.going_rummy, Hand.complete, Hand.points_only)
+               Hand.going_rummy, Hand.complete, Hand.points_only)
         .where(Hand.game_id == game.id).order_by(Hand.number)).all()
     scores: dict[tuple[int, int], int] = {
         (hand_id, player_id): score for hand_id, player_id, score in db.session.execute(
