@@ -25,12 +25,12 @@ from scorebook.compression import compress_page, negotiate
 from scorebook.extensions import db
 from scorebook.models import FINISHED, Game, League, Player, Seat
 from scorebook.services import access, history
+from scorebook.services.errors import sentence
 from scorebook.services.games import (
     GameSetupError,
     abandon,
     build_rules,
     create_game,
-    family_name,
     load_game,
     rematch,
     rematch_dealer,
@@ -53,9 +53,13 @@ from scorebook.web.games.forms import (
 from scorebook.web.league.stats import game_sections
 from scorebook.web.pages import ENVIRON_KEY as PAGE_KEY
 from scorebook.web.presenters.charts import score_chart
+from scorebook.web.presenters.sentences import say
 from scorebook.web.presenters.tables import name_key, scores_table
+from scorebook.web.presenters.wording import explain, family_name
 
 bp = Blueprint("games", __name__)
+#: The scoreboard's verdict in the page's language (games/_board.html).
+bp.add_app_template_global(explain, "explain")
 
 
 def get_game(game_id: int) -> Game:
@@ -89,7 +93,7 @@ def new() -> str | Response | tuple[str, int]:
             game_id = _start_game(form, league)
         except GameSetupError as exc:
             db.session.rollback()
-            errors[exc.field or "rules"] = exc.message
+            errors[exc.field or "rules"] = say(exc.sentence)
         else:
             return redirect(url_for("games.show", game_id=game_id))
     elif request.method == "POST":
@@ -114,9 +118,9 @@ def _start_game(form: NewGameForm, league: League | None) -> int:
                    if i == (form.first_dealer.data or 0)), None)
     if len(seated) < 2:
         # an empty (or one-name) form: what is missing, not which seat deals
-        raise GameSetupError(gettext("Type at least two names."), "players")
+        raise GameSetupError(sentence("games.too-few-names"), "players")
     if dealer is None:
-        raise GameSetupError(gettext("The first dealer's seat is empty."), "first_dealer")
+        raise GameSetupError(sentence("games.first-dealer-seat-empty"), "first_dealer")
     for attempt in range(5):
         try:
             game = create_game(league or access.new_private_league(),
@@ -126,8 +130,7 @@ def _start_game(form: NewGameForm, league: League | None) -> int:
         except IntegrityError:
             db.session.rollback()
             if attempt == 4:
-                raise GameSetupError(gettext("Another game was started in this league at "
-                                             "the same moment; please try again.")) from None
+                raise GameSetupError(sentence("games.number-taken")) from None
             if league is not None:
                 league = db.session.get(League, league.id)
             continue
@@ -304,7 +307,7 @@ def rematch_game(game_id: int) -> str | Response:
             db.session.commit()
         except GameSetupError as exc:  # the rules no longer seat these players, say
             db.session.rollback()
-            flash(exc.message)
+            flash(say(exc.sentence))
             return redirect(url_for("games.show", game_id=game.id))
         except IntegrityError:  # a second phone's rematch of this game won the race
             db.session.rollback()
