@@ -39,6 +39,7 @@ from scorebook.services.games import (
     scoreboard,
 )
 from scorebook.services.live import game_version, page_version
+from scorebook.web import membership
 from scorebook.web.boards import BoardCache, cache_of, cached_board
 from scorebook.web.games.forms import (
     BOOLEAN_OPTIONS,
@@ -69,7 +70,7 @@ def get_game(game_id: int) -> Game:
     game = load_game(game_id, with_hands=False)
     if game is None:
         abort(404)
-    access.require(game.league, access.needed_role())
+    membership.require(game.league, membership.needed_role())
     return game
 
 
@@ -77,7 +78,7 @@ def get_game(game_id: int) -> Game:
 def new() -> str | Response | tuple[str, int]:
     # The open league if this browser may score there; else the game starts a new
     # private league that this browser owns.
-    league = access.league_to_score_in()
+    league = membership.league_to_score_in()
     form = NewGameForm()
     errors: dict[str, str] = {}
     adding = request.method == "POST" and "add_seat" in request.form
@@ -123,7 +124,7 @@ def _start_game(form: NewGameForm, league: League | None) -> int:
         raise GameSetupError(sentence("games.first-dealer-seat-empty"), "first_dealer")
     for attempt in range(5):
         try:
-            game = create_game(league or access.new_private_league(),
+            game = create_game(league or membership.new_private_league(),
                                [n for _i, n in seated], dealer, rules, commit=False)
             history.log(game, history.GAME_STARTED, ", ".join(p.name for p in game.players))
             db.session.commit()  # the league (if new), players, game and history at once
@@ -167,7 +168,7 @@ def board_html(game: Game) -> Markup:
     names = tuple(s.player.name for s in game.seats)
     version = page_version() or game_version(game.id)
     variant = (str(get_locale()), names, request.script_root,
-               access.can_write(game.league), request.host_url)  # (the shared result's link)
+               membership.can_write(game.league), request.host_url)  # (the shared result's link)
 
     def render() -> Markup:
         board = scoreboard(game)
@@ -206,14 +207,14 @@ def board(game_id: int) -> Response:
     the language, whether this browser may write, the site's address) and the
     encoding, so it is kept whole, compressed, in the board cache: a phone fetching a
     board another phone of its table fetched already costs the access check
-    (:func:`scorebook.services.access.check_request`, done before this view), the names (one
+    (:func:`scorebook.web.membership.check_request`, done before this view), the names (one
     statement) and the bytes, never loading the game."""
     version = page_version()
     doors = g.get("doors")
     encoding = negotiate(request.headers.get("Accept-Encoding", ""))
     names = tuple(db.session.scalars(NAMES_SQL, {"game_id": game_id}))
     variant = ("part", encoding, str(get_locale()), names, request.script_root,
-               access.can_write(doors), request.host_url)
+               membership.can_write(doors), request.host_url)
     cache = board_cache()
     if request.environ.get(PAGE_KEY) is not None:
         # scorebook.web.pages keeps this answer whole (keep_page, before the compression

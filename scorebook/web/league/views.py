@@ -43,7 +43,7 @@ from scorebook.services.exports import (
 )
 from scorebook.services.games import load_game
 from scorebook.services.ratings import START_MU, display_rating
-from scorebook.web import Page
+from scorebook.web import Page, membership
 from scorebook.web.league.forms import ActionForm, ImportForm, MergeForm, PlayerNameForm, SeasonForm
 from scorebook.web.presenters.bidi import isolate
 from scorebook.web.presenters.charts import histogram, rating_chart
@@ -65,7 +65,7 @@ def fixed(value: float, places: int = 1) -> str:
 def _league() -> League:
     """The league this browser has open, if it may do what the request asks there (read:
     a viewer; change: a scorer); without one, a redirect to /leagues."""
-    league = access.current_league()
+    league = membership.current_league()
     g.league = league  # the page's language may follow the league's
     return league
 
