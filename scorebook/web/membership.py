@@ -1,10 +1,13 @@
-"""This request's browser and its leagues: the web side of :mod:`scorebook.services.access`.
+"""This request's browser: the web side of :mod:`scorebook.services.access` and of the
+history's writers.
 
-The access service decides who may do what from a :class:`~scorebook.services.access.Browser`
-(the signed session's memberships) handed to it; this module makes that value from the
-request's session, once per request, checks every request before its view runs
-(:func:`check_request`), turns a refusal into the 404 or 403 page, and gives the templates
-their ``league_role``, ``league_can_write`` and ``league_settings_url``.
+The access service decides who may do what from a
+:class:`~scorebook.services.access.Browser` (the signed session's memberships) handed to
+it; this module makes that value from the request's session, once per request, checks
+every request before its view runs (:func:`check_request`), turns a refusal into the 404
+or 403 page, and gives the templates their ``league_role``, ``league_can_write`` and
+``league_settings_url``.  It also names the request's browser as the writer of the
+history entries logged while the request lasts (:class:`scorebook.services.history.Writer`).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from flask import Flask, abort, current_app, g, redirect, request, session, url_
 
 from scorebook.extensions import db
 from scorebook.models import League
-from scorebook.services import access
+from scorebook.services import access, history
 from scorebook.services.access import OWNER, Browser, Doors
 from scorebook.services.errors import sentence
 from scorebook.web.presenters.sentences import say
@@ -135,7 +138,18 @@ def template_globals() -> dict[str, Any]:
             "ROLE_VIEWER": access.VIEWER}
 
 
+def _write_as_this_browser() -> None:
+    history.writing_as(history.Writer(request.headers.get("User-Agent", ""), session))
+
+
+def _write_as_nobody(_exc: BaseException | None = None) -> None:
+    history.writing_as(None)
+
+
 def init_app(app: Flask) -> None:
-    """Check every request before its view; give the templates their globals."""
+    """Check every request before its view; log its writes as its browser's; give the
+    templates their globals."""
     app.before_request(check_request)
+    app.before_request(_write_as_this_browser)
+    app.teardown_request(_write_as_nobody)
     app.jinja_env.globals.update(template_globals())

@@ -30,7 +30,7 @@ from scorebook.extensions import db, limiter
 from scorebook.models import League
 from scorebook.services import access, history, invites
 from scorebook.services.access import INVITE_ROLES, OWNER, SCORER, VIEWER
-from scorebook.web import Page, membership
+from scorebook.web import Page, links, membership
 from scorebook.web.access.forms import (
     ButtonForm,
     LoginForm,
@@ -258,7 +258,7 @@ def _join(token: str, league: League, role: str, landing: str | None) -> Page:
     return render_template("access/join.html", league=league, role=role, held=held, form=form,
                            already=held is not None and access.RANK[held] >= access.RANK[role],
                            landing=landing, roster=roster,
-                           player_name=history.player_of(league.id),
+                           player_name=history.player_of(session, league.id),
                            name_length=history.PLAYER_NAME_LENGTH)
 
 
@@ -279,7 +279,7 @@ def _shown_links(league: League) -> dict[str, str | None]:
         token = known.get(f"{league.id}:{role}")
         stored = getattr(league, f"{role}_token_hash")
         if token and stored and access.token_hash(token) == stored:
-            shown[role] = invites.external_url("access.join", token=token)
+            shown[role] = links.external_url("access.join", token=token)
         else:
             shown[role] = None
     return shown

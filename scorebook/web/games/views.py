@@ -38,7 +38,7 @@ from scorebook.services.games import (
     roster,
     scoreboard,
 )
-from scorebook.services.live import game_version, page_version
+from scorebook.services.live import game_version
 from scorebook.web import membership
 from scorebook.web.boards import BoardCache, cache_of, cached_board
 from scorebook.web.games.forms import (
@@ -52,6 +52,7 @@ from scorebook.web.games.forms import (
     option_families,
 )
 from scorebook.web.league.stats import game_sections
+from scorebook.web.live.views import page_version
 from scorebook.web.pages import ENVIRON_KEY as PAGE_KEY
 from scorebook.web.presenters.charts import score_chart
 from scorebook.web.presenters.sentences import say

@@ -24,7 +24,7 @@ from scorebook.models import League
 from scorebook.services import access, invites
 from scorebook.services.access import INVITE_ROLES, OWNER, SCORER, VIEWER
 from scorebook.services.games import load_game
-from scorebook.web import membership
+from scorebook.web import links, membership
 from scorebook.web.access.forms import ButtonForm
 from scorebook.web.presenters.i18n import safe_next
 
@@ -44,7 +44,7 @@ def _codes(league: League, next_url: str | None) -> list[dict[str, Any]]:
               VIEWER: gettext("QR code of the viewer link")}
     codes = []
     for role in roles:
-        url = invites.join_url(league, role, _links_here(), next_url)
+        url = links.join_url(league, role, _links_here(), next_url)
         codes.append({"role": role, "url": url,
                       "svg": invites.qr_svg(url, titles[role]) if url else None})
     return codes
