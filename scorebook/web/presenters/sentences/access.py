@@ -14,16 +14,16 @@ from scorebook.web.presenters.sentences import words
 
 @words("access.viewer-cannot-change")
 def _viewer_cannot_change(p: Mapping[str, Any]) -> str:
-    return gettext("Your link lets you follow this league, not change it. Ask its owner for "
-                   "a scorer link.")
+    return str(gettext("Your link lets you follow this league, not change it. Ask its owner for "
+                       "a scorer link."))
 
 
 @words("access.owner-only")
 def _owner_only(p: Mapping[str, Any]) -> str:
-    return gettext("Only the league's owner can do that.")
+    return str(gettext("Only the league's owner can do that."))
 
 
 @words("access.private-league-name")
 def _private_league_name(p: Mapping[str, Any]) -> str:
     """The start of a new private league's name (a short code follows it)."""
-    return gettext("Our table")
+    return str(gettext("Our table"))

@@ -16,15 +16,15 @@ from scorebook.web.presenters.wording import family_name, rules_error_text
 
 @words("games.rules-clash")
 def _rules_clash(p: Mapping[str, Any]) -> str:
-    return gettext("Those house rules do not go together: %(why)s",
-                   why=rules_error_text(p["error"]))
+    return str(gettext("Those house rules do not go together: %(why)s",
+                       why=rules_error_text(p["error"])))
 
 
 @words("games.player-count")
 def _player_count(p: Mapping[str, Any]) -> str:
-    return gettext("%(family)s is played by %(low)s to %(high)s players, not %(count)s.",
-                   family=family_name(p["family"]), low=p["low"], high=p["high"],
-                   count=p["count"])
+    return str(gettext("%(family)s is played by %(low)s to %(high)s players, not %(count)s.",
+                       family=family_name(p["family"]), low=p["low"], high=p["high"],
+                       count=p["count"]))
 
 
 @words("games.unwanted-text")
@@ -34,37 +34,37 @@ def _unwanted_text(p: Mapping[str, Any]) -> str:
 
 @words("games.name-too-long")
 def _name_too_long(p: Mapping[str, Any]) -> str:
-    return gettext("A name can be at most %(max)s characters long.", max=p["max"])
+    return str(gettext("A name can be at most %(max)s characters long.", max=p["max"]))
 
 
 @words("games.seated-twice")
 def _seated_twice(p: Mapping[str, Any]) -> str:
-    return gettext("%(name)s is seated twice.", name=isolate(p["name"]))
+    return str(gettext("%(name)s is seated twice.", name=isolate(p["name"])))
 
 
 @words("games.first-dealer-not-seated")
 def _first_dealer_not_seated(p: Mapping[str, Any]) -> str:
-    return gettext("The first dealer must be one of the players.")
+    return str(gettext("The first dealer must be one of the players."))
 
 
 @words("games.rematch-unfinished")
 def _rematch_unfinished(p: Mapping[str, Any]) -> str:
-    return gettext("Only a finished game can be played again.")
+    return str(gettext("Only a finished game can be played again."))
 
 
 # The new-game page's own refusals (scorebook.web.games.views).
 
 @words("games.too-few-names")
 def _too_few_names(p: Mapping[str, Any]) -> str:
-    return gettext("Type at least two names.")
+    return str(gettext("Type at least two names."))
 
 
 @words("games.first-dealer-seat-empty")
 def _first_dealer_seat_empty(p: Mapping[str, Any]) -> str:
-    return gettext("The first dealer's seat is empty.")
+    return str(gettext("The first dealer's seat is empty."))
 
 
 @words("games.number-taken")
 def _number_taken(p: Mapping[str, Any]) -> str:
-    return gettext("Another game was started in this league at the same moment; please try "
-                   "again.")
+    return str(gettext("Another game was started in this league at the same moment; please try "
+                       "again."))

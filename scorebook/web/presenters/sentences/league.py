@@ -34,7 +34,7 @@ SORT_LABELS: dict[str, Any] = {
 
 @words("league.player-name-missing")
 def _player_name_missing(p: Mapping[str, Any]) -> str:
-    return gettext("Give the player a name.")
+    return str(gettext("Give the player a name."))
 
 
 @words("league.unwanted-text")
@@ -44,54 +44,54 @@ def _unwanted_text(p: Mapping[str, Any]) -> str:
 
 @words("league.name-too-long")
 def _name_too_long(p: Mapping[str, Any]) -> str:
-    return gettext("A name can be at most %(max)s characters long.", max=p["max"])
+    return str(gettext("A name can be at most %(max)s characters long.", max=p["max"]))
 
 
 @words("league.player-name-taken")
 def _player_name_taken(p: Mapping[str, Any]) -> str:
-    return gettext("%(name)s is already in the league.", name=isolate(p["name"]))
+    return str(gettext("%(name)s is already in the league.", name=isolate(p["name"])))
 
 
 @words("league.merge-same-player")
 def _merge_same_player(p: Mapping[str, Any]) -> str:
-    return gettext("Choose two different players.")
+    return str(gettext("Choose two different players."))
 
 
 @words("league.merge-other-league")
 def _merge_other_league(p: Mapping[str, Any]) -> str:
-    return gettext("Both players must be in the same league.")
+    return str(gettext("Both players must be in the same league."))
 
 
 @words("league.merge-shared-games")
 def _merge_shared_games(p: Mapping[str, Any]) -> str:
-    return ngettext(
+    return str(ngettext(
         "%(a)s and %(b)s sat at the same table in %(num)s game, so they cannot be "
         "the same person.",
         "%(a)s and %(b)s sat at the same table in %(num)s games, so they cannot be "
-        "the same person.", p["count"], a=p["a"], b=p["b"])
+        "the same person.", p["count"], a=p["a"], b=p["b"]))
 
 
 @words("league.season-name-missing")
 def _season_name_missing(p: Mapping[str, Any]) -> str:
-    return gettext("Give the season a name.")
+    return str(gettext("Give the season a name."))
 
 
 @words("league.season-days-missing")
 def _season_days_missing(p: Mapping[str, Any]) -> str:
-    return gettext("Give the first and the last day of the season.")
+    return str(gettext("Give the first and the last day of the season."))
 
 
 @words("league.season-ends-first")
 def _season_ends_first(p: Mapping[str, Any]) -> str:
-    return gettext("The season must end on or after the day it starts.")
+    return str(gettext("The season must end on or after the day it starts."))
 
 
 @words("league.season-name-taken")
 def _season_name_taken(p: Mapping[str, Any]) -> str:
-    return gettext("There is already a season called %(name)s.", name=isolate(p["name"]))
+    return str(gettext("There is already a season called %(name)s.", name=isolate(p["name"])))
 
 
 @words("league.season-overlap")
 def _season_overlap(p: Mapping[str, Any]) -> str:
-    return gettext("Those dates overlap the season %(name)s (%(start)s to %(end)s).",
-                   name=isolate(p["name"]), start=day(p["start"]), end=day(p["end"]))
+    return str(gettext("Those dates overlap the season %(name)s (%(start)s to %(end)s).",
+                       name=isolate(p["name"]), start=day(p["start"]), end=day(p["end"])))
