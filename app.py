@@ -29,7 +29,7 @@ from scorebook.config import (
 )
 from scorebook.errors import register_error_handlers
 from scorebook.extensions import babel, csrf, db, limiter, migrate
-from scorebook.web import pages, poll
+from scorebook.web import membership, pages, poll
 from scorebook.web.access.views import bp as access_bp
 from scorebook.web.games.views import bp as games_bp
 from scorebook.web.hands.views import bp as hands_bp
@@ -127,7 +127,8 @@ def configure_extensions(app: Flask) -> None:
     migrate.init_app(app, db)
     csrf.init_app(app)
     limiter.init_app(app)  # the password and invite endpoints, and the referee API
-    security.init_app(app)  # headers, cookies, proxies, and who may see what
+    security.init_app(app)  # headers, cookies, proxies
+    membership.init_app(app)  # who may see what: every request checked before its view
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals["get_locale"] = get_locale
     i18n.init_app(app)  # the language switch, and number/date filters

@@ -8,7 +8,8 @@
   request came over HTTPS (so ``make run`` still serves phones on the LAN over http).
 - ``TRUSTED_PROXIES`` reverse proxies are believed about the client's address,
   scheme and host (Werkzeug's ProxyFix).
-- :func:`scorebook.services.access.check_request` runs before every view.
+- Who may see what is checked before every view by
+  :func:`scorebook.web.membership.check_request` (registered by ``app.py`` next to this).
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ from __future__ import annotations
 from flask import Flask, Response, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from werkzeug.middleware.proxy_fix import ProxyFix
-
-from scorebook.services import access
 
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
@@ -72,6 +71,4 @@ def init_app(app: Flask) -> None:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     app.session_interface = SessionInterface()
-    app.before_request(access.check_request)
     app.after_request(add_security_headers)
-    app.jinja_env.globals.update(access.template_globals())

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request, session
 
 from referee.arrange import SearchTooLarge
 from scorebook.api.openapi import openapi_document
 from scorebook.api.schemas import refused
 from scorebook.errors import error_response
 from scorebook.extensions import limiter
-from scorebook.services.access import member_leagues
+from scorebook.services.access import Browser, member_leagues
 from scorebook.services.payloads import PayloadError, parse_json, require_object
 from scorebook.services.questions import QUESTIONS, Question, too_many_ways_message
 
@@ -32,7 +32,7 @@ def _referee_rate() -> str:
     and live pages ask the referee at almost every tap (and whose phones often share
     one address at home)."""
     config = current_app.config
-    if member_leagues():
+    if member_leagues(Browser(session)):
         return str(config["REFEREE_MEMBER_RATE_LIMIT"])
     return str(config["REFEREE_RATE_LIMIT"])
 

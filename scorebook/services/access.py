@@ -19,15 +19,17 @@ signs out every browser that joined with it, and changing the password signs
 out the owner's other devices, although no session is stored on the server.
 
 Every request whose URL names a game or a league is checked before its view runs
-(:func:`check_request`): a browser that is not a member gets a 404, exactly as
-for a game that does not exist, so ids cannot be probed; a member whose role is
-too low gets a 403.  Reading (GET, HEAD, OPTIONS) needs a viewer, any other
-method a scorer, and a view marked with :func:`requires` what it says (a page that
-exists only to make a change, like the form that records a hand, is marked for a
-scorer: a viewer gets the 403 before typing anything).  Pages show only the controls
+(:func:`scorebook.web.membership.check_request`, which reads the request and the
+session and hands them to these checks as a :class:`Browser`): a browser that is not a
+member gets a 404, exactly as for a game that does not exist, so ids cannot be probed; a
+member whose role is too low gets a 403 (:func:`check_role`).  Reading (GET, HEAD,
+OPTIONS) needs a viewer, any other method a scorer, and a view marked with
+:func:`requires` what it says (a page that exists only to make a change, like the form
+that records a hand, is marked for a scorer: a viewer gets the 403 before typing
+anything).  Pages show only the controls
 the browser's role can use (:func:`can_write`, ``league_can_write`` in templates).  The
 league pages (``/league/…``) are about the browser's current league
-(:func:`current_league`); without one they send the browser to ``/leagues``.
+(:func:`current_league_or_none`); without one they send the browser to ``/leagues``.
 """
 
 from __future__ import annotations
@@ -35,16 +37,16 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
+from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
-from flask import abort, current_app, g, has_request_context, redirect, request, session, url_for
-from flask_babel import gettext
 from sqlalchemy import bindparam, func, select, text
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorebook.extensions import db
 from scorebook.models import EndedMembership, Game, League
+from scorebook.services.errors import Sentence, sentence
 
 VIEWER = "viewer"
 SCORER = "scorer"
@@ -107,8 +109,23 @@ def _fingerprint(door: str) -> str:
 # --- memberships in the session -------------------------------------------------------------
 
 
-def _memberships(store: MutableMapping[str, Any] | None = None) -> dict[str, Any]:
-    raw = (session if store is None else store).get("leagues")
+@dataclass(eq=False)
+class Browser:
+    """A browser, as its signed session cookie shows it to these checks: ``store`` is the
+    session itself (its ``"leagues"``: each membership's role, fingerprint and key; its
+    ``"league"``: the league it has open), read afresh at every check since a request may
+    join or leave a league.  The web layer makes one per request and hands it in; the
+    services read no request.  ``ended_keys`` remembers which of the session's membership
+    keys were ended by leaving (asked once), ``ended_in_league`` the same for the league a
+    game URL names (known from :func:`doors_of_game`'s query)."""
+
+    store: Mapping[str, Any]
+    ended_keys: set[str] | None = None
+    ended_in_league: tuple[int, set[str]] | None = None
+
+
+def _memberships(store: Mapping[str, Any]) -> dict[str, Any]:
+    raw = store.get("leagues")
     return dict(raw) if isinstance(raw, dict) else {}
 
 
@@ -123,7 +140,7 @@ def remember(store: MutableMapping[str, Any], league: League, role: str) -> None
     Each membership has a key of its own, which leaving the league ends server-side."""
     leagues = _memberships(store)
     entry: Any = leagues.get(str(league.id))  # (as the cookie had it: _valid_role checks it)
-    held = _valid_role(league, entry)
+    held = _valid_role(Browser(store), league, entry)
     if held is not None and RANK[held] > RANK[role]:
         role = held
     door = _door(league, role)
@@ -148,26 +165,26 @@ def forget(store: MutableMapping[str, Any], league_id: int) -> None:
         store.pop("league", None)
 
 
-def _session_keys() -> list[str]:
-    return [e[2] for e in _memberships().values()
+def _session_keys(browser: Browser) -> list[str]:
+    return [e[2] for e in _memberships(browser.store).values()
             if isinstance(e, list) and len(e) == 3 and isinstance(e[2], str)]
 
 
-def _ended(league_id: int, key: str) -> bool:
+def _ended(browser: Browser, league_id: int, key: str) -> bool:
     """True if this membership was ended by leaving. Known from the doors query for the
-    league a game URL names (:func:`doors_of_game`); otherwise one query a request for
-    every key of the session."""
-    known = g.get("ended_in_league")
+    league a game URL names (:func:`doors_of_game`); otherwise one query (per browser:
+    a request) for every key of the session."""
+    known = browser.ended_in_league
     if known is not None and known[0] == league_id:
         return key in known[1]
-    if "ended_keys" not in g:
-        keys = _session_keys()
-        g.ended_keys = set(db.session.scalars(select(EndedMembership.key).where(
+    if browser.ended_keys is None:
+        keys = _session_keys(browser)
+        browser.ended_keys = set(db.session.scalars(select(EndedMembership.key).where(
             EndedMembership.key.in_(keys)))) if keys else set()
-    return key in g.ended_keys
+    return key in browser.ended_keys
 
 
-def _valid_role(league: League | Doors, entry: Any) -> str | None:
+def _valid_role(browser: Browser, league: League | Doors, entry: Any) -> str | None:
     if not (isinstance(entry, list | tuple) and len(entry) in (2, 3)):
         return None
     role, fingerprint = entry[0], entry[1]
@@ -176,7 +193,8 @@ def _valid_role(league: League | Doors, entry: Any) -> str | None:
     door = _door(league, role)
     if door is None or not hmac.compare_digest(fingerprint, _fingerprint(door)):
         return None
-    if len(entry) == 3 and (not isinstance(entry[2], str) or _ended(league.id, entry[2])):
+    if len(entry) == 3 and (not isinstance(entry[2], str)
+                            or _ended(browser, league.id, entry[2])):
         return None
     return str(role)
 
@@ -192,68 +210,57 @@ def give_keys(store: MutableMapping[str, Any]) -> None:
         store["leagues"] = leagues
 
 
-def role_in(league: League | Doors | None) -> str | None:
+def role_in(browser: Browser, league: League | Doors | None) -> str | None:
     """This browser's role in ``league``, or None if it is not (or no longer) a member."""
     if league is None:
         return None
-    return _valid_role(league, _memberships().get(str(league.id)))
+    return _valid_role(browser, league, _memberships(browser.store).get(str(league.id)))
 
 
-def has_role(league: League | Doors | None, role: str) -> bool:
-    held = role_in(league)
+def has_role(browser: Browser, league: League | Doors | None, role: str) -> bool:
+    held = role_in(browser, league)
     return held is not None and RANK[held] >= RANK[role]
 
 
-def member_leagues() -> list[tuple[League, str]]:
+def member_leagues(browser: Browser) -> list[tuple[League, str]]:
     """Every league this browser is a member of, with its role, by name."""
-    ids = [int(k) for k in _memberships() if k.isdigit()]
+    ids = [int(k) for k in _memberships(browser.store) if k.isdigit()]
     if not ids:
         return []
     leagues = db.session.scalars(select(League).where(League.id.in_(ids))
                                  .order_by(func.lower(League.name), League.id))
     found = []
     for league in leagues:
-        role = role_in(league)
+        role = role_in(browser, league)
         if role is not None:
             found.append((league, role))
     return found
 
 
-def current_league_or_none() -> League | None:
+def current_league_or_none(browser: Browser) -> League | None:
     """The league this browser has open: the one it opened last, else the first it is a
-    member of; None when it is a member of none.  (Not cached: the session may change
-    within a request; ``g.current_league`` is set for the page's language.)"""
-    chosen = session.get("league")
+    member of; None when it is a member of none."""
+    chosen = browser.store.get("league")
     league = db.session.get(League, chosen) if isinstance(chosen, int) else None
-    if role_in(league) is None:
-        leagues = member_leagues()
+    if role_in(browser, league) is None:
+        leagues = member_leagues(browser)
         league = leagues[0][0] if leagues else None
-    g.current_league = league
     return league
 
 
-def current_league(role: str | None = None) -> League:
-    """The open league, if this browser may do what the request asks there (``role``,
-    else by the method).  Without a league: a redirect to the page that opens one."""
-    league = current_league_or_none()
-    if league is None:
-        abort(redirect(url_for("access.leagues", next=request.full_path.rstrip("?"))))
-    require(league, role or needed_role())
-    return league
-
-
-def league_to_score_in() -> League | None:
+def league_to_score_in(browser: Browser) -> League | None:
     """Where a game this browser starts goes: the open league if it may score there,
     else the first league it may score in, else None (a new private league)."""
-    league = current_league_or_none()
-    if has_role(league, SCORER):
+    league = current_league_or_none(browser)
+    if has_role(browser, league, SCORER):
         return league
-    return next((lg for lg, role in member_leagues() if RANK[role] >= RANK[SCORER]), None)
+    return next((lg for lg, role in member_leagues(browser) if RANK[role] >= RANK[SCORER]),
+                None)
 
 
-def private_league_name() -> str:
-    """A name for a new private league: "Our table" and a short code no league has."""
-    base = gettext("Our table")
+def private_league_name(base: str) -> str:
+    """A name for a new private league: ``base`` ("Our table", in the words of the browser
+    that makes it) and a short code no league has."""
     for size in (2, 2, 2, 3, 3, 4, 8):
         name = f"{base} {secrets.token_hex(size).upper()}"
         taken = db.session.scalar(select(League.id).where(
@@ -263,13 +270,26 @@ def private_league_name() -> str:
     raise RuntimeError("no free league name")  # pragma: no cover
 
 
-def new_private_league() -> League:
-    """A league for a browser that has none to score in (not yet added to the session:
-    the caller adds it with the game, and calls :func:`remember` once committed)."""
-    return League(name=private_league_name())
+def new_private_league(base: str) -> League:
+    """A league for a browser that has none to score in, named from ``base``
+    (:func:`private_league_name`; not yet added to the session: the caller adds it with
+    the game, and calls :func:`remember` once committed)."""
+    return League(name=private_league_name(base))
 
 
 # --- checking requests -------------------------------------------------------------------------
+
+
+class AccessError(Exception):
+    """This browser may not do that: ``status`` 404 for a stranger (as if nothing were
+    there; no ``sentence``: there is nothing to say), 403 for a member whose role is too
+    low (``sentence`` says why, worded by the presenters' ``say``); ``code`` for programs."""
+
+    def __init__(self, status: int, code: str, said: Sentence | None = None) -> None:
+        super().__init__(code)
+        self.status = status
+        self.code = code
+        self.sentence = said
 
 
 def requires(role: str) -> Callable[[F], F]:
@@ -283,30 +303,26 @@ def requires(role: str) -> Callable[[F], F]:
     return mark
 
 
-def needed_role() -> str:
-    """What the current request needs: the view's mark, else a viewer to read and a
-    scorer to change anything."""
-    view = current_app.view_functions.get(request.endpoint or "")
+def role_needed(view: Any, method: str) -> str:
+    """What a request for ``view`` with ``method`` needs: the view's mark
+    (:func:`requires`), else a viewer to read and a scorer to change anything."""
     marked = getattr(view, "access_role", None)
     if marked in RANK:
         return str(marked)
-    return VIEWER if request.method in SAFE_METHODS else SCORER
+    return VIEWER if method in SAFE_METHODS else SCORER
 
 
-def require(league: League | Doors | None, role: str) -> str:
-    """Abort unless this browser holds ``role`` (or higher) in ``league``: 404 for a
-    stranger (as if nothing were there), 403 for a member whose role is too low."""
-    held = role_in(league)
+def check_role(browser: Browser, league: League | Doors | None, role: str) -> str:
+    """The role this browser holds in ``league``, if it is ``role`` or higher; else an
+    :class:`AccessError`: 404 for a stranger, 403 for a member whose role is too low."""
+    held = role_in(browser, league)
     if league is None or held is None:
-        abort(404)
+        raise AccessError(404, "access.not-a-member")
     if RANK[held] < RANK[role]:
         if held == VIEWER:
-            abort(403, description=gettext(
-                "Your link lets you follow this league, not change it. Ask its owner for "
-                "a scorer link."))
-        abort(403, description=gettext("Only the league's owner can do that."))
-    if isinstance(league, League):
-        g.league = league  # the page's language may follow the league's
+            raise AccessError(403, "access.viewer-cannot-change",
+                              sentence("access.viewer-cannot-change"))
+        raise AccessError(403, "access.owner-only", sentence("access.owner-only"))
     return held
 
 
@@ -330,51 +346,21 @@ DOORS_OF_GAME_SQL = text(
     f" WHERE g.id = :game_id").bindparams(bindparam("keys", expanding=True))
 
 
-def doors_of_game(game_id: int) -> Doors | None:
-    """The doors of the league a game belongs to, or None if there is no such game."""
-    keys = _session_keys() if has_request_context() else []
+def doors_of_game(game_id: int, browser: Browser | None = None) -> Doors | None:
+    """The doors of the league a game belongs to, or None if there is no such game.  With
+    a ``browser``, which of its membership keys were ended there is learnt on the way."""
+    keys = _session_keys(browser) if browser is not None else []
     row = db.session.execute(DOORS_OF_GAME_SQL, {"game_id": game_id,
                                                  "keys": keys or [""]}).first()
     if row is None:
         return None
-    if has_request_context():
-        g.ended_in_league = (row[0], {row[4]} if row[4] else set())
+    if browser is not None:
+        browser.ended_in_league = (row[0], {row[4]} if row[4] else set())
     return Doors(*row[:4])
 
 
-def check_request() -> None:
-    """Before every view: a URL that names a game or a league needs a member."""
-    give_keys(session)
-    args = request.view_args or {}
-    game_id = args.get("game_id")
-    league_id = args.get("league_id")
-    if isinstance(game_id, int):
-        doors = doors_of_game(game_id)
-        require(doors, needed_role())
-        assert doors is not None
-        g.league_id = doors.id
-        g.doors = doors  # (the board's fast path asks whether this browser may write)
-    elif isinstance(league_id, int):
-        require(db.session.get(League, league_id), needed_role())
-
-
-def settings_url() -> str | None:
-    """The settings page of the league this page is about, if this browser owns it."""
-    league = g.get("league")
-    if isinstance(league, League) and role_in(league) == OWNER:
-        return url_for("access.settings", league_id=league.id)
-    return None
-
-
-def can_write(league: League | Doors | None) -> bool:
+def can_write(browser: Browser, league: League | Doors | None) -> bool:
     """True if this browser may change ``league``: record, edit and delete hands, keep
     its roster and seasons (a scorer or its owner).  Pages use it to show a viewer no
     control that would only answer 403."""
-    return has_role(league, SCORER)
-
-
-def template_globals() -> dict[str, Any]:
-    """Globals for every template, imported macros included."""
-    return {"league_role": role_in, "league_settings_url": settings_url,
-            "league_can_write": can_write,
-            "ROLE_OWNER": OWNER, "ROLE_SCORER": SCORER, "ROLE_VIEWER": VIEWER}
+    return has_role(browser, league, SCORER)

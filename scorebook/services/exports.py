@@ -61,10 +61,8 @@ from scorebook.services import ratings
 from scorebook.services.access import MAX_LEAGUE_NAME
 from scorebook.services.entry import Entry, HandError, Problem, _card_error
 from scorebook.services.games import (
-    ENDINGS,
     MAX_NAME_LENGTH,
     complete_hands,
-    family_name,
     verdict_of,
 )
 from scorebook.services.hands import _meld_name, _scoring_problem, _store, check_entry, check_melds
@@ -77,7 +75,7 @@ from scorebook.services.league import (
     season_of_day,
 )
 from scorebook.web.presenters.bidi import isolate
-from scorebook.web.presenters.wording import explain, rules_error_text
+from scorebook.web.presenters.wording import ENDINGS, explain, family_name, rules_error_text
 
 FORMAT = "rummy-scorebook/services/league"
 VERSION = 1

@@ -8,24 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
-from flask_babel import gettext
-from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from referee import RulesError, RuleSet, Verdict, game_result, make_rules
-from referee.rules import FAMILY_NAMES, Family
 from referee.turns import dealer_of_hand
 from scorebook.extensions import db
 from scorebook.models import (
     ABANDONED,
-    DRAW,
     FINISHED,
     IN_PROGRESS,
-    STOCK_OUT,
-    WENT_OUT,
     Game,
     Hand,
     HandScore,
@@ -34,26 +28,22 @@ from scorebook.models import (
     Seat,
     utcnow,
 )
-from scorebook.plain_text import TEXT_MESSAGE, has_unwanted
-from scorebook.web.presenters.bidi import isolate
-from scorebook.web.presenters.wording import explain, rules_error_text
+from scorebook.plain_text import has_unwanted
+from scorebook.services.errors import Sentence, sentence
 
 DEFAULT_LEAGUE_NAME = "Our table"
 MAX_NAME_LENGTH = 40
 
 
 class GameSetupError(ValueError):
-    """A game that cannot be started; ``field`` names the form field at fault."""
+    """A game that cannot be started: ``code`` says why (the id of its ``sentence``, which
+    the presenters word with ``say``); ``field`` names the form field at fault."""
 
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, said: Sentence, field: str | None = None) -> None:
+        super().__init__(said.id)
+        self.code = said.id
+        self.sentence = said
         self.field = field
-
-
-def family_name(family: str) -> str:
-    # (a Family is a StrEnum, equal to and hashed as its text: the stored family finds it)
-    return gettext(FAMILY_NAMES.get(cast(Family, family), family))
 
 
 # --- the league and its players -----------------------------------------------------
@@ -100,8 +90,7 @@ def build_rules(family: str, options: dict[str, Any]) -> RuleSet:
     try:
         return make_rules(family, **spec)
     except RulesError as exc:
-        raise GameSetupError(gettext("Those house rules do not go together: %(why)s",
-                                     why=rules_error_text(exc)), "rules") from exc
+        raise GameSetupError(sentence("games.rules-clash", error=exc), "rules") from exc
 
 
 def create_game(league: League, names: Sequence[str], first_dealer: int,
@@ -114,21 +103,19 @@ def create_game(league: League, names: Sequence[str], first_dealer: int,
         rules.check_players(len(names))
     except RulesError as exc:
         raise GameSetupError(
-            gettext("%(family)s is played by %(low)s to %(high)s players, not %(count)s.",
-                    family=family_name(rules.family), low=rules.min_players,
-                    high=rules.max_players, count=len(names)), "players") from exc
+            sentence("games.player-count", family=rules.family, low=rules.min_players,
+                     high=rules.max_players, count=len(names)), "players") from exc
     lowered = [n.lower() for n in names]
     for n in names:
         if has_unwanted(n):
-            raise GameSetupError(str(TEXT_MESSAGE), "players")
+            raise GameSetupError(sentence("games.unwanted-text"), "players")
         if len(n) > MAX_NAME_LENGTH:
-            raise GameSetupError(gettext("A name can be at most %(max)s characters long.",
-                                         max=MAX_NAME_LENGTH), "players")
+            raise GameSetupError(sentence("games.name-too-long", max=MAX_NAME_LENGTH),
+                                 "players")
         if lowered.count(n.lower()) > 1:
-            raise GameSetupError(gettext("%(name)s is seated twice.", name=isolate(n)), "players")
+            raise GameSetupError(sentence("games.seated-twice", name=n), "players")
     if not 0 <= first_dealer < len(names):
-        raise GameSetupError(gettext("The first dealer must be one of the players."),
-                             "first_dealer")
+        raise GameSetupError(sentence("games.first-dealer-not-seated"), "first_dealer")
     players = [player_named(league, name) for name in names]
     game = Game(league=league, family=rules.family, rules_json=rules.as_dict(),
                 target=rules.target_for(len(names)), status=IN_PROGRESS,
@@ -250,18 +237,11 @@ def recompute(game: Game) -> Verdict:
 
 # --- the scoreboard ---------------------------------------------------------------------
 
-ENDINGS = {
-    WENT_OUT: _l("went out"),
-    STOCK_OUT: _l("stock ran out"),
-    DRAW: _l("draw"),
-}
-
-
 @dataclass
 class Row:
     number: int
     dealer: str
-    ending: str
+    ending: str  # WENT_OUT, STOCK_OUT or DRAW (the presenters name it)
     went_out: str | None
     going_rummy: bool
     cells: list[tuple[int, int]]  # (hand score, running total) per seat
@@ -275,8 +255,7 @@ class Scoreboard:
     rows: list[Row]
     totals: list[int]
     target: int
-    verdict: Verdict
-    message: str
+    verdict: Verdict  # (the presenters word it)
     next_dealer: str | None
     leaders: list[str]
     winner: str | None
@@ -317,7 +296,7 @@ def scoreboard(game: Game) -> Scoreboard:
             value = scores.get((hand_id, seat.player_id), 0)
             running[i] += value
             cells.append((value, running[i]))
-        rows.append(Row(number, by_id.get(dealer_id, "?"), str(ENDINGS.get(ending, ending)),
+        rows.append(Row(number, by_id.get(dealer_id, "?"), ending,
                         by_id.get(went_out_id) if went_out_id else None, going_rummy, cells,
                         bool(points_only)))
         last_out = went_out_id
@@ -328,7 +307,7 @@ def scoreboard(game: Game) -> Scoreboard:
     rematch_id = rematch_of(game) if game.status == FINISHED else None
     return Scoreboard(
         game=game, names=names, rows=rows, totals=running, target=game.target,
-        verdict=verdict, message=explain(verdict), next_dealer=next_dealer,
+        verdict=verdict, next_dealer=next_dealer,
         leaders=leaders, winner=game.winner.name if game.winner else None,
         live_number=live_number,
         progress=[max(0, min(100, round(100 * t / game.target))) if game.target else 0
@@ -363,7 +342,7 @@ def rematch(game: Game) -> Game:
     the deal passing on (:func:`rematch_dealer`).  Does not commit: the caller commits,
     and a second rematch of the same game fails there (``rematch_of_id`` is unique)."""
     if game.status != FINISHED:
-        raise GameSetupError(gettext("Only a finished game can be played again."))
+        raise GameSetupError(sentence("games.rematch-unfinished"))
     names = [seat.player.name for seat in game.seats]
     new = create_game(game.league, names, rematch_dealer(game), game.rules, commit=False)
     new.rematch_of_id = game.id

@@ -5,16 +5,20 @@ A phone is named the way a family recognises it: by its browser and system
 joined the league (:func:`remember_player`), if it gave one.  The random id kept in
 the session cookie is stored too (it tells two unnamed phones apart in an export),
 but never shown.
+
+Who writes is a :class:`Writer` (the request's User-Agent and session), which the web
+layer makes for each request and sets as the writer of everything logged while it lasts
+(:func:`writing_as`); with none set, as from the command line, an entry says so.
 """
 
 from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
+from contextvars import ContextVar, Token
+from dataclasses import dataclass
 from typing import Any
-
-from flask import has_request_context, request, session
 
 from scorebook.extensions import db
 from scorebook.models import Change, Game
@@ -53,14 +57,13 @@ def describe_agent(agent: str) -> str:
     return browser or system or re.sub(r"\s+", " ", agent)[:40]
 
 
-def session_key() -> str:
-    """A random id for this browser session, kept in the signed session cookie."""
-    if not has_request_context():
-        return "cli"
-    key = session.get("device")
+def session_key(store: MutableMapping[str, Any]) -> str:
+    """A random id for this browser session, kept in the signed session cookie (``store``)
+    from its first write on."""
+    key = store.get("device")
     if not isinstance(key, str) or not re.fullmatch(r"[0-9a-f]{8}", key):
         key = secrets.token_hex(4)
-        session["device"] = key
+        store["device"] = key
     return key
 
 
@@ -83,24 +86,47 @@ def remember_player(store: Any, league_id: int, name: str | None) -> None:
     store["players"] = names
 
 
-def player_of(league_id: int) -> str:
-    """The player name this browser joined the league as ("" when it gave none)."""
-    if not has_request_context():
-        return ""
-    raw = session.get("players")
+def player_of(store: Mapping[str, Any], league_id: int) -> str:
+    """The player name this browser (its session, ``store``) joined the league as (""
+    when it gave none)."""
+    raw = store.get("players")
     name = raw.get(str(league_id)) if isinstance(raw, dict) else None
     return clean_player_name(name) if isinstance(name, str) else ""
 
 
+@dataclass(frozen=True)
+class Writer:
+    """Who writes: ``agent`` the browser's User-Agent header, ``store`` its session (the
+    player names it joined leagues as; its random id, given on its first write)."""
+
+    agent: str
+    store: MutableMapping[str, Any]
+
+
+#: The writer of the request being answered (:func:`writing_as`); None: no request.
+_writer: ContextVar[Writer | None] = ContextVar("scorebook_history_writer", default=None)
+
+
+def writing_as(writer: Writer | None) -> Token[Writer | None]:
+    """Log what follows as ``writer``'s (the web layer, at the start of each request;
+    None at its end)."""
+    return _writer.set(writer)
+
+
 def log(game: Game, action: str, summary: str = "", hand_number: int | None = None,
-        details: Mapping[str, Any] | None = None) -> Change:
-    """Add a history entry to the current transaction."""
-    device = describe_agent(request.headers.get("User-Agent", "")) if has_request_context() \
-        else "command line"
+        details: Mapping[str, Any] | None = None, by: Writer | None = None) -> Change:
+    """Add a history entry to the current transaction, written ``by`` a browser (else by
+    the request's writer, :func:`writing_as`; with neither, from the command line)."""
+    writer = by if by is not None else _writer.get()
+    if writer is None:
+        device, player, key = "command line", "", "cli"
+    else:
+        device = describe_agent(writer.agent)
+        player = player_of(writer.store, game.league_id)
+        key = session_key(writer.store)
     change = Change(game_id=game.id, hand_number=hand_number, action=action,
                     summary=summary[:2000], details=dict(details) if details else None,
-                    device=device[:80], player=player_of(game.league_id),
-                    session_key=session_key())
+                    device=device[:80], player=player, session_key=key)
     db.session.add(change)
     return change
 

@@ -18,7 +18,8 @@ never holds a ``.``, so the two kinds never mix.
 
 The links are absolute, made with ``PUBLIC_URL`` when it is set (``make run`` sets it
 to the laptop's address on the network), so a page opened on the laptop as
-``localhost`` still shows a code the phones can open.
+``localhost`` still shows a code the phones can open (:func:`external_url`; the pages
+make their links with :mod:`scorebook.web.links`, which hands it the request's address).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import hmac
 from urllib.parse import urlsplit, urlunsplit
 
 import segno
-from flask import current_app, request, url_for
+from flask import current_app
 from markupsafe import Markup
 
 from scorebook.extensions import db
@@ -96,16 +97,16 @@ def token_here(league: League, role: str, known: dict[str, str]) -> str | None:
 # --- absolute links ------------------------------------------------------------------------
 
 
-def external_url(endpoint: str, **values: object) -> str:
-    """``url_for(endpoint, **values)`` as a full address another phone can open: on
-    ``PUBLIC_URL``'s scheme and host when it is set, else the request's."""
-    path = url_for(endpoint, **values)  # type: ignore[arg-type]
+def external_url(path: str, host_url: str) -> str:
+    """The site's ``path`` as a full address another phone can open: on ``PUBLIC_URL``'s
+    scheme and host when it is set, else on ``host_url`` (the address the request came to,
+    ``http://host:port/``)."""
     public = current_app.config.get("PUBLIC_URL")
     if public:
         base = urlsplit(str(public))
         here = urlsplit(path)
         return urlunsplit((base.scheme, base.netloc, here.path, here.query, here.fragment))
-    return request.host_url.rstrip("/") + path
+    return host_url.rstrip("/") + path
 
 
 def names_this_computer(url: str) -> bool:
@@ -113,17 +114,10 @@ def names_this_computer(url: str) -> bool:
     return is_loopback_host(urlsplit(url).hostname or "")
 
 
-def join_url(league: League, role: str, known: dict[str, str], next_url: str | None = None
-             ) -> str | None:
-    """The link a phone scans to join ``league`` as ``role`` and land on ``next_url``;
-    None while the door is shut."""
-    token = token_here(league, role, known) or door_token(league, role)
-    if token is None:
-        return None
-    values: dict[str, object] = {"token": token}
-    if next_url:
-        values["next"] = next_url
-    return external_url("access.join", **values)
+def join_token(league: League, role: str, known: dict[str, str]) -> str | None:
+    """The token of the link a phone scans to join ``league`` as ``role``: the one this
+    browser made (``known``), else a door token; None while the door is shut."""
+    return token_here(league, role, known) or door_token(league, role)
 
 
 # --- the picture ---------------------------------------------------------------------------

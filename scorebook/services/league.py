@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, cast
 
-from flask_babel import gettext, ngettext
-from flask_babel import lazy_gettext as _l
 from sqlalchemy import Table, and_, case, exists, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased, selectinload
@@ -36,22 +34,23 @@ from scorebook.models import (
     player_stat_sum,
     utcnow,
 )
-from scorebook.plain_text import TEXT_MESSAGE, has_unwanted
+from scorebook.plain_text import has_unwanted
 from scorebook.services import ratings
+from scorebook.services.errors import Sentence, sentence
 from scorebook.services.games import MAX_NAME_LENGTH, clean_name
 from scorebook.services.stats import sums
-from scorebook.web.presenters.bidi import isolate
-from scorebook.web.presenters.i18n import day as local_day
 
 MAX_SEASON_NAME = 40
 
 
 class LeagueError(ValueError):
-    """Something the league cannot do; ``field`` names the form field at fault."""
+    """Something the league cannot do: ``code`` says why (the id of its ``sentence``, which
+    the presenters word with ``say``); ``field`` names the form field at fault."""
 
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, said: Sentence, field: str | None = None) -> None:
+        super().__init__(said.id)
+        self.code = said.id
+        self.sentence = said
         self.field = field
 
 
@@ -73,17 +72,15 @@ def players_of(league: League, include_retired: bool = True) -> list[Player]:
 def _check_name(league: League, name: str, player: Player | None = None) -> str:
     name = clean_name(name)
     if not name:
-        raise LeagueError(gettext("Give the player a name."), "name")
+        raise LeagueError(sentence("league.player-name-missing"), "name")
     if has_unwanted(name):
-        raise LeagueError(str(TEXT_MESSAGE), "name")
+        raise LeagueError(sentence("league.unwanted-text"), "name")
     if len(name) > MAX_NAME_LENGTH:
-        raise LeagueError(gettext("A name can be at most %(max)s characters long.",
-                                  max=MAX_NAME_LENGTH), "name")
+        raise LeagueError(sentence("league.name-too-long", max=MAX_NAME_LENGTH), "name")
     clash = db.session.scalar(select(Player).where(
         Player.league_id == league.id, func.lower(Player.name) == name.lower()))
     if clash is not None and clash is not player:
-        raise LeagueError(gettext("%(name)s is already in the league.", name=isolate(clash.name)),
-                          "name")
+        raise LeagueError(sentence("league.player-name-taken", name=clash.name), "name")
     return name
 
 
@@ -118,19 +115,16 @@ def merge_players(keep: Player, gone: Player) -> None:
     """``gone`` turns out to be ``keep``: every game, hand, meld and card of ``gone``
     becomes ``keep``'s, and ``gone`` leaves the roster.  One transaction."""
     if keep.id == gone.id:
-        raise LeagueError(gettext("Choose two different players."), "other")
+        raise LeagueError(sentence("league.merge-same-player"), "other")
     if keep.league_id != gone.league_id:
-        raise LeagueError(gettext("Both players must be in the same league."), "other")
+        raise LeagueError(sentence("league.merge-other-league"), "other")
     shared = db.session.scalar(
         select(func.count()).select_from(Seat).where(
             Seat.player_id == keep.id,
             Seat.game_id.in_(select(Seat.game_id).where(Seat.player_id == gone.id))))
     if shared:
-        raise LeagueError(ngettext(
-            "%(a)s and %(b)s sat at the same table in %(num)s game, so they cannot be "
-            "the same person.",
-            "%(a)s and %(b)s sat at the same table in %(num)s games, so they cannot be "
-            "the same person.", shared, a=keep.name, b=gone.name), "other")
+        raise LeagueError(sentence("league.merge-shared-games", a=keep.name, b=gone.name,
+                                   count=int(shared)), "other")
     league_id = keep.league_id
     db.session.execute(GameResult.__table__.delete().where(
         GameResult.league_id == league_id))
@@ -229,30 +223,23 @@ def save_season(league: League, name: str, starts_on: date | None, ends_on: date
     """Add a season or change one; seasons may not overlap.  Commits."""
     name = " ".join(name.split())
     if not name:
-        raise LeagueError(gettext("Give the season a name."), "name")
+        raise LeagueError(sentence("league.season-name-missing"), "name")
     if has_unwanted(name):
-        raise LeagueError(str(TEXT_MESSAGE), "name")
+        raise LeagueError(sentence("league.unwanted-text"), "name")
     if len(name) > MAX_SEASON_NAME:
-        raise LeagueError(gettext("A name can be at most %(max)s characters long.",
-                                  max=MAX_SEASON_NAME), "name")
+        raise LeagueError(sentence("league.name-too-long", max=MAX_SEASON_NAME), "name")
     if starts_on is None or ends_on is None:
-        raise LeagueError(gettext("Give the first and the last day of the season."),
-                          "starts_on")
+        raise LeagueError(sentence("league.season-days-missing"), "starts_on")
     if ends_on < starts_on:
-        raise LeagueError(gettext("The season must end on or after the day it starts."),
-                          "ends_on")
+        raise LeagueError(sentence("league.season-ends-first"), "ends_on")
     for other in seasons_of(league):
         if other is season:
             continue
         if other.name.lower() == name.lower():
-            raise LeagueError(gettext("There is already a season called %(name)s.",
-                                      name=isolate(other.name)), "name")
+            raise LeagueError(sentence("league.season-name-taken", name=other.name), "name")
         if other.starts_on <= ends_on and starts_on <= other.ends_on:
-            raise LeagueError(gettext(
-                "Those dates overlap the season %(name)s (%(start)s to %(end)s).",
-                name=isolate(other.name), start=local_day(other.starts_on),
-                end=local_day(other.ends_on)),
-                "starts_on")
+            raise LeagueError(sentence("league.season-overlap", name=other.name,
+                                       start=other.starts_on, end=other.ends_on), "starts_on")
     if season is None:
         season = Season(league_id=league.id)
         db.session.add(season)
@@ -290,20 +277,10 @@ def ratings_pending(league: League) -> int:
 
 # --- standings --------------------------------------------------------------------------
 
-SORTS: dict[str, Any] = {
-    "rating": _l("Rating"),
-    "games": _l("Games"),
-    "wins": _l("Wins"),
-    "win_rate": _l("Win rate"),
-    "avg_position": _l("Average place"),
-    "avg_hand": _l("Average hand"),
-    "best_hand": _l("Best hand"),
-    "best_total": _l("Best total"),
-    "melded": _l("Melded"),
-    "stranded": _l("Stranded"),
-    "streak": _l("Streak"),
-    "name": _l("Name"),
-}
+#: The columns the standings sort by, in the order the table shows them (the presenters
+#: name them: scorebook.web.presenters.sentences.league.SORT_LABELS).
+SORTS = ("rating", "games", "wins", "win_rate", "avg_position", "avg_hand", "best_hand",
+         "best_total", "melded", "stranded", "streak", "name")
 #: Which way each column sorts first (True: biggest first).
 DESCENDING_FIRST = {key: key not in ("avg_position", "stranded", "name") for key in SORTS}
 DEFAULT_SORT = "wins"

@@ -13,14 +13,14 @@ its first poll back.
 The version is the game's ``revision`` (bumped by every change to its hands and
 its status) and the number and the latest id of its history entries (every
 write, live-hand moves included, logs one).  A page that shows a game reads the
-version *before* its data (:func:`remember_version`, run before the view), so a
-change committed while the page is being built makes the version look old, never
-new: the phone then fetches once more rather than missing the change.
+version *before* its data (:func:`scorebook.web.live.views.remember_version`, run
+before the view), so a change committed while the page is being built makes the
+version look old, never new: the phone then fetches once more rather than missing the
+change.
 """
 
 from __future__ import annotations
 
-from flask import g
 from sqlalchemy import text
 
 from scorebook.extensions import db
@@ -43,14 +43,3 @@ def game_version(game_id: int) -> str | None:
         return None
     revision, count, latest = row
     return f"{revision or 0}.{count or 0}.{latest or 0}"
-
-
-def remember_version(game_id: int) -> None:
-    """Read the version ahead of a page's data; the page shows ``g.live_version``."""
-    g.live_version = game_version(game_id)
-
-
-def page_version() -> str | None:
-    """The version read before this page's data, if any."""
-    version: str | None = g.get("live_version")
-    return version

@@ -60,7 +60,7 @@ from werkzeug.http import dump_cookie, http_date
 from scorebook.compression import negotiate
 from scorebook.models import Change, EndedMembership, Game, League, Player, Season, Seat
 from scorebook.services import access
-from scorebook.services.live import page_version
+from scorebook.web.live.views import page_version
 from scorebook.web.poll import MAX_ID, PollMiddleware, StartResponse, WSGIApp
 
 PATHS = {

@@ -51,6 +51,7 @@ from scorebook.services.exports import (
     league_csv,
 )
 from scorebook.web.presenters.bidi import plain
+from scorebook.web.presenters.sentences import say
 from tests.reading import page as read
 
 T = dict[str, dict[str, str]]
@@ -374,13 +375,17 @@ def test_a_named_season_takes_its_games_and_the_year_keeps_the_rest(ctx: None) -
 def test_seasons_may_not_overlap_and_need_sane_dates(ctx: None) -> None:
     the = the_league()
     league.save_season(the, "Winter", date(2025, 12, 1), date(2026, 2, 28))
-    with pytest.raises(league.LeagueError,
-                       match=r"overlap the season .Winter. \(Dec 1, 2025 to Feb 28, 2026\)"):
+    with pytest.raises(league.LeagueError) as overlap:
         league.save_season(the, "New year", date(2026, 1, 1), date(2026, 1, 31))
-    with pytest.raises(league.LeagueError, match="end on or after"):
+    assert overlap.value.code == "league.season-overlap"
+    assert re.search(r"overlap the season .Winter. \(Dec 1, 2025 to Feb 28, 2026\)",
+                     say(overlap.value.sentence))
+    with pytest.raises(league.LeagueError) as backwards:
         league.save_season(the, "Backwards", date(2026, 5, 1), date(2026, 4, 1))
-    with pytest.raises(league.LeagueError, match="already a season"):
+    assert "end on or after" in say(backwards.value.sentence)
+    with pytest.raises(league.LeagueError) as taken:
         league.save_season(the, "winter", date(2027, 1, 1), date(2027, 1, 2))
+    assert "already a season" in say(taken.value.sentence)
 
 
 # --- the roster -------------------------------------------------------------------------------
@@ -390,8 +395,10 @@ def test_add_rename_and_retire(ctx: None) -> None:
     the = the_league()
     eve = league.add_player(the, "  Eve  ")
     assert eve.name == "Eve"
-    with pytest.raises(league.LeagueError, match="already in the league"):
+    with pytest.raises(league.LeagueError) as taken:
         league.add_player(the, "eve")
+    assert taken.value.code == "league.player-name-taken"
+    assert "already in the league" in say(taken.value.sentence)
     with pytest.raises(league.LeagueError):
         league.add_player(the, "   ")
     league.rename_player(eve, "Evelyn")
@@ -408,8 +415,9 @@ def test_merging_two_names_of_one_person_moves_every_game(made: dict[str, Game])
         ({"Benny": {"melds": "as ah ad\nks kh kd"}, "Dee": {"hand": "2c"}}, "Benny"),
     ], date(2026, 4, 1))
     assert table()["Ben"].games == 3
-    with pytest.raises(league.LeagueError, match="same table in 3 games"):
+    with pytest.raises(league.LeagueError) as shared:
         league.merge_players(player("Ben"), player("Cy"))
+    assert "same table in 3 games" in say(shared.value.sentence)
     league.merge_players(player("Ben"), player("Benny"))
     assert db.session.scalar(select(Player).where(Player.name == "Benny")) is None
     rows = table()

@@ -15,6 +15,8 @@ from scorebook.models import ABANDONED, FINISHED, IN_PROGRESS, Game, HandScore, 
 from scorebook.services import games, hands
 from scorebook.services.entry import Entry, HandError, entry_from_text
 from scorebook.services.history import changes
+from scorebook.web.presenters.sentences import say
+from scorebook.web.presenters.wording import explain
 
 NAMES = ["You", "Ada", "Bo"]
 
@@ -87,8 +89,10 @@ def test_player_count_is_checked_against_the_family(ctx: None, family: str, coun
 
 
 def test_a_player_cannot_sit_twice(ctx: None) -> None:
-    with pytest.raises(games.GameSetupError, match="seated twice"):
+    with pytest.raises(games.GameSetupError) as info:
         new_game(names=["Ann", "ann"])
+    assert info.value.code == "games.seated-twice"
+    assert "seated twice" in say(info.value.sentence)
 
 
 def test_contradictory_house_rules_are_refused(ctx: None) -> None:
@@ -260,7 +264,7 @@ def test_a_tie_at_the_top_needs_another_hand(ctx: None) -> None:
     board = games.scoreboard(game)
     assert game.status == IN_PROGRESS
     assert board.verdict.code == "game.tie"
-    assert "another hand" in board.message
+    assert "another hand" in explain(board.verdict)
     assert board.leaders == ["Ada", "Bo"]
 
 

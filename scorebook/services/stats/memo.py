@@ -14,10 +14,10 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, MutableMapping
 from typing import Any, TypeVar
 
-from flask import current_app, g, has_request_context
+from flask import current_app
 from sqlalchemy import func, select
 
 from scorebook.extensions import db
@@ -53,22 +53,29 @@ def version(league_id: int) -> tuple[int, int, int]:
     return int(row[0]), int(row[1]), int(row[2])
 
 
-def _version_now(league_id: int) -> tuple[int, int, int]:
-    """:func:`version`, read once per request and generation (a page asks for several
-    figures; nothing this request does between them changes the cache but a refresh,
-    which moves the generation on)."""
-    if not has_request_context():
+#: The versions one request has read (:func:`remembered`'s ``seen``), by league and
+#: generation.
+Seen = MutableMapping[tuple[int, int], tuple[int, int, int]]
+
+
+def _version_now(league_id: int, seen: Seen | None) -> tuple[int, int, int]:
+    """:func:`version`, read once per ``seen`` (a request: a page asks for several figures;
+    nothing the request does between them changes the cache but a refresh, which moves
+    the generation on) and generation; each time without one."""
+    if seen is None:
         return version(league_id)
-    seen: dict[tuple[int, int], tuple[int, int, int]] = g.setdefault("stats_versions", {})
     key = (league_id, _generation)
     if key not in seen:
         seen[key] = version(league_id)
     return seen[key]
 
 
-def remembered(league_id: int, key: Hashable, compute: Callable[[], T]) -> T:
-    """``compute()``, or what it gave for the same ``key`` at this league version."""
-    full = (_app_key(), _generation, league_id, _version_now(league_id), key)
+def remembered(league_id: int, key: Hashable, compute: Callable[[], T],
+               seen: Seen | None = None) -> T:
+    """``compute()``, or what it gave for the same ``key`` at this league version.  A
+    page passes the ``seen`` of its request (empty at first), so that the version is read
+    once for all its figures."""
+    full = (_app_key(), _generation, league_id, _version_now(league_id, seen), key)
     with _lock:
         if full in _kept:
             _kept.move_to_end(full)

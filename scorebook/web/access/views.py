@@ -30,7 +30,7 @@ from scorebook.extensions import db, limiter
 from scorebook.models import League
 from scorebook.services import access, history, invites
 from scorebook.services.access import INVITE_ROLES, OWNER, SCORER, VIEWER
-from scorebook.web import Page
+from scorebook.web import Page, links, membership
 from scorebook.web.access.forms import (
     ButtonForm,
     LoginForm,
@@ -101,8 +101,8 @@ def _stale_form() -> str:
 
 @bp.get("/leagues")
 def leagues() -> str:
-    return render_template("access/leagues.html", leagues=access.member_leagues(),
-                           current=access.current_league_or_none(), form=ButtonForm(),
+    return render_template("access/leagues.html", leagues=membership.member_leagues(),
+                           current=membership.current_league_or_none(), form=ButtonForm(),
                            next=request.args.get("next") or "")
 
 
@@ -121,7 +121,7 @@ def leave(league_id: int) -> Response:
     league = db.get_or_404(League, league_id)
     if not ButtonForm().validate_on_submit():
         abort(400)
-    if access.role_in(league) == OWNER and not league.password_hash:
+    if membership.role_in(league) == OWNER and not league.password_hash:
         flash(gettext("Set a password for %(name)s before you leave it: without one, nobody "
                       "could ever open it again.", name=isolate(league.name)))
         return redirect(url_for("access.settings", league_id=league.id, _anchor="league-password"))
@@ -238,7 +238,7 @@ def invite() -> Page:
 
 
 def _join(token: str, league: League, role: str, landing: str | None) -> Page:
-    held = access.role_in(league)
+    held = membership.role_in(league)
     form = ButtonForm()
     if request.method == "POST":
         if not form.validate_on_submit():
@@ -258,7 +258,7 @@ def _join(token: str, league: League, role: str, landing: str | None) -> Page:
     return render_template("access/join.html", league=league, role=role, held=held, form=form,
                            already=held is not None and access.RANK[held] >= access.RANK[role],
                            landing=landing, roster=roster,
-                           player_name=history.player_of(league.id),
+                           player_name=history.player_of(session, league.id),
                            name_length=history.PLAYER_NAME_LENGTH)
 
 
@@ -279,7 +279,7 @@ def _shown_links(league: League) -> dict[str, str | None]:
         token = known.get(f"{league.id}:{role}")
         stored = getattr(league, f"{role}_token_hash")
         if token and stored and access.token_hash(token) == stored:
-            shown[role] = invites.external_url("access.join", token=token)
+            shown[role] = links.external_url("access.join", token=token)
         else:
             shown[role] = None
     return shown

@@ -25,12 +25,12 @@ from scorebook.compression import compress_page, negotiate
 from scorebook.extensions import db
 from scorebook.models import FINISHED, Game, League, Player, Seat
 from scorebook.services import access, history
+from scorebook.services.errors import sentence
 from scorebook.services.games import (
     GameSetupError,
     abandon,
     build_rules,
     create_game,
-    family_name,
     load_game,
     rematch,
     rematch_dealer,
@@ -38,7 +38,8 @@ from scorebook.services.games import (
     roster,
     scoreboard,
 )
-from scorebook.services.live import game_version, page_version
+from scorebook.services.live import game_version
+from scorebook.web import membership
 from scorebook.web.boards import BoardCache, cache_of, cached_board
 from scorebook.web.games.forms import (
     BOOLEAN_OPTIONS,
@@ -51,11 +52,16 @@ from scorebook.web.games.forms import (
     option_families,
 )
 from scorebook.web.league.stats import game_sections
+from scorebook.web.live.views import page_version
 from scorebook.web.pages import ENVIRON_KEY as PAGE_KEY
 from scorebook.web.presenters.charts import score_chart
+from scorebook.web.presenters.sentences import say
 from scorebook.web.presenters.tables import name_key, scores_table
+from scorebook.web.presenters.wording import explain, family_name
 
 bp = Blueprint("games", __name__)
+#: The scoreboard's verdict in the page's language (games/_board.html).
+bp.add_app_template_global(explain, "explain")
 
 
 def get_game(game_id: int) -> Game:
@@ -65,7 +71,7 @@ def get_game(game_id: int) -> Game:
     game = load_game(game_id, with_hands=False)
     if game is None:
         abort(404)
-    access.require(game.league, access.needed_role())
+    membership.require(game.league, membership.needed_role())
     return game
 
 
@@ -73,7 +79,7 @@ def get_game(game_id: int) -> Game:
 def new() -> str | Response | tuple[str, int]:
     # The open league if this browser may score there; else the game starts a new
     # private league that this browser owns.
-    league = access.league_to_score_in()
+    league = membership.league_to_score_in()
     form = NewGameForm()
     errors: dict[str, str] = {}
     adding = request.method == "POST" and "add_seat" in request.form
@@ -89,7 +95,7 @@ def new() -> str | Response | tuple[str, int]:
             game_id = _start_game(form, league)
         except GameSetupError as exc:
             db.session.rollback()
-            errors[exc.field or "rules"] = exc.message
+            errors[exc.field or "rules"] = say(exc.sentence)
         else:
             return redirect(url_for("games.show", game_id=game_id))
     elif request.method == "POST":
@@ -114,20 +120,19 @@ def _start_game(form: NewGameForm, league: League | None) -> int:
                    if i == (form.first_dealer.data or 0)), None)
     if len(seated) < 2:
         # an empty (or one-name) form: what is missing, not which seat deals
-        raise GameSetupError(gettext("Type at least two names."), "players")
+        raise GameSetupError(sentence("games.too-few-names"), "players")
     if dealer is None:
-        raise GameSetupError(gettext("The first dealer's seat is empty."), "first_dealer")
+        raise GameSetupError(sentence("games.first-dealer-seat-empty"), "first_dealer")
     for attempt in range(5):
         try:
-            game = create_game(league or access.new_private_league(),
+            game = create_game(league or membership.new_private_league(),
                                [n for _i, n in seated], dealer, rules, commit=False)
             history.log(game, history.GAME_STARTED, ", ".join(p.name for p in game.players))
             db.session.commit()  # the league (if new), players, game and history at once
         except IntegrityError:
             db.session.rollback()
             if attempt == 4:
-                raise GameSetupError(gettext("Another game was started in this league at "
-                                             "the same moment; please try again.")) from None
+                raise GameSetupError(sentence("games.number-taken")) from None
             if league is not None:
                 league = db.session.get(League, league.id)
             continue
@@ -164,7 +169,7 @@ def board_html(game: Game) -> Markup:
     names = tuple(s.player.name for s in game.seats)
     version = page_version() or game_version(game.id)
     variant = (str(get_locale()), names, request.script_root,
-               access.can_write(game.league), request.host_url)  # (the shared result's link)
+               membership.can_write(game.league), request.host_url)  # (the shared result's link)
 
     def render() -> Markup:
         board = scoreboard(game)
@@ -203,14 +208,14 @@ def board(game_id: int) -> Response:
     the language, whether this browser may write, the site's address) and the
     encoding, so it is kept whole, compressed, in the board cache: a phone fetching a
     board another phone of its table fetched already costs the access check
-    (:func:`scorebook.services.access.check_request`, done before this view), the names (one
+    (:func:`scorebook.web.membership.check_request`, done before this view), the names (one
     statement) and the bytes, never loading the game."""
     version = page_version()
     doors = g.get("doors")
     encoding = negotiate(request.headers.get("Accept-Encoding", ""))
     names = tuple(db.session.scalars(NAMES_SQL, {"game_id": game_id}))
     variant = ("part", encoding, str(get_locale()), names, request.script_root,
-               access.can_write(doors), request.host_url)
+               membership.can_write(doors), request.host_url)
     cache = board_cache()
     if request.environ.get(PAGE_KEY) is not None:
         # scorebook.web.pages keeps this answer whole (keep_page, before the compression
@@ -304,7 +309,7 @@ def rematch_game(game_id: int) -> str | Response:
             db.session.commit()
         except GameSetupError as exc:  # the rules no longer seat these players, say
             db.session.rollback()
-            flash(exc.message)
+            flash(say(exc.sentence))
             return redirect(url_for("games.show", game_id=game.id))
         except IntegrityError:  # a second phone's rematch of this game won the race
             db.session.rollback()

@@ -41,7 +41,7 @@ from scorebook.services.entry import (
     entry_texts,
     stored_players,
 )
-from scorebook.services.games import family_name, live_hand, next_dealer_position, next_hand_number
+from scorebook.services.games import live_hand, next_dealer_position, next_hand_number
 from scorebook.services.hands import (
     HandConflict,
     cancel_live,
@@ -77,7 +77,7 @@ from scorebook.web.hands.forms import (
 )
 from scorebook.web.presenters.bidi import bdi, html, isolate
 from scorebook.web.presenters.cards import card_label, picker_texts
-from scorebook.web.presenters.wording import meld_name
+from scorebook.web.presenters.wording import family_name, meld_name
 
 bp = Blueprint("hands", __name__)
 

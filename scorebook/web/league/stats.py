@@ -8,9 +8,19 @@ page's language.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
-from flask import Blueprint, abort, current_app, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    g,
+    has_request_context,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext, ngettext
 from markupsafe import Markup, escape
 
@@ -31,6 +41,15 @@ from scorebook.web.presenters.charts import count_bars, points_split_chart
 from scorebook.web.presenters.i18n import day, number
 
 bp = Blueprint("stats", __name__)
+
+T = TypeVar("T")
+
+
+def remembered(league_id: int, key: Hashable, compute: Callable[[], T]) -> T:
+    """:func:`scorebook.services.stats.memo.remembered`, the league's version read once
+    per request."""
+    seen = g.setdefault("stats_versions", {}) if has_request_context() else None
+    return memo.remembered(league_id, key, compute, seen)
 
 
 #: How long a page may spend counting cards into the cache before it answers (the
@@ -97,8 +116,8 @@ def player_sections(league: League, player: Player, season: Season | None) -> di
     if not progress.ready:
         return {"card_stats": None, "stats_progress": progress}
     scope = Scope(league.id, season)
-    compared = memo.remembered(league.id, ("everyone", scope.key), lambda: everyone(scope))
-    stats = memo.remembered(league.id, ("player", player.id, scope.key),
+    compared = remembered(league.id, ("everyone", scope.key), lambda: everyone(scope))
+    stats = remembered(league.id, ("player", player.id, scope.key),
                             lambda: player_stats(player, scope, compared))
     return {"card_stats": stats, "points_chart": points_chart(stats, player.name),
             "stats_progress": progress}
@@ -124,9 +143,9 @@ def records() -> str:
     return render_template(
         "stats/records.html", league=league, seasons=seasons, season=season,
         season_value=season_value, progress=progress,
-        records=memo.remembered(league.id, ("records", scope.key),
+        records=remembered(league.id, ("records", scope.key),
                                 lambda: records_service.records(scope)) if ready else [],
-        matrix=memo.remembered(league.id, ("feeds", scope.key),
+        matrix=remembered(league.id, ("feeds", scope.key),
                                lambda: records_service.feed_matrix(scope)) if ready else None,
         players=players)
 
@@ -159,7 +178,7 @@ def head_to_head() -> str | tuple[str, int]:
             error = gettext("Choose two different players.")
         else:
             scope = Scope(league.id, season)
-            pair = memo.remembered(
+            pair = remembered(
                 league.id, ("pair", first.id, second.id, scope.key),
                 lambda: records_service.pair(scope, first.id, second.id))
     page = render_template(
@@ -319,7 +338,7 @@ def recap(season_id: int) -> str:
     if not progress.ready:
         return render_template("stats/recap.html", league=league, season=season,
                                seasons=seasons, recap=None, progress=progress)
-    summary = memo.remembered(league.id, ("recap", season.id, Scope(league.id, season).key),
+    summary = remembered(league.id, ("recap", season.id, Scope(league.id, season).key),
                               lambda: recap_service.recap(league, season))
     chart = None
     if summary.table:

@@ -41,13 +41,16 @@ from scorebook.services.exports import (
     not_json_message,
     read_league_file,
 )
-from scorebook.services.games import family_name, load_game
+from scorebook.services.games import load_game
 from scorebook.services.ratings import START_MU, display_rating
-from scorebook.web import Page
+from scorebook.web import Page, membership
 from scorebook.web.league.forms import ActionForm, ImportForm, MergeForm, PlayerNameForm, SeasonForm
 from scorebook.web.presenters.bidi import isolate
 from scorebook.web.presenters.charts import histogram, rating_chart
 from scorebook.web.presenters.i18n import day
+from scorebook.web.presenters.sentences import say
+from scorebook.web.presenters.sentences.league import SORT_LABELS
+from scorebook.web.presenters.wording import family_name
 
 bp = Blueprint("league", __name__)
 
@@ -62,7 +65,7 @@ def fixed(value: float, places: int = 1) -> str:
 def _league() -> League:
     """The league this browser has open, if it may do what the request asks there (read:
     a viewer; change: a scorer); without one, a redirect to /leagues."""
-    league = access.current_league()
+    league = membership.current_league()
     g.league = league  # the page's language may follow the league's
     return league
 
@@ -144,7 +147,7 @@ def standings() -> str:
     return render_template(
         "league/standings.html", league=league, seasons=seasons, season=season,
         season_value=season_value, rows=rows, sort=sort, descending=descending,
-        sorts=service.SORTS, descending_first=service.DESCENDING_FIRST,
+        sorts=SORT_LABELS, descending_first=service.DESCENDING_FIRST,
         totals=service.league_totals(league))
 
 
@@ -160,7 +163,7 @@ def players() -> Page:
         try:
             player = service.add_player(league, form.name.data or "")
         except service.LeagueError as exc:
-            error = exc.message
+            error = say(exc.sentence)
         else:
             flash(gettext("%(name)s joined the league.", name=isolate(player.name)))
             return redirect(url_for("league.players"))
@@ -224,7 +227,7 @@ def edit_player(player_id: int) -> Page:
                     service.rename_player(who, rename.name.data or "")
                 except service.LeagueError as exc:
                     db.session.rollback()
-                    errors["rename"] = exc.message
+                    errors["rename"] = say(exc.sentence)
                 else:
                     flash(gettext("%(old)s is now called %(new)s.", old=isolate(old),
                                   new=isolate(who.name)))
@@ -245,7 +248,7 @@ def edit_player(player_id: int) -> Page:
                     service.merge_players(who, other)
                 except service.LeagueError as exc:
                     db.session.rollback()
-                    errors["merge"] = exc.message
+                    errors["merge"] = say(exc.sentence)
                 else:
                     flash(gettext("%(gone)s's games now belong to %(name)s.",
                                   gone=isolate(gone_name),
@@ -340,7 +343,7 @@ def seasons() -> Page:
                                          form.ends_on.data)
         except service.LeagueError as exc:
             db.session.rollback()
-            error = exc.message
+            error = say(exc.sentence)
         else:
             flash(gettext("Season %(name)s saved.", name=isolate(season.name)))
             return redirect(url_for("league.seasons"))
@@ -370,7 +373,7 @@ def edit_season(season_id: int) -> Page:
                                 form.ends_on.data, season)
         except service.LeagueError as exc:
             db.session.rollback()
-            error = exc.message
+            error = say(exc.sentence)
         else:
             flash(gettext("Season %(name)s saved.", name=isolate(season.name)))
             return redirect(url_for("league.seasons"))

@@ -6,22 +6,34 @@ before Flask with the same version, ETag and headers. This view answers the rest
 
 Registered without a prefix. The blueprint also reads, before any page under
 ``/games/<game_id>/…`` is built, the version that page shows (see
-:mod:`scorebook.services.live`), and keeps flashed messages for the page itself when
-``live.js`` fetches a page again to refresh it (header ``X-Live-Refresh``).
+:mod:`scorebook.services.live`; :func:`remember_version`), and keeps flashed messages for
+the page itself when ``live.js`` fetches a page again to refresh it (header
+``X-Live-Refresh``).
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, request
+from flask import Blueprint, abort, g, jsonify, request
 from flask.globals import request_ctx
 from werkzeug.wrappers import Response
 
-from scorebook.services.live import game_version, page_version, remember_version
+from scorebook.services.live import game_version
 
 bp = Blueprint("live", __name__)
 
 #: How often a visible page asks, in milliseconds (the page reads it from its markup).
 POLL_MS = 1000
+
+
+def remember_version(game_id: int) -> None:
+    """Read the game's version ahead of a page's data; the page shows it
+    (:func:`page_version`)."""
+    g.live_version = game_version(game_id)
+
+
+def page_version() -> str | None:
+    """The version read before this page's data, if any."""
+    return g.get("live_version")
 
 
 @bp.get("/games/<int:game_id>/version")

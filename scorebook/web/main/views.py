@@ -9,8 +9,8 @@ from sqlalchemy.orm import selectinload
 
 from scorebook.extensions import db
 from scorebook.models import FINISHED, IN_PROGRESS, Game, Hand, Player, Seat
-from scorebook.services import access
 from scorebook.services.games import scoreboard
+from scorebook.web import membership
 from scorebook.web.presenters.cards import register_card_helpers
 from scorebook.web.presenters.changes import register_change_helpers
 
@@ -34,8 +34,8 @@ def _games(status: str, league_ids: list[int], limit: int | None = None) -> list
 
 @bp.get("/")
 def home() -> str:
-    leagues = access.member_leagues()
-    league = access.current_league_or_none()
+    leagues = membership.member_leagues()
+    league = membership.current_league_or_none()
     ids = [lg.id for lg, _role in leagues]
     playing = [scoreboard(g) for g in _games(IN_PROGRESS, ids)] if ids else []
     finished = [scoreboard(g) for g in _games(FINISHED, ids, RECENT_RESULTS)] if ids else []

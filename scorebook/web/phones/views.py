@@ -24,6 +24,7 @@ from scorebook.models import League
 from scorebook.services import access, invites
 from scorebook.services.access import INVITE_ROLES, OWNER, SCORER, VIEWER
 from scorebook.services.games import load_game
+from scorebook.web import links, membership
 from scorebook.web.access.forms import ButtonForm
 from scorebook.web.presenters.i18n import safe_next
 
@@ -38,12 +39,12 @@ def _links_here() -> dict[str, str]:
 def _codes(league: League, next_url: str | None) -> list[dict[str, Any]]:
     """One entry per code this browser may show: its role, link and picture (None while
     the door is shut)."""
-    roles = INVITE_ROLES if access.role_in(league) == OWNER else (VIEWER,)
+    roles = INVITE_ROLES if membership.role_in(league) == OWNER else (VIEWER,)
     titles = {SCORER: gettext("QR code of the scorer link"),
               VIEWER: gettext("QR code of the viewer link")}
     codes = []
     for role in roles:
-        url = invites.join_url(league, role, _links_here(), next_url)
+        url = links.join_url(league, role, _links_here(), next_url)
         codes.append({"role": role, "url": url,
                       "svg": invites.qr_svg(url, titles[role]) if url else None})
     return codes
@@ -54,7 +55,7 @@ def _page(league: League, codes: list[dict[str, Any]], back: str, lands: str,
     shown = [c["url"] for c in codes if c["url"]]
     page = render_template(
         "phones/add.html", league=league, codes=codes, back=back, lands=lands,
-        heading=heading, owner=access.role_in(league) == OWNER, form=ButtonForm(),
+        heading=heading, owner=membership.role_in(league) == OWNER, form=ButtonForm(),
         here=request.full_path.rstrip("?"),
         local_only=any(invites.names_this_computer(u) for u in shown))
     response = Response(page, mimetype="text/html")
@@ -68,7 +69,7 @@ def for_game(game_id: int) -> Response:
     game = load_game(game_id, with_hands=False)
     if game is None:
         abort(404)
-    access.require(game.league, SCORER)
+    membership.require(game.league, SCORER)
     target = url_for("games.show", game_id=game.id)
     return _page(game.league, _codes(game.league, target), back=target, lands="game",
                  heading=gettext("Game %(id)s", id=game.number))
@@ -77,7 +78,7 @@ def for_game(game_id: int) -> Response:
 @bp.get("/league/phones")
 @access.requires(SCORER)
 def for_league() -> Response:
-    league = access.current_league(SCORER)
+    league = membership.current_league(SCORER)
     back = url_for("league.standings")
     return _page(league, _codes(league, None), back=back, lands="league", heading=league.name)
 

@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask
 from flask_babel import gettext, ngettext
 
-from scorebook.services.invites import external_url
+from scorebook.web.links import external_url
 from scorebook.web.presenters.i18n import number
 
 #: Standings lines name at most this many players.

@@ -10,6 +10,7 @@ from markupsafe import Markup, escape
 
 from scorebook.services.games import Scoreboard
 from scorebook.web.presenters.bidi import bdi, isolate
+from scorebook.web.presenters.wording import ending_label
 
 MINUS = "\u2212"
 ELLIPSIS = "\u2026"
@@ -74,7 +75,7 @@ def scores_table(board: Scoreboard, hand_url: str) -> Markup:
         elif who:
             note = went_out % {"name": isolate(who)}
         else:
-            note = row.ending
+            note = ending_label(row.ending)
         rummy = ' class="went-rummy"' if row.going_rummy else ""
         url = hand_url.replace("{number}", str(row.number))
         out.append(f'<tr id="hand-{row.number}"{rummy}><th scope="row"><a href="{escape(url)}" '

@@ -11,14 +11,16 @@ from the text around them, house rules by the names the new-game form gives them
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from babel.lists import format_list
 from flask_babel import get_locale, gettext
+from flask_babel import lazy_gettext as _l
 
 from referee import Card, RulesError, Verdict
-from referee.rules import FAMILY_NAMES
+from referee.rules import FAMILY_NAMES, Family
 from referee.verdict import MESSAGES, PLACEHOLDERS, RULES_MESSAGES, Placeholder, render
+from scorebook.models import DRAW, STOCK_OUT, WENT_OUT
 from scorebook.web.presenters.bidi import isolate
 from scorebook.web.presenters.i18n import number, option_label
 
@@ -106,3 +108,22 @@ def rules_error_text(exc: RulesError) -> str:
     for the few a page's own choices can never produce)."""
     template = RULES_MESSAGES.get(exc.code)
     return str(exc) if template is None else say(template, exc.params)
+
+
+def family_name(family: str) -> str:
+    """A game family's name in the page's language ("500 Rum"); an unknown one as it is."""
+    # (a Family is a StrEnum, equal to and hashed as its text: the stored family finds it)
+    return gettext(FAMILY_NAMES.get(cast(Family, family), family))
+
+
+#: How a hand ended, as the scoreboard and the exports name it.
+ENDINGS = {
+    WENT_OUT: _l("went out"),
+    STOCK_OUT: _l("stock ran out"),
+    DRAW: _l("draw"),
+}
+
+
+def ending_label(ending: str) -> str:
+    """A hand's ending (``went-out``, ``stock``, ``draw``) in the page's language."""
+    return str(ENDINGS.get(ending, ending))

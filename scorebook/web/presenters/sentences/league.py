@@ -1,3 +1,97 @@
-"""The wording of the league sentences (see :mod:`scorebook.web.presenters.sentences`)."""
+"""The wording of the league sentences (see :mod:`scorebook.web.presenters.sentences`): why
+the roster or the seasons refuse a change (:class:`scorebook.services.league.LeagueError`),
+and the names of the standings' columns."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask_babel import gettext, ngettext
+from flask_babel import lazy_gettext as _l
+
+from scorebook.plain_text import TEXT_MESSAGE
+from scorebook.web.presenters.bidi import isolate
+from scorebook.web.presenters.i18n import day
+from scorebook.web.presenters.sentences import words
+
+#: The standings' columns (:data:`scorebook.services.league.SORTS`) by their names.
+SORT_LABELS: dict[str, Any] = {
+    "rating": _l("Rating"),
+    "games": _l("Games"),
+    "wins": _l("Wins"),
+    "win_rate": _l("Win rate"),
+    "avg_position": _l("Average place"),
+    "avg_hand": _l("Average hand"),
+    "best_hand": _l("Best hand"),
+    "best_total": _l("Best total"),
+    "melded": _l("Melded"),
+    "stranded": _l("Stranded"),
+    "streak": _l("Streak"),
+    "name": _l("Name"),
+}
+
+
+@words("league.player-name-missing")
+def _player_name_missing(p: Mapping[str, Any]) -> str:
+    return str(gettext("Give the player a name."))
+
+
+@words("league.unwanted-text")
+def _unwanted_text(p: Mapping[str, Any]) -> str:
+    return str(TEXT_MESSAGE)
+
+
+@words("league.name-too-long")
+def _name_too_long(p: Mapping[str, Any]) -> str:
+    return str(gettext("A name can be at most %(max)s characters long.", max=p["max"]))
+
+
+@words("league.player-name-taken")
+def _player_name_taken(p: Mapping[str, Any]) -> str:
+    return str(gettext("%(name)s is already in the league.", name=isolate(p["name"])))
+
+
+@words("league.merge-same-player")
+def _merge_same_player(p: Mapping[str, Any]) -> str:
+    return str(gettext("Choose two different players."))
+
+
+@words("league.merge-other-league")
+def _merge_other_league(p: Mapping[str, Any]) -> str:
+    return str(gettext("Both players must be in the same league."))
+
+
+@words("league.merge-shared-games")
+def _merge_shared_games(p: Mapping[str, Any]) -> str:
+    return str(ngettext(
+        "%(a)s and %(b)s sat at the same table in %(num)s game, so they cannot be "
+        "the same person.",
+        "%(a)s and %(b)s sat at the same table in %(num)s games, so they cannot be "
+        "the same person.", p["count"], a=p["a"], b=p["b"]))
+
+
+@words("league.season-name-missing")
+def _season_name_missing(p: Mapping[str, Any]) -> str:
+    return str(gettext("Give the season a name."))
+
+
+@words("league.season-days-missing")
+def _season_days_missing(p: Mapping[str, Any]) -> str:
+    return str(gettext("Give the first and the last day of the season."))
+
+
+@words("league.season-ends-first")
+def _season_ends_first(p: Mapping[str, Any]) -> str:
+    return str(gettext("The season must end on or after the day it starts."))
+
+
+@words("league.season-name-taken")
+def _season_name_taken(p: Mapping[str, Any]) -> str:
+    return str(gettext("There is already a season called %(name)s.", name=isolate(p["name"])))
+
+
+@words("league.season-overlap")
+def _season_overlap(p: Mapping[str, Any]) -> str:
+    return str(gettext("Those dates overlap the season %(name)s (%(start)s to %(end)s).",
+                       name=isolate(p["name"]), start=day(p["start"]), end=day(p["end"])))
