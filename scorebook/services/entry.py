@@ -362,7 +362,8 @@ def entry_texts(players: Sequence[PlayerHand], ends: Mapping[str, str] = END_WOR
 
 
 __all__ = [
-    "DRAW", "STOCK_OUT", "WENT_OUT", "Entry", "HandError", "Problem", "default_ending",
+    "DRAW", "END_WORDS", "STOCK_OUT", "WENT_OUT", "Entry", "HandError", "Problem", "as_is",
+    "default_ending",
     "entry_from_json", "entry_from_points", "entry_from_text", "entry_json", "entry_texts",
     "stored_players", "stored_points",
 ]
