@@ -23,6 +23,7 @@ from scorebook.models import Game, Hand
 from scorebook.plain_text import db_int
 from scorebook.services.entry import (
     HandError,
+    as_is,
     entry_from_json,
     entry_json,
     stored_players,
@@ -40,6 +41,7 @@ from scorebook.services.hands import (
     sent_before,
 )
 from scorebook.services.payloads import PayloadError, check_budget, parse_json
+from scorebook.web.presenters.sentences import say, say_all
 
 bp = Blueprint("games_api", __name__)
 
@@ -105,7 +107,7 @@ def game_json(game: Game) -> dict[str, Any]:
 
 
 def _conflict(game: Game, conflict: HandConflict) -> Response:
-    response = error_response(409, conflict.message, conflict.code)
+    response = error_response(409, say_all(conflict.sentences), conflict.code)
     body = response.get_json()
     body["error"]["renumbered"] = conflict.renumbered
     stored = db.session.get(Hand, conflict.hand_id) if conflict.hand_id else None
@@ -116,10 +118,10 @@ def _conflict(game: Game, conflict: HandConflict) -> Response:
 
 
 def _hand_error(error: HandError) -> Response:
-    response = error_response(error.status, error.message, error.code)
+    response = error_response(error.status, say_all(error.sentences), error.code)
     body = response.get_json()
     body["error"]["problems"] = [
-        {"message": p.message, "player": p.player, "field": p.field, "index": p.index}
+        {"message": say(p.sentence), "player": p.player, "field": p.field, "index": p.index}
         for p in error.problems]
     response.set_data(jsonify(body).get_data())
     return response
@@ -133,15 +135,15 @@ def _json() -> Any:
         return parse_json(request.get_data(cache=True))
     except PayloadError as exc:
         if exc.code in ("too-deep", "too-many-values"):
-            raise HandError(exc.message, exc.code) from None
+            raise HandError(as_is(exc.message), exc.code) from None
         return None
 
 
 def _body() -> dict[str, Any]:
     body = _json()
     if not isinstance(body, dict):
-        raise HandError("send the hand as a JSON object with Content-Type application/json",
-                        "invalid-json")
+        raise HandError(as_is("send the hand as a JSON object with Content-Type "
+                              "application/json"), "invalid-json")
     return body
 
 
@@ -153,7 +155,7 @@ def _whole(body: dict[str, Any], key: str, what: str) -> int | None:
         return None
     number = db_int(value) if not isinstance(value, float) else None
     if number is None:
-        raise HandError(what, "bad-request")
+        raise HandError(as_is(what), "bad-request")
     return number
 
 
@@ -194,7 +196,7 @@ def _entry(body: dict[str, Any], game: Game) -> Any:
                                       "read it"),
                           ("id", "id must be the id the hand had when you read it")):
             _whole(body, key, what)
-        raise HandError(refusal.message, refusal.code)
+        raise HandError(as_is(refusal.message), refusal.code)
     return _parse(body, game)
 
 
@@ -202,7 +204,7 @@ def _parse(body: dict[str, Any], game: Game) -> Any:
     try:
         check_budget(body, game.rules, len(game.seats))
     except PayloadError as exc:
-        raise HandError(exc.message, exc.code) from None
+        raise HandError(as_is(exc.message), exc.code) from None
     return entry_from_json(body, game.rules.is_basic)
 
 
@@ -245,7 +247,7 @@ def create_hand(game_id: int) -> Response | tuple[Response, int]:
         body = _body()
         number = body.get("number")
         if number is not None and (not isinstance(number, int) or db_int(number) is None):
-            raise HandError("number must be the number of the hand being recorded",
+            raise HandError(as_is("number must be the number of the hand being recorded"),
                             "bad-request")
         entry = _entry(body, game)
         hand = record_hand(game, entry, number, key=key)

@@ -12,6 +12,7 @@ answers themselves come from :mod:`scorebook.services.questions`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, session
 
@@ -22,7 +23,16 @@ from scorebook.errors import error_response
 from scorebook.extensions import limiter
 from scorebook.services.access import Browser, member_leagues
 from scorebook.services.payloads import PayloadError, parse_json, require_object
-from scorebook.services.questions import QUESTIONS, Question, too_many_ways_message
+from scorebook.services.questions import (
+    QUESTIONS,
+    TOO_MANY_WAYS,
+    VERDICTS,
+    Asked,
+    Question,
+    verdict_json,
+)
+from scorebook.web.presenters.sentences import say
+from scorebook.web.presenters.wording import explain
 
 bp = Blueprint("api", __name__)
 
@@ -70,13 +80,27 @@ def json_endpoint(path: str, question: Question) -> Callable[[], Response]:
         except PayloadError as exc:
             return error_response(exc.status, exc.message, exc.code)
         except SearchTooLarge:
-            return error_response(422, too_many_ways_message(), "search-too-large")
+            return error_response(422, say(TOO_MANY_WAYS), "search-too-large")
 
     view.__name__ = question.__name__
     return view
 
 
-for _path, _question in QUESTIONS.items():
+def answered(ask: Asked) -> Question:
+    """A referee question as the API answers it: the verdict with its ``message`` in the
+    request's language (its parameters as ``params`` writes them), then the rest."""
+
+    def question(body: dict[str, Any]) -> dict[str, Any]:
+        verdict, rest = ask(body)
+        return {**verdict_json(verdict), "message": explain(verdict, plain=True), **rest}
+
+    question.__name__ = ask.__name__
+    question.__doc__ = ask.__doc__
+    return question
+
+
+_ANSWERS: dict[str, Question] = {path: answered(ask) for path, ask in VERDICTS.items()}
+for _path, _question in {**_ANSWERS, **QUESTIONS}.items():
     bp.add_url_rule(f"/{_path}", endpoint=_path.replace("/", "_").replace("-", "_"),
                     view_func=json_endpoint(_path, _question), methods=["POST"])
 

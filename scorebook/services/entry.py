@@ -18,11 +18,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask_babel import gettext
-
 from referee import Card, CardError, Layoff, PlayerHand, layoff_parts, parse_card, parse_cards
 from scorebook.models import DRAW, HAND_ENDINGS, STOCK_OUT, WENT_OUT, Hand, MeldCard
 from scorebook.plain_text import MAX_POINTS, points_int
+from scorebook.services.errors import Sentence, sentence
 from scorebook.services.payloads import (
     PayloadError,
     bool_from,
@@ -31,37 +30,41 @@ from scorebook.services.payloads import (
     point_players_from,
     went_out_from,
 )
-from scorebook.web.presenters.bidi import isolate
-from scorebook.web.presenters.i18n import signed_number
 
 
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with a submitted hand, placed where the form can show it:
     ``player`` and ``field`` (``melds``, ``layoffs``, ``hand``), ``index`` the meld
-    or lay-off line; no player means the whole hand (``field`` ``ending`` etc.)."""
+    or lay-off line; no player means the whole hand (``field`` ``ending`` etc.).
+    ``sentence`` says what, as data: the presenters word it
+    (:mod:`scorebook.web.presenters.sentences.hands`)."""
 
-    message: str
+    sentence: Sentence
     player: str | None = None
     field: str | None = None
     index: int | None = None
 
 
 class HandError(ValueError):
-    """A hand that cannot be stored; ``problems`` says what and where."""
+    """A hand that cannot be stored; ``problems`` says what and where (one sentence
+    alone: a problem with the whole hand).  Its ``str()`` is the sentences' ids; a page
+    or the API words them with ``say_all(error.sentences)``."""
 
     status = 400
 
-    def __init__(self, problems: Sequence[Problem] | str, code: str = "invalid-hand") -> None:
-        if isinstance(problems, str):
+    def __init__(self, problems: Sequence[Problem] | Sentence, code: str = "invalid-hand"
+                 ) -> None:
+        if isinstance(problems, Sentence):
             problems = [Problem(problems)]
         self.problems = list(problems)
         self.code = code
-        super().__init__(self.message)
+        super().__init__(" ".join(p.sentence.id for p in self.problems))
 
     @property
-    def message(self) -> str:
-        return " ".join(p.message for p in self.problems)
+    def sentences(self) -> list[Sentence]:
+        """What is wrong, every problem's sentence in order."""
+        return [p.sentence for p in self.problems]
 
     def for_player(self, name: str) -> list[Problem]:
         return [p for p in self.problems if p.player == name]
@@ -99,7 +102,7 @@ def entry_from_json(obj: Any, basic: bool, loose: bool = False) -> Entry:
     when the melds' cards are a loose bunch (tapped in the picker), not as they lie. An
     ending left out is "out" when someone went out, else not given (refused)."""
     if not isinstance(obj, Mapping):
-        raise HandError(gettext("The hand could not be read; please try again."), "bad-json")
+        raise HandError(sentence("hand.unreadable"), "bad-json")
     points: dict[str, int] | None = None
     try:
         if bool_from(obj.get("points_only"), "points_only"):
@@ -111,12 +114,12 @@ def entry_from_json(obj: Any, basic: bool, loose: bool = False) -> Entry:
             players = players_from(obj.get("players"))
         went_out = went_out_from(obj.get("went_out"), players)
     except PayloadError as exc:
-        raise HandError(exc.message, exc.code) from exc
+        raise HandError(as_is(exc.message), exc.code) from exc
     ending = obj.get("ending")
     if ending is None:
         ending = default_ending(went_out, basic)
     if ending is not None and ending not in HAND_ENDINGS:
-        raise HandError([Problem(gettext("Say how the hand ended."), field="ending")])
+        raise HandError([Problem(sentence("hand.say-ending"), field="ending")])
     return Entry(players, ending, went_out, dict(obj), loose, points)
 
 
@@ -130,14 +133,11 @@ def entry_from_points(names: Sequence[str], texts: Mapping[str, str], went_out: 
         text = (texts.get(name) or "").strip()
         value = points_int(text)
         if not text:
-            problems.append(Problem(gettext(
-                "Enter the points %(name)s scored in this hand (0 if none).",
-                name=isolate(name)), name, "points"))
+            problems.append(Problem(sentence("hand.points-missing", name=name),
+                                    name, "points"))
         elif value is None:
-            problems.append(Problem(gettext(
-                "“%(text)s” is not a whole number of points from %(low)s to %(high)s.",
-                text=text[:20], low=signed_number(-MAX_POINTS), high=MAX_POINTS),
-                name, "points"))
+            problems.append(Problem(sentence("hand.points-not-a-number", text=text[:20],
+                                             most=MAX_POINTS), name, "points"))
         players.append({"name": name, "points": value,
                         "going_rummy": bool(going_rummy and went_out == name)})
     if problems:
@@ -153,30 +153,34 @@ def _cards(text: str) -> list[Card]:
     return parse_cards(text) if text.strip() else []
 
 
-def end_word(end: str) -> str:
-    """The word a typed lay-off ends with for an ace laid ``low`` or ``high`` on a run
-    2…K (``ah 1 high``), in the page's language."""
-    # Translators: typed after a lay-off (“ah 1 low”): the ace went below the two
-    return gettext("low") if end == "low" else gettext("high")
+#: The words a typed lay-off may end with to say where an ace went (``ah 1 high``), by
+#: the end they say: English.  A page adds its language's (``end_words`` of
+#: :mod:`scorebook.web.presenters.sentences.hands`).
+END_WORDS = {"low": "low", "high": "high"}
 
 
-def end_words() -> dict[str, str]:
-    """The words a typed lay-off may end with to say where an ace went: English, and
-    the page's language."""
-    words = {"low": "low", "high": "high"}
-    for end in ("low", "high"):
-        words[end_word(end).lower()] = end
-    return words
+class _LineError(ValueError):
+    """A typed lay-off line that cannot be read: ``sentence`` says why."""
+
+    def __init__(self, said: Sentence) -> None:
+        super().__init__(said.id)
+        self.sentence = said
 
 
-def _layoff(line: str, owner: str, melds: Mapping[str, int], names: Sequence[str]
-            ) -> tuple[str, str, str | None]:
+def as_is(text: str) -> Sentence:
+    """A sentence that has one wording only, ``text`` itself: the JSON API's English
+    (:class:`~scorebook.services.payloads.PayloadError` messages), the referee's own."""
+    return sentence("hand.as-is", text=text)
+
+
+def _layoff(line: str, owner: str, melds: Mapping[str, int], names: Sequence[str],
+            ends: Mapping[str, str]) -> tuple[str, str, str | None]:
     """``(card, meld id, end)`` from ``ks Ada 1``, ``ks on Ada 1``, ``ks Ada-1`` or ``6s 1``,
-    with ``low`` or ``high`` at the end for an ace that fits both ends of a run."""
+    with ``low`` or ``high`` at the end (a word of ``ends``) for an ace that fits both
+    ends of a run."""
     tokens = [t for t in re.split(r"[\s,;]+", line.strip()) if t]
-    card = str(parse_card(tokens[0]))
+    card = parse_card(tokens[0])
     rest = [t for t in tokens[1:] if t.lower() not in {"on", "onto", "to", ">", "→", "->"}]
-    ends = end_words()
     end = ends.get(rest[-1].lower()) if rest else None
     if end is not None:
         rest.pop()
@@ -194,23 +198,22 @@ def _layoff(line: str, owner: str, melds: Mapping[str, int], names: Sequence[str
         if exact or len(starts) == 1:
             name = (exact or starts)[0]
         else:
-            raise ValueError(gettext("“%(who)s” is not one of the players.", who=" ".join(rest)))
+            raise _LineError(sentence("hand.not-a-player", who=" ".join(rest)))
     count = melds.get(name, 0)
     if number is None:
         if count != 1:
-            raise ValueError(gettext(
-                "Say which of %(name)s's melds %(card)s went on, e.g. “%(card)s %(name)s 1”.",
-                name=name, card=card))
+            raise _LineError(sentence("hand.which-meld", name=name, card=card))
         number = 1
     if not 1 <= number <= count:
-        raise ValueError(gettext("%(name)s has no meld %(number)s.", name=name, number=number))
-    return card, f"{name}-{number}", end
+        raise _LineError(sentence("hand.no-such-meld", name=name, number=number))
+    return str(card), f"{name}-{number}", end
 
 
 def entry_from_text(names: Sequence[str], texts: Mapping[str, Mapping[str, str]],
                     went_out: str | None, ending: str | None, going_rummy: bool,
-                    basic: bool) -> Entry:
-    """An entry from the typed fields of each player (``melds``, ``layoffs``, ``hand``)."""
+                    basic: bool, ends: Mapping[str, str] = END_WORDS) -> Entry:
+    """An entry from the typed fields of each player (``melds``, ``layoffs``, ``hand``);
+    ``ends``: the words a lay-off may end with, by the end they say (:data:`END_WORDS`)."""
     problems: list[Problem] = []
     players: list[dict[str, Any]] = []
     meld_counts: dict[str, int] = {}
@@ -230,13 +233,15 @@ def entry_from_text(names: Sequence[str], texts: Mapping[str, Mapping[str, str]]
         for j, line in enumerate(
                 [ln for ln in text.get("layoffs", "").splitlines() if ln.strip()]):
             try:
-                card, onto, end = _layoff(line, name, meld_counts, names)
+                card, onto, end = _layoff(line, name, meld_counts, names, ends)
                 layoffs.append({"card": card, "onto": onto} if end is None
                                else {"card": card, "onto": onto, "end": end})
             except CardError as exc:
                 problems.append(Problem(_card_error(exc), name, "layoffs", j))
-            except ValueError as exc:
-                problems.append(Problem(str(exc), name, "layoffs", j))
+            except _LineError as exc:
+                problems.append(Problem(exc.sentence, name, "layoffs", j))
+            except ValueError as exc:  # e.g. a meld number int() cannot read ("²")
+                problems.append(Problem(as_is(str(exc)), name, "layoffs", j))
         try:
             hand = [str(c) for c in _cards(text.get("hand", ""))]
         except CardError as exc:
@@ -250,9 +255,8 @@ def entry_from_text(names: Sequence[str], texts: Mapping[str, Mapping[str, str]]
                             "ending": ending or None}, basic)
 
 
-def _card_error(exc: CardError) -> str:
-    return gettext("“%(token)s” is not a card (write cards like 7s, 10h, qd, as or jk).",
-                   token=exc.token)
+def _card_error(exc: CardError) -> Sentence:
+    return sentence("hand.not-a-card", token=exc.token)
 
 
 # --- the stored hand, back into an entry ------------------------------------------------
@@ -333,8 +337,10 @@ def card_text(card: Card) -> str:
     return card.pretty()
 
 
-def entry_texts(players: Sequence[PlayerHand]) -> dict[str, dict[str, str]]:
-    """The typed-text form of a hand, for the form without JavaScript."""
+def entry_texts(players: Sequence[PlayerHand], ends: Mapping[str, str] = END_WORDS
+                ) -> dict[str, dict[str, str]]:
+    """The typed-text form of a hand, for the form without JavaScript; ``ends``: the word
+    for each end of a run an ace was laid off at (:data:`END_WORDS`)."""
     where: dict[str, tuple[str, int]] = {}
     for p in players:
         for k, (mid, _cards) in enumerate(p.melds):
@@ -346,7 +352,7 @@ def entry_texts(players: Sequence[PlayerHand]) -> dict[str, dict[str, str]]:
             owner, number = where.get(onto, (p.name, 0))
             text = card_text(card)
             line = f"{text} {number}" if owner == p.name else f"{text} {owner} {number}"
-            layoffs.append(f"{line} {end_word(end)}" if end else line)
+            layoffs.append(f"{line} {ends[end]}" if end else line)
         out[p.name] = {
             "melds": "\n".join(" ".join(card_text(c) for c in cards) for _mid, cards in p.melds),
             "layoffs": "\n".join(layoffs),
@@ -356,7 +362,8 @@ def entry_texts(players: Sequence[PlayerHand]) -> dict[str, dict[str, str]]:
 
 
 __all__ = [
-    "DRAW", "STOCK_OUT", "WENT_OUT", "Entry", "HandError", "Problem", "default_ending",
+    "DRAW", "END_WORDS", "STOCK_OUT", "WENT_OUT", "Entry", "HandError", "Problem", "as_is",
+    "default_ending",
     "entry_from_json", "entry_from_points", "entry_from_text", "entry_json", "entry_texts",
     "stored_players", "stored_points",
 ]

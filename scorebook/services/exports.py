@@ -60,12 +60,13 @@ from scorebook.plain_text import has_unwanted
 from scorebook.services import ratings
 from scorebook.services.access import MAX_LEAGUE_NAME
 from scorebook.services.entry import Entry, HandError, Problem, _card_error
+from scorebook.services.errors import sentence
 from scorebook.services.games import (
     MAX_NAME_LENGTH,
     complete_hands,
     verdict_of,
 )
-from scorebook.services.hands import _meld_name, _scoring_problem, _store, check_entry, check_melds
+from scorebook.services.hands import _scoring_problem, _store, check_entry, check_melds
 from scorebook.services.history import clean_player_name
 from scorebook.services.league import (
     MAX_SEASON_NAME,
@@ -75,7 +76,8 @@ from scorebook.services.league import (
     season_of_day,
 )
 from scorebook.web.presenters.bidi import isolate
-from scorebook.web.presenters.wording import ENDINGS, explain, family_name, rules_error_text
+from scorebook.web.presenters.sentences import say
+from scorebook.web.presenters.wording import ENDINGS, family_name, rules_error_text
 
 FORMAT = "rummy-scorebook/services/league"
 VERSION = 1
@@ -736,7 +738,7 @@ def _card(c: Any) -> Card:
     try:
         return parse_card(f"{text}={declared}" if declared else text)
     except CardError as exc:
-        raise LeagueImportError(_card_error(exc)) from exc
+        raise LeagueImportError(say(_card_error(exc))) from exc
 
 
 def _end(c: Mapping[str, Any], card: Card, layoff: bool) -> str | None:
@@ -866,14 +868,13 @@ def _check_live(rules: RuleSet, players: Sequence[PlayerHand]) -> None:
     everything += [lay[0] for p in players for lay in p.layoffs]
     too_many = check_copies(everything, rules, len(players))
     if too_many is not None:
-        problems.append(Problem(explain(too_many), field="cards"))
+        problems.append(Problem(sentence("hand.verdict", verdict=too_many), field="cards"))
     if not problems:
         for p in players:
             for card, onto, _end in p.layoff_ends():
                 if onto not in owners:
-                    problems.append(Problem(gettext(
-                        "%(card)s is laid off on a meld that is not on the table.",
-                        card=card.pretty()), p.name, "layoffs"))
+                    problems.append(Problem(sentence("hand.layoff-off-table", card=card),
+                                            p.name, "layoffs"))
     if not problems:
         try:
             build_table(rules, players)
@@ -886,7 +887,8 @@ def _check_live(rules: RuleSet, players: Sequence[PlayerHand]) -> None:
 def _placed(problem: Problem) -> str:
     """A referee problem with the meld or player it is about."""
     if problem.player is None:
-        return problem.message
-    where = (_meld_name(problem.player, problem.index)
+        return say(problem.sentence)
+    where = (gettext("%(name)s's meld %(number)s", name=isolate(problem.player),
+                     number=problem.index + 1)
              if problem.field == "melds" and problem.index is not None else problem.player)
-    return gettext("%(where)s: %(problem)s", where=where, problem=problem.message)
+    return gettext("%(where)s: %(problem)s", where=where, problem=say(problem.sentence))

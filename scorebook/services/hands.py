@@ -32,7 +32,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from flask_babel import gettext
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
@@ -46,6 +45,7 @@ from referee import (
     RuleSet,
     ScoringError,
     TableError,
+    Verdict,
     apply_layoff,
     build_table,
     card_value,
@@ -76,11 +76,9 @@ from scorebook.models import (
     HandScore as StoredScore,
 )
 from scorebook.services import history
-from scorebook.services.entry import Entry, HandError, Problem, stored_players
+from scorebook.services.entry import Entry, HandError, Problem, as_is, stored_players
+from scorebook.services.errors import Sentence, sentence
 from scorebook.services.games import live_hand, next_dealer_position, next_hand_number, recompute
-from scorebook.web.presenters.bidi import isolate
-from scorebook.web.presenters.i18n import signed_number
-from scorebook.web.presenters.wording import explain, meld_label, meld_name, param_text
 
 
 class HandConflict(HandError):
@@ -90,9 +88,9 @@ class HandConflict(HandError):
 
     status = 409
 
-    def __init__(self, message: str, hand_id: int | None, code: str = "hand-conflict",
+    def __init__(self, said: Sentence, hand_id: int | None, code: str = "hand-conflict",
                  renumbered: bool = False) -> None:
-        super().__init__(message, code)
+        super().__init__(said, code)
         self.hand_id = hand_id
         self.renumbered = renumbered
 
@@ -104,9 +102,7 @@ class VersionRequired(HandError):
     status = 428
 
     def __init__(self) -> None:
-        super().__init__(gettext("Send the version of the hand you read (its “version”), so "
-                                 "that a change meant for another version cannot land on "
-                                 "it."), "version-required")
+        super().__init__(sentence("hand.version-required"), "version-required")
 
 
 class GameClosed(HandError):
@@ -118,12 +114,14 @@ class GameClosed(HandError):
 # --- checking a hand with the referee ------------------------------------------------------
 
 
-def _meld_name(owner: str, index: int) -> str:
-    return gettext("%(name)s's meld %(number)s", name=isolate(owner), number=index + 1)
+def meld_label(player: str, k: int) -> str:
+    """A live meld's id within its hand: its owner and its number among their melds."""
+    return f"{player}-{k}"
 
 
-def _joker_readings(readings: Sequence[Reading]) -> str:
-    return param_text("readings", tuple(readings))
+def _verdict(verdict: Verdict) -> Sentence:
+    """A referee verdict as a sentence: the presenters explain it."""
+    return sentence("hand.verdict", verdict=verdict)
 
 
 def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
@@ -133,52 +131,44 @@ def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
     names = [s.player.name for s in game.seats]
     given = {p.name: p for p in entry.players}
     if sorted(given) != sorted(names) or len(entry.players) != len(names):
-        raise HandError(gettext("The hand must list exactly the players of this game: "
-                                "%(names)s.", names=", ".join(isolate(n) for n in names)),
-                        "bad-players")
+        raise HandError(sentence("hand.players-mismatch", names=names), "bad-players")
     players = [given[n] for n in names]
     if entry.points is not None:
         return players, check_points(game, players, entry)
     problems: list[Problem] = _outcome_problems(rules, entry)
 
     if not any(p.melds or p.layoffs or p.hand for p in players):
-        raise HandError([Problem(gettext(
-            "No cards were entered, so there is no hand to save. Enter every player's "
-            "cards: what they put down, laid off and were left holding."), field="cards")],
-            "empty-hand")
+        raise HandError([Problem(sentence("hand.no-cards"), field="cards")], "empty-hand")
 
     meld_problems, owners = check_melds(players, rules, loose=entry.loose)
     problems += meld_problems
     for p in players:
         for j, (card, onto, end) in enumerate(p.layoff_ends()):
             if onto not in owners:
-                problems.append(Problem(gettext(
-                    "%(card)s is laid off on a meld that is not on the table.",
-                    card=card.pretty()), p.name, "layoffs", j))
+                problems.append(Problem(sentence("hand.layoff-off-table", card=card),
+                                        p.name, "layoffs", j))
             elif card.is_joker and card.stands_for is None and owners[onto][2] == RUN:
-                problems.append(Problem(gettext(
-                    "Say which card the joker laid off on %(meld)s stands for (e.g. JK=8H).",
-                    meld=_meld_name(*owners[onto][:2])), p.name, "layoffs", j))
+                owner, index = owners[onto][:2]
+                problems.append(Problem(sentence("hand.layoff-joker-unsaid", owner=owner,
+                                                 index=index), p.name, "layoffs", j))
             elif end is not None and owners[onto][2] == SET:
-                problems.append(Problem(gettext(
-                    "%(card)s is laid off on %(meld)s, a set: a set has no low or high end.",
-                    card=card.pretty(), meld=_meld_name(*owners[onto][:2])),
-                    p.name, "layoffs", j))
+                owner, index = owners[onto][:2]
+                problems.append(Problem(sentence("hand.layoff-end-on-set", card=card,
+                                                 owner=owner, index=index),
+                                        p.name, "layoffs", j))
         if p.going_rummy and (not rules.is_basic or p.name != entry.went_out):
-            problems.append(Problem(gettext(
-                "Only the player who went out in Basic Rummy can go Rummy."),
-                field="going_rummy"))
+            problems.append(Problem(sentence("hand.going-rummy-not-out"),
+                                    field="going_rummy"))
         if p.name == entry.went_out and p.hand:
-            problems.append(Problem(gettext(
-                "%(name)s went out, so no cards can be left in their hand.", name=isolate(p.name)),
-                p.name, "hand"))
+            problems.append(Problem(sentence("hand.out-holding-cards", name=p.name),
+                                    p.name, "hand"))
 
     everything = [c for p in players for _m, cards in p.melds for c in cards]
     everything += [lay[0] for p in players for lay in p.layoffs]
     everything += [c for p in players for c in p.hand]
     too_many = check_copies(everything, rules, len(players))
     if too_many is not None:
-        problems.append(Problem(explain(too_many), field="cards"))
+        problems.append(Problem(_verdict(too_many), field="cards"))
     if problems:
         raise HandError(problems)
 
@@ -198,9 +188,8 @@ def check_points(game: Game, players: Sequence[PlayerHand], entry: Entry) -> Han
     problems = _outcome_problems(rules, entry)
     for p in players:
         if p.going_rummy and (not rules.is_basic or p.name != entry.went_out):
-            problems.append(Problem(gettext(
-                "Only the player who went out in Basic Rummy can go Rummy."),
-                field="going_rummy"))
+            problems.append(Problem(sentence("hand.going-rummy-not-out"),
+                                    field="going_rummy"))
             break
     if problems:
         raise HandError(problems)
@@ -212,29 +201,24 @@ def check_points(game: Game, players: Sequence[PlayerHand], entry: Entry) -> Han
 
 
 def _points_problem(exc: ScoringError, rules: RuleSet, count: int, entry: Entry) -> Problem:
-    """What is wrong with a hand's points, in the page's language, at the player's points."""
+    """What is wrong with a hand's points, at the player's points."""
     name = exc.player
-    who = isolate(name) if name else ""
+    who = name or ""
     if exc.code == "points-out-of-range":
-        text = gettext("%(name)s's points are more than one hand can score: at most "
-                       "%(most)s either way.", name=who, most=most_points(rules, count))
+        said = sentence("hand.points-out-of-range", name=who, most=most_points(rules, count))
     elif exc.code == "points-too-many":
-        text = gettext("Together these points are worth more than every card in play "
-                       "(%(most)s): check them.", most=most_points(rules, count))
+        said = sentence("hand.points-too-many", most=most_points(rules, count))
     elif exc.code == "went-out-below-zero":
-        text = gettext("%(name)s went out, holding no cards, so their points cannot be below "
-                       "zero.", name=who)
+        said = sentence("hand.went-out-below-zero", name=who)
     elif exc.code == "only-winner-scores" and entry.went_out is None:
-        text = gettext("Nobody scores in a draw: every player's points must be 0.")
+        said = sentence("hand.draw-scores-nothing")
     elif exc.code == "only-winner-scores":
-        text = gettext("In Basic Rummy only the player who went out scores: %(name)s's "
-                       "points must be 0.", name=who)
+        said = sentence("hand.only-winner-scores", name=who)
     elif exc.code == "going-rummy-odd":
-        text = gettext("Going Rummy doubles the points, so %(name)s's points must be an even "
-                       "number.", name=who)
+        said = sentence("hand.going-rummy-odd", name=who)
     else:
-        text = str(exc)
-    return Problem(text, name, "points" if name else None)
+        said = as_is(str(exc))
+    return Problem(said, name, "points" if name else None)
 
 
 def _outcome_problems(rules: RuleSet, entry: Entry) -> list[Problem]:
@@ -243,18 +227,14 @@ def _outcome_problems(rules: RuleSet, entry: Entry) -> list[Problem]:
     problems: list[Problem] = []
     endings = (WENT_OUT, DRAW) if rules.is_basic else (WENT_OUT, STOCK_OUT)
     if entry.ending is None:
-        problems.append(Problem(
-            gettext("Say how the hand ended. Choose who went out, or that it was a draw.")
-            if rules.is_basic else
-            gettext("Say how the hand ended. Choose who went out, or that the stock ran out."),
-            field="ending"))
+        problems.append(Problem(sentence("hand.say-ending-or-draw") if rules.is_basic
+                                else sentence("hand.say-ending-or-stock-out"), field="ending"))
     elif entry.ending not in endings:
-        problems.append(Problem(gettext("Say how the hand ended."), field="ending"))
+        problems.append(Problem(sentence("hand.say-ending"), field="ending"))
     elif entry.ending == WENT_OUT and entry.went_out is None:
-        problems.append(Problem(gettext("Say who went out."), field="went_out"))
+        problems.append(Problem(sentence("hand.say-who-went-out"), field="went_out"))
     elif entry.ending != WENT_OUT and entry.went_out is not None:
-        problems.append(Problem(gettext("Nobody went out if the hand ended that way."),
-                                field="went_out"))
+        problems.append(Problem(sentence("hand.nobody-went-out"), field="went_out"))
     return problems
 
 
@@ -269,12 +249,11 @@ def check_melds(players: Sequence[PlayerHand], rules: RuleSet, loose: bool = Fal
     for p in players:
         for k, (meld_id, cards) in enumerate(p.melds):
             if len(meld_id) > MELD_LABEL_LENGTH:
-                problems.append(Problem(gettext(
-                    "A meld's name can be at most %(max)s characters long.",
-                    max=MELD_LABEL_LENGTH), p.name, "melds", k))
+                problems.append(Problem(sentence("hand.meld-name-too-long",
+                                                 max=MELD_LABEL_LENGTH), p.name, "melds", k))
                 continue
             if meld_id in owners:
-                problems.append(Problem(gettext("Two melds have the same name."), p.name,
+                problems.append(Problem(sentence("hand.meld-names-twice"), p.name,
                                         "melds", k))
                 continue
             problem = _check_meld(cards, rules, loose)
@@ -286,26 +265,23 @@ def check_melds(players: Sequence[PlayerHand], rules: RuleSet, loose: bool = Fal
     return problems, owners
 
 
-def _check_meld(cards: Sequence[Card], rules: RuleSet, loose: bool = False) -> str | None:
+def _check_meld(cards: Sequence[Card], rules: RuleSet, loose: bool = False
+                ) -> Sentence | None:
     """Why these cards cannot be put down as one meld, or None.  Cards as they lie read
     an end joker (or the ace of a 13-card run) from its place; a ``loose`` bunch (tapped
     in any order) must name every joker's card, since no place shows it."""
     verdict = check_meld(cards, rules)
     if not verdict.legal:
-        return explain(verdict)
-    readings = verdict.detail.get("readings", ())
+        return _verdict(verdict)
+    readings = tuple(verdict.detail.get("readings", ()))
     if loose and len({_joker_cards(r) for r in readings}) > 1:
-        return gettext("Say which card each joker stands for; it could be: %(readings)s.",
-                       readings=_joker_readings(readings))
+        return sentence("hand.say-jokers", readings=readings)
     try:
         make_meld("m", cards, rules)
     except TableError:
         if verdict.code == "meld.ace-either-end":
-            return gettext("Say whether the ace lies at the low end (A-2-3…) or at the high "
-                           "end (…Q-K-A); it could be: %(readings)s.",
-                           readings=_joker_readings(readings))
-        return gettext("Say which card each joker stands for; it could be: %(readings)s.",
-                       readings=_joker_readings(readings))
+            return sentence("hand.say-ace-end", readings=readings)
+        return sentence("hand.say-jokers", readings=readings)
     return None
 
 
@@ -320,21 +296,17 @@ def _scoring_problem(exc: ScoringError, players: Sequence[PlayerHand],
         for p in players:
             for j, (card, onto, end) in enumerate(p.layoff_ends()):
                 if str(card) == exc.card:
-                    meld = _meld_name(*owners[onto][:2])
-                    if end == "low":
-                        text = gettext("%(card)s cannot be laid off at the low end of "
-                                       "%(meld)s.", card=card.pretty(), meld=meld)
-                    elif end == "high":
-                        text = gettext("%(card)s cannot be laid off at the high end of "
-                                       "%(meld)s.", card=card.pretty(), meld=meld)
-                    else:
-                        text = gettext("%(card)s cannot be laid off on %(meld)s.",
-                                       card=card.pretty(), meld=meld)
-                    return Problem(text, p.name, "layoffs", j)
+                    owner, index = owners[onto][:2]
+                    said = sentence(_NOT_LAID_OFF[end], card=card, owner=owner, index=index)
+                    return Problem(said, p.name, "layoffs", j)
     if exc.code == "bad-layoff":
-        return Problem(gettext("These lay-offs cannot all be made on the melds given."),
-                       field="cards")
-    return Problem(str(exc), field="cards")
+        return Problem(sentence("hand.layoffs-impossible"), field="cards")
+    return Problem(as_is(str(exc)), field="cards")
+
+
+#: Why a card cannot be laid off on a meld, by the end of the run it was laid at.
+_NOT_LAID_OFF = {"low": "hand.layoff-not-at-low-end", "high": "hand.layoff-not-at-high-end",
+                 None: "hand.layoff-not-on-meld"}
 
 
 # --- storing -----------------------------------------------------------------------------
@@ -412,11 +384,11 @@ def summary(players: Sequence[PlayerHand], result: HandScore) -> str:
                      for p in result.players)
 
 
-def scores_text(hand: Hand) -> str:
-    """``Ann +40, Ben −12``: a stored hand's scores in seat order, as a page says them."""
+def hand_scores(hand: Hand) -> list[tuple[str, int]]:
+    """A stored hand's scores in seat order: each player's name and score (a page says
+    them as ``Ann +40, Ben −12``: ``scores_text`` of the presenters)."""
     by_player = {s.player_id: s.score for s in hand.scores}
-    return ", ".join(f"{seat.player.name} {signed_number(by_player.get(seat.player_id, 0))}"
-                     for seat in hand.game.seats)
+    return [(seat.player.name, by_player.get(seat.player_id, 0)) for seat in hand.game.seats]
 
 
 def snapshot(hand: Hand) -> dict[str, Any]:
@@ -472,8 +444,7 @@ def send_key(value: object) -> str | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str) or not SEND_KEY.fullmatch(value):
-        raise HandError(gettext("The key sent with this hand is not valid; reload the page "
-                                "and save again."), "bad-key")
+        raise HandError(sentence("hand.bad-key"), "bad-key")
     return value
 
 
@@ -512,17 +483,16 @@ def _record(game: Game, entry: Entry, number: int | None, key: str | None) -> Ha
     stored = db.session.scalar(db.select(Hand.id).where(
         Hand.game_id == game.id, Hand.number == number, Hand.complete.is_(True)))
     if stored is not None:
-        raise HandConflict(gettext("Hand %(number)s was just recorded (on another phone?). "
-                                   "Here it is.", number=number), stored, "hand-recorded")
+        raise HandConflict(sentence("hand.just-recorded", number=number), stored,
+                           "hand-recorded")
     if not game.is_open:
-        raise GameClosed(gettext("This game is over: no more hands can be recorded."),
-                         "game-closed")
+        raise GameClosed(sentence("hand.game-over"), "game-closed")
     live = live_hand(game)
     if live is not None:
-        raise HandConflict(gettext("Hand %(number)s is being recorded live; finish it there.",
-                                   number=live.number), live.id, "hand-live")
+        raise HandConflict(sentence("hand.being-recorded-live", number=live.number), live.id,
+                           "hand-live")
     if number is not None and number != expected:
-        raise HandError(gettext("There is no hand %(number)s to record yet.", number=number))
+        raise HandError(sentence("hand.not-yet", number=number))
     players, result = check_entry(game, entry)
     dealer = game.seats[next_dealer_position(game)].player_id
     hand = Hand(game_id=game.id, number=expected, dealer_id=dealer, complete=True,
@@ -537,8 +507,7 @@ def _record(game: Game, entry: Entry, number: int | None, key: str | None) -> Ha
         db.session.rollback()
         stored_id = db.session.scalar(db.select(Hand.id).where(
             Hand.game_id == game_id, Hand.number == expected))
-        raise HandConflict(gettext("Hand %(number)s was just recorded (on another phone?). "
-                                   "Here it is.", number=expected), stored_id,
+        raise HandConflict(sentence("hand.just-recorded", number=expected), stored_id,
                            "hand-recorded") from None
     _store(hand, game, players, result)
     recompute(game)
@@ -551,12 +520,9 @@ def _record(game: Game, entry: Entry, number: int | None, key: str | None) -> Ha
         stored_id = db.session.scalar(db.select(Hand.id).where(
             Hand.game_id == game_id, Hand.number == expected))
         if stored_id is not None:
-            raise HandConflict(gettext("Hand %(number)s was just recorded (on another "
-                                       "phone?). Here it is.", number=expected), stored_id,
+            raise HandConflict(sentence("hand.just-recorded", number=expected), stored_id,
                                "hand-recorded") from None
-        raise HandConflict(gettext("The game changed on another phone at that moment; "
-                                   "nothing was saved. Please try again."), None,
-                           "game-changed") from None
+        raise HandConflict(sentence("hand.game-changed"), None, "game-changed") from None
     return hand
 
 
@@ -572,32 +538,22 @@ def check_stale(game: Game, number: int, hand: Hand | None, hand_id: int | None,
     if hand_id is not None and (hand is None or hand.id != hand_id):
         meant = db.session.get(Hand, hand_id)
         if meant is not None and meant.game_id == game.id and meant.complete:
-            raise HandConflict(gettext(
-                "The hands were renumbered on another phone (a hand before this one was "
-                "deleted): the hand you opened as hand %(number)s is now hand %(now)s. "
-                "Nothing was changed. Here it is as it is now.",
-                number=number, now=meant.number), meant.id, "hands-renumbered", True)
+            raise HandConflict(sentence("hand.renumbered", number=number, now=meant.number),
+                               meant.id, "hands-renumbered", True)
         if hand is not None:
-            raise HandConflict(gettext(
-                "Hand %(number)s was deleted on another phone, and the later hands were "
-                "renumbered: the hand numbered %(number)s now is another one. Nothing was "
-                "changed. Here is hand %(number)s as it is now.", number=number), hand.id,
-                "hands-renumbered", True)
-        raise HandConflict(gettext("Hand %(number)s was deleted on another phone. Nothing "
-                                   "was changed.", number=number), None, "hand-deleted", True)
+            raise HandConflict(sentence("hand.deleted-and-renumbered", number=number),
+                               hand.id, "hands-renumbered", True)
+        raise HandConflict(sentence("hand.deleted", number=number), None, "hand-deleted",
+                           True)
     if hand is None:
-        raise HandError(gettext("There is no hand %(number)s.", number=number), "not-found")
+        raise HandError(sentence("hand.not-found", number=number), "not-found")
     if version != hand.version:
         if hand_id is None and version < (game.hand_version_mark or 0) + 1 <= hand.version:
             # a version older than the last renumbering: the phone may mean another hand
-            raise HandConflict(gettext(
-                "Hand %(number)s is not as you read it: it was changed since, or a hand "
-                "before it was deleted and the hands were renumbered. Nothing was changed. "
-                "Here is hand %(number)s as it is now.", number=number), hand.id,
-                "hand-changed", True)
-        raise HandConflict(gettext("Hand %(number)s was changed (on another phone?) since you "
-                                   "opened it. Here it is now.", number=hand.number),
-                           hand.id, "hand-changed")
+            raise HandConflict(sentence("hand.not-as-read", number=number), hand.id,
+                               "hand-changed", True)
+        raise HandConflict(sentence("hand.changed-since", number=hand.number), hand.id,
+                           "hand-changed")
     return hand
 
 
@@ -609,9 +565,8 @@ def _guard(hand_id: int, number: int) -> Iterator[None]:
         db.session.commit()
     except (StaleDataError, IntegrityError):
         db.session.rollback()
-        raise HandConflict(gettext("Hand %(number)s was changed (on another phone?) at the "
-                                   "same moment. Here it is now.", number=number),
-                           hand_id, "hand-changed") from None
+        raise HandConflict(sentence("hand.changed-at-once", number=number), hand_id,
+                           "hand-changed") from None
 
 
 def _store_complete(hand: Hand, game: Game, entry: Entry, action: str,
@@ -666,7 +621,7 @@ def delete_hand(hand: Hand, version: int | None, hand_id: int | None = None) -> 
             other.version = mark + 1
             db.session.flush()
         recompute(game)
-        history.log(game, history.DELETED, gettext("Hand %(number)s deleted", number=number),
+        history.log(game, history.DELETED, f"Hand {number} deleted",
                     number, {"held": held, "moved": len(later)})
 
 
@@ -679,8 +634,7 @@ def start_live(game: Game) -> Hand:
     if live is not None:
         return live
     if not game.is_open:
-        raise GameClosed(gettext("This game is over: no more hands can be recorded."),
-                         "game-closed")
+        raise GameClosed(sentence("hand.game-over"), "game-closed")
     number = next_hand_number(game)
     dealer = game.seats[next_dealer_position(game)].player_id
     hand = Hand(game_id=game.id, number=number, dealer_id=dealer, complete=False,
@@ -693,8 +647,8 @@ def start_live(game: Game) -> Hand:
         db.session.commit()
     except (IntegrityError, StaleDataError):
         db.session.rollback()
-        raise HandConflict(gettext("Hand %(number)s was just started on another phone.",
-                                   number=number), None, "hand-recorded") from None
+        raise HandConflict(sentence("hand.just-started", number=number), None,
+                           "hand-recorded") from None
     return hand
 
 
@@ -724,11 +678,10 @@ def finished_elsewhere(hand_id: int, number: int) -> HandConflict:
     """The live hand a move was meant for has ended on another phone: say how."""
     hand = db.session.get(Hand, hand_id)
     if hand is not None and hand.complete:
-        return HandConflict(gettext("Hand %(number)s was saved on another phone: %(scores)s.",
-                                    number=hand.number, scores=scores_text(hand)),
-                            hand.id, "hand-finished")
-    return HandConflict(gettext("Hand %(number)s was cancelled on another phone; nothing of "
-                                "it was kept.", number=number), None, "hand-cancelled")
+        return HandConflict(sentence("hand.saved-elsewhere", number=hand.number,
+                                     scores=hand_scores(hand)), hand.id, "hand-finished")
+    return HandConflict(sentence("hand.cancelled-elsewhere", number=number), None,
+                        "hand-cancelled")
 
 
 def _lock_live(hand: Hand) -> None:
@@ -738,8 +691,7 @@ def _lock_live(hand: Hand) -> None:
     another phone meanwhile: :class:`HandConflict`."""
     hand_id, number = hand.id, hand.number
     if not hand.game.is_open:  # abandoned while the hand was being played
-        raise GameClosed(gettext("This game is over: no more hands can be recorded."),
-                         "game-closed")
+        raise GameClosed(sentence("hand.game-over"), "game-closed")
     taken = db.session.execute(
         update(Hand).where(Hand.id == hand_id, Hand.complete.is_(False))
         .values(version=Hand.version + 1, updated_at=utcnow())
@@ -750,8 +702,7 @@ def _lock_live(hand: Hand) -> None:
     db.session.expire_all()  # everything read before the lock may be older than the row
     if not hand.game.is_open:
         db.session.rollback()
-        raise GameClosed(gettext("This game is over: no more hands can be recorded."),
-                         "game-closed")
+        raise GameClosed(sentence("hand.game-over"), "game-closed")
 
 
 @contextmanager
@@ -770,8 +721,7 @@ def _ensure_live(hand: Hand) -> None:
     if hand.complete:
         raise finished_elsewhere(hand.id, hand.number)
     if not hand.game.is_open:  # abandoned while the hand was being played
-        raise GameClosed(gettext("This game is over: no more hands can be recorded."),
-                         "game-closed")
+        raise GameClosed(sentence("hand.game-over"), "game-closed")
 
 
 def live_meld(hand: Hand, player: str, cards: Sequence[Card], version: int | None = None
@@ -783,14 +733,14 @@ def live_meld(hand: Hand, player: str, cards: Sequence[Card], version: int | Non
     rules = game.rules
     _names, ids = _names_ids(game)
     if player not in ids:
-        raise HandError(gettext("Choose who put the meld down."))
+        raise HandError(sentence("hand.who-melded"))
     problem = _check_meld(cards, rules)
     if problem:
         raise HandError([Problem(problem, player, "melds")])
     with _live_move(hand):
         too_many = check_copies(_live_cards(hand) + list(cards), rules, len(ids))
         if too_many is not None:
-            raise HandError([Problem(explain(too_many), player, "melds")], "card-used")
+            raise HandError([Problem(_verdict(too_many), player, "melds")], "card-used")
         taken = {m.label for m in hand.melds}
         k = sum(1 for m in hand.melds if m.owner_id == ids[player]) + 1
         while meld_label(player, k) in taken:
@@ -821,44 +771,37 @@ def live_layoff(hand: Hand, player: str, card: Card, onto: str, version: int | N
     rules = game.rules
     _names, ids = _names_ids(game)
     if player not in ids:
-        raise HandError(gettext("Choose who laid the card off."))
+        raise HandError(sentence("hand.who-laid-off"))
     with _live_move(hand):
         too_many = check_copies(_live_cards(hand) + [card], rules, len(ids))
         if too_many is not None:
-            raise HandError([Problem(explain(too_many), player, "layoffs")], "card-used")
+            raise HandError([Problem(_verdict(too_many), player, "layoffs")], "card-used")
         table = build_table(rules, live_table_players(hand))
         if not onto:
             verdict = check_layoff(table, card, rules)
             fits = list(dict.fromkeys(t.meld_id for t in verdict.detail.get("targets", ())))
             if len(fits) != 1:  # none fits, or several: the referee says which and why
-                raise HandError([Problem(explain(verdict), player, "layoffs")])
+                raise HandError([Problem(_verdict(verdict), player, "layoffs")])
             onto = fits[0]
         meld = next((m for m in hand.melds if m.label == onto), None)
         if meld is None:
-            raise HandError([Problem(gettext(
-                "That meld is no longer on the table (taken back on another phone?): "
-                "choose the meld the card went on."), player, "layoffs")], "meld-gone")
+            raise HandError([Problem(sentence("hand.meld-gone"), player, "layoffs")],
+                            "meld-gone")
         if end is None and check_layoff(table, card, rules, onto).code == \
                 "layoff.ace-either-end":
-            raise HandError([Problem(gettext(
-                "%(card)s fits at both ends of %(meld)s: say whether it goes at the low end, "
-                "below the two (worth %(low)s), or at the high end, above the king (worth 15).",
-                card=card.pretty(), meld=meld_name(onto),
-                low=card_value(card, rules, low_ace=True)), player, "layoffs")], "ace-end")
+            raise HandError([Problem(sentence("hand.ace-either-end", card=card, meld=onto,
+                                              low=card_value(card, rules, low_ace=True)),
+                                     player, "layoffs")], "ace-end")
         try:
             after = apply_layoff(table, onto, card, player, rules, end)
         except TableError as exc:
             if exc.verdict is not None:
-                text = explain(exc.verdict)
-            elif end == "low":
-                text = gettext("%(card)s cannot be laid off at the low end of %(meld)s.",
-                               card=card.pretty(), meld=meld_name(onto))
-            elif end == "high":
-                text = gettext("%(card)s cannot be laid off at the high end of %(meld)s.",
-                               card=card.pretty(), meld=meld_name(onto))
+                said = _verdict(exc.verdict)
+            elif end in ("low", "high"):
+                said = sentence(_NOT_LAID_OFF[end], card=card, meld=onto)
             else:
-                text = gettext("Say which card the joker stands for (e.g. JK=8H).")
-            raise HandError([Problem(text, player, "layoffs")]) from exc
+                said = sentence("hand.say-joker")
+            raise HandError([Problem(said, player, "layoffs")]) from exc
         before, now = table.get(onto).reading, after.get(onto).reading
         placed = now.cards[0] if now.kind == RUN and now.low < before.low else now.cards[-1]
         laid = placed if card.is_joker else card
@@ -885,10 +828,7 @@ def live_undo(hand: Hand, version: int | None = None, move: int | None = None) -
         if last is None:
             return False
         if move is not None and last.id != move:
-            raise HandConflict(gettext(
-                "Another phone recorded a move after the one you meant, so nothing was taken "
-                "back. Look at the table: “Take back” now means its last move."), hand.id,
-                "move-changed")
+            raise HandConflict(sentence("hand.undo-overtaken"), hand.id, "move-changed")
         meld = last.meld
         if last.is_layoff:
             meld.cards.remove(last)
@@ -928,14 +868,11 @@ def cancel_live(hand: Hand, moves_seen: int | None, confirmed: bool) -> None:
     with _live_move(hand):
         moves = live_moves(hand)
         if moves_seen is not None and moves > moves_seen:
-            raise HandConflict(gettext(
-                "Another phone has just recorded a move in hand %(number)s, so it was not "
-                "thrown away. Look at the table, then decide again.", number=hand.number),
-                hand.id, "move-changed")
+            raise HandConflict(sentence("hand.cancel-overtaken", number=hand.number),
+                               hand.id, "move-changed")
         if moves and not confirmed:
-            raise HandError([Problem(gettext(
-                "Hand %(number)s holds moves: tick the box to say they should be thrown "
-                "away.", number=hand.number), field="confirm")], "confirm-needed")
+            raise HandError([Problem(sentence("hand.cancel-unconfirmed", number=hand.number),
+                                     field="confirm")], "confirm-needed")
         held = snapshot(hand)
         number = hand.number
         _retire_versions(game, [hand])

@@ -4,17 +4,16 @@ Each function takes a request body (a dict, as the JSON API receives it) and
 returns the answer, raising :class:`~scorebook.services.payloads.PayloadError` for bad
 input.  The JSON API serves them as they are; the referee pages fill the same
 bodies from their forms and render the same answers, so both always agree.
-The referee's questions are asked through :data:`VERDICTS`, which also hands back
-the :class:`~referee.Verdict` itself: a page words its typed parameters (cards with
-suit symbols, lists in the reader's language) instead of reading the JSON's text.
+The referee's questions are asked through :data:`VERDICTS`, which hands back the
+:class:`~referee.Verdict` itself and the rest of the answer: the API adds the verdict's
+``message`` in the request's language, a page words its typed parameters (cards with
+suit symbols, lists in the reader's language); neither is worded here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-
-from flask_babel import gettext
 
 from referee import (
     DrawError,
@@ -32,6 +31,7 @@ from referee import (
     reading_value,
     score_hand,
 )
+from scorebook.services.errors import sentence
 from scorebook.services.payloads import (
     PayloadError,
     bool_from,
@@ -47,7 +47,6 @@ from scorebook.services.payloads import (
     text_from,
     went_out_from,
 )
-from scorebook.web.presenters.wording import explain
 
 Question = Callable[[dict[str, Any]], dict[str, Any]]
 #: A referee question: the verdict, and the rest of its JSON answer.
@@ -57,31 +56,19 @@ Asked = Callable[[dict[str, Any]], tuple[Verdict, dict[str, Any]]]
 ARRANGE_MOST = 30
 
 
-def too_many_ways_message() -> str:
-    """What the referee says when a search would take longer than one question may
-    (:class:`referee.arrange.SearchTooLarge`), in the request's language."""
-    return gettext("These cards can be arranged in too many ways for the referee to check "
-                   "them in time. Ask about fewer cards at once.")
+#: What the referee says when a search would take longer than one question may
+#: (:class:`referee.arrange.SearchTooLarge`).
+TOO_MANY_WAYS = sentence("referee.too-many-ways")
 
 
 def verdict_json(verdict: Verdict) -> dict[str, Any]:
+    """A verdict as the JSON API gives it, but its ``message`` (the API words it)."""
     return {
         "legal": verdict.legal,
         "code": verdict.code,
         "rules": list(verdict.rules),
         "params": verdict.plain_params(),
-        "message": explain(verdict, plain=True),
     }
-
-
-def _json(ask: Asked) -> Question:
-    """A referee question as the JSON API answers it: the verdict, then the rest."""
-    def question(body: dict[str, Any]) -> dict[str, Any]:
-        verdict, rest = ask(body)
-        return {**verdict_json(verdict), **rest}
-    question.__name__ = ask.__name__
-    question.__doc__ = ask.__doc__
-    return question
 
 
 def reading_json(reading: Reading, rules: Any) -> dict[str, Any]:
@@ -294,15 +281,9 @@ VERDICTS: dict[str, Asked] = {
     "score/game": game,
 }
 
-#: Every question by its path under ``/api/v1``, answered as JSON.
+#: The questions answered without a verdict, by their path under ``/api/v1``, as JSON.
 QUESTIONS: dict[str, Question] = {
-    "referee/meld": _json(meld),
-    "referee/layoff": _json(layoff),
-    "referee/draw": _json(draw),
-    "referee/rummy-call": _json(rummy_call),
-    "referee/going-out": _json(going_out),
     "score/hand": score,
-    "score/game": _json(game),
     "arrange": arrange,
     "rules": rule_set,
 }

@@ -180,7 +180,7 @@ def test_typed_form_says_the_aces_end_with_a_word(app: Flask, client: FlaskClien
 def test_typed_form_in_spanish_reads_the_spanish_word(app: Flask, client: FlaskClient,
                                                       game_id: int) -> None:
     """`values.ace-end`: the end word is read in the page's language too."""
-    from scorebook.services.entry import end_word
+    from scorebook.web.presenters.sentences.hands import end_word
 
     with app.test_request_context("/?lang=es"):
         high = end_word("high")

@@ -33,7 +33,6 @@ from scorebook.services.entry import (
     Entry,
     HandError,
     Problem,
-    end_word,
     entry_from_json,
     entry_from_points,
     entry_from_text,
@@ -41,6 +40,7 @@ from scorebook.services.entry import (
     entry_texts,
     stored_players,
 )
+from scorebook.services.errors import sentence
 from scorebook.services.games import live_hand, next_dealer_position, next_hand_number
 from scorebook.services.hands import (
     HandConflict,
@@ -49,13 +49,13 @@ from scorebook.services.hands import (
     delete_hand,
     edit_hand,
     finish_live,
+    hand_scores,
     last_live_card,
     live_layoff,
     live_meld,
     live_moves,
     live_undo,
     record_hand,
-    scores_text,
     send_key,
     sent_before,
     start_live,
@@ -77,9 +77,13 @@ from scorebook.web.hands.forms import (
 )
 from scorebook.web.presenters.bidi import bdi, html, isolate
 from scorebook.web.presenters.cards import card_label, picker_texts
+from scorebook.web.presenters.sentences import say, say_all
+from scorebook.web.presenters.sentences.hands import end_names, end_word, end_words, scores_text
 from scorebook.web.presenters.wording import family_name, meld_name
 
 bp = Blueprint("hands", __name__)
+# {{ problem.sentence|say }}: a refused hand's problems, worded in the page's language
+bp.add_app_template_filter(say, "say")
 
 #: One move on the live hand: (game, its live hand, the validated form) -> the address to
 #: go to once it is stored, or None for the live page again; raises HandError if refused.
@@ -165,8 +169,7 @@ def read_entry(form: HandForm, game: Game) -> Entry:
         try:
             obj = json.loads(raw)
         except ValueError:
-            raise HandError(gettext("The hand could not be read; please try again."),
-                            "bad-json") from None
+            raise HandError(sentence("hand.unreadable"), "bad-json") from None
         if isinstance(obj, dict):  # the radio decides, never the script's own guess
             obj = {**obj, "ending": outcome[0] if outcome else None,
                    "went_out": outcome[1] if outcome else None}
@@ -177,7 +180,7 @@ def read_entry(form: HandForm, game: Game) -> Entry:
                         "hand": sub.hand.data or ""}
                  for name, sub in zip(names, player_forms(form, game))}
         ending, went_out = outcome if outcome else (None, None)
-        entry = entry_from_text(names, texts, went_out, ending, False, basic)
+        entry = entry_from_text(names, texts, went_out, ending, False, basic, end_words())
     if form.going_rummy.data:
         entry.players = [replace(p, going_rummy=p.name == entry.went_out)
                          for p in entry.players]
@@ -224,7 +227,7 @@ def hand_form(game: Game, hand: Hand | None = None) -> HandForm:
         # hand has no cards to load: the picker starts empty)
         if not hand.points_only:
             form.initial_json = json.dumps(entry_json(players, went_out, hand.ending))
-        texts = entry_texts(players)
+        texts = entry_texts(players, end_names())
         for name, sub in zip(names, seats):
             sub.melds.data = texts[name]["melds"]
             sub.layoffs.data = texts[name]["layoffs"]
@@ -275,7 +278,7 @@ def render_conflict(game: Game, conflict: HandConflict, kept: str | None = None
     stored = db.session.get(Hand, conflict.hand_id) if conflict.hand_id else None
     if stored is not None and stored.game_id != game.id:
         stored = None
-    common = {"game": game, "message": conflict.message, "code": conflict.code,
+    common = {"game": game, "message": say_all(conflict.sentences), "code": conflict.code,
               "renumbered": conflict.renumbered, "kept": kept}
     if stored is not None and not stored.complete:
         return render_template("hands/conflict.html", hand=None, live=stored, **common), 409
@@ -327,7 +330,8 @@ def sent_answer(game: Game, hand: Hand, key: str, message: str) -> Response:
 def refused_answer(game: Game, error: HandError, key: str) -> tuple[Response, int]:
     """A hand the server did not store, and why (a conflict links the hand it met)."""
     body: dict[str, Any] = {"ok": False, "draft": key, "code": error.code,
-                            "message": error.message, "problems": _problems_json(error),
+                            "message": say_all(error.sentences),
+                            "problems": _problems_json(error),
                             "url": None}
     status = error.status
     if isinstance(error, HandConflict):
@@ -412,7 +416,7 @@ def edit(game_id: int, number: int) -> Page:
     try:
         key = send_key(form.client_key.data)
     except HandError as error:
-        abort(400, description=error.message)
+        abort(400, description=say_all(error.sentences))
     try:
         done = sent_before(game.id, key, "edit")
         if done is None:  # else: this very change, sent again after its answer was lost
@@ -535,7 +539,7 @@ def followed_hand(game: Game, live: Hand | None) -> dict[str, Any] | None:
         return None
     hand = db.session.get(Hand, following)
     if hand is not None and hand.game_id == game.id and hand.complete:
-        return {"number": hand.number, "scores": scores_text(hand),
+        return {"number": hand.number, "scores": scores_text(hand_scores(hand)),
                 "url": url_for("hands.show", game_id=game.id, number=hand.number)}
     if hand is None:
         return {"number": None, "scores": None, "url": None}
@@ -572,8 +576,8 @@ def _version(value: str | None) -> int | None:
 
 
 def _problems_json(error: HandError) -> list[dict[str, Any]]:
-    return [{"message": p.message, "player": p.player, "field": p.field, "index": p.index}
-            for p in error.problems]
+    return [{"message": say(p.sentence), "player": p.player, "field": p.field,
+             "index": p.index} for p in error.problems]
 
 
 def live_answer(game: Game, hand_id: int, form_name: str, error: HandError | None = None,
@@ -602,14 +606,16 @@ def live_answer(game: Game, hand_id: int, form_name: str, error: HandError | Non
             if stored is not None:
                 link = url_for("hands.show", game_id=game.id, number=stored.number)
         if wants_json():
-            return jsonify({"ok": False, "code": error.code, "message": error.message,
+            return jsonify({"ok": False, "code": error.code,
+                            "message": say_all(error.sentences),
                             "problems": _problems_json(error), "ended": ended,
                             "link": link, "form": form_name}), 409
         if not ended:  # the hand goes on: show it, with the move kept in its form
             return render_live(game, error, 409, form_name)
         return render_conflict(game, error, kept=key)
     if wants_json():
-        body: dict[str, Any] = {"ok": False, "code": error.code, "message": error.message,
+        body: dict[str, Any] = {"ok": False, "code": error.code,
+                                "message": say_all(error.sentences),
                                 "problems": _problems_json(error), "form": form_name}
         if error.code == "ace-end":  # the question to ask in the form (values.ace-end)
             end = LiveLayoffForm(prefix="layoff", formdata=None).end
@@ -649,8 +655,7 @@ def _live_or_ended(game: Game) -> Hand:
         if hand is None:
             live = live_hand(game)
             if live is None or live.id != wanted:
-                raise HandConflict(gettext("The live hand was cancelled on another phone; "
-                                           "nothing of it was kept."), None, "hand-cancelled")
+                raise HandConflict(sentence("hand.live-cancelled"), None, "hand-cancelled")
     hand = live_hand(game)
     if hand is None:
         abort(404)
@@ -664,7 +669,8 @@ def _live_hand_or_answer(game: Game, form_name: str
         return _live_or_ended(game)
     except HandConflict as conflict:
         if wants_json():
-            return jsonify({"ok": False, "code": conflict.code, "message": conflict.message,
+            return jsonify({"ok": False, "code": conflict.code,
+                            "message": say_all(conflict.sentences),
                             "problems": [], "ended": True, "link": None,
                             "form": form_name}), 409
         return render_conflict(game, conflict)
@@ -701,7 +707,7 @@ def _live_move(form_name: str, make_form: Callable[[Game], Form]
 
 
 def _not_a_card(exc: CardError, player: str, where: str) -> Problem:
-    return Problem(gettext("“%(token)s” is not a card.", token=exc.token), player, where)
+    return Problem(sentence("hand.live-not-a-card", token=exc.token), player, where)
 
 
 @bp.post("/live/meld")
@@ -709,13 +715,13 @@ def _not_a_card(exc: CardError, player: str, where: str) -> Problem:
 def live_add_meld(game: Game, hand: Hand, form: Any) -> None:
     player = _player(form.player.data, game)
     if player is None:
-        raise HandError([Problem(gettext("Choose who put the meld down."), field="player")])
+        raise HandError([Problem(sentence("hand.who-melded"), field="player")])
     try:
         cards = parse_cards(form.cards.data or "")
     except CardError as exc:
         raise HandError([_not_a_card(exc, player, "melds")]) from None
     if not cards:
-        raise HandError([Problem(gettext("Tap the meld's cards first."), player, "melds")])
+        raise HandError([Problem(sentence("hand.tap-cards"), player, "melds")])
     live_meld(hand, player, cards)
 
 
@@ -724,7 +730,7 @@ def live_add_meld(game: Game, hand: Hand, form: Any) -> None:
 def live_add_layoff(game: Game, hand: Hand, form: Any) -> None:
     player = _player(form.player.data, game)
     if player is None:
-        raise HandError([Problem(gettext("Choose who laid the card off."), field="player")])
+        raise HandError([Problem(sentence("hand.who-laid-off"), field="player")])
     try:
         card = parse_card(form.card.data or "")
     except CardError as exc:

@@ -25,8 +25,9 @@ from scorebook.plain_text import db_int
 from scorebook.services.games import live_hand
 from scorebook.services.hands import live_table_players
 from scorebook.services.payloads import PayloadError
-from scorebook.services.questions import VERDICTS, too_many_ways_message, verdict_json
+from scorebook.services.questions import TOO_MANY_WAYS, VERDICTS, verdict_json
 from scorebook.web.games.views import get_game
+from scorebook.web.presenters import sentences
 from scorebook.web.presenters.cards import picker_texts
 from scorebook.web.presenters.wording import explain, param_text, say
 from scorebook.web.referee.forms import (
@@ -266,7 +267,7 @@ def tool(slug: str) -> tuple[str, int] | str:
             except PayloadError as exc:
                 error = error_text(exc)
             except SearchTooLarge:
-                error = too_many_ways_message()
+                error = sentences.say(TOO_MANY_WAYS)
                 status = 422
         if error and status == 200:
             status = 400

@@ -1,3 +1,441 @@
-"""The wording of the hands sentences (see :mod:`scorebook.web.presenters.sentences`)."""
+"""The wording of the hands sentences (see :mod:`scorebook.web.presenters.sentences`): why
+a hand, a live move or a referee question was refused (:class:`scorebook.services.entry.
+HandError` and its conflicts, raised by :mod:`scorebook.services.entry`,
+:mod:`scorebook.services.hands` and :mod:`scorebook.services.questions`).
+
+Names are isolated from the text around them, cards shown with their suit symbols, a
+meld by its owner and number (“Ann's meld 2”), a hand's scores with their signs.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask_babel import gettext
+
+from scorebook.services.entry import END_WORDS
+from scorebook.web.presenters.bidi import isolate
+from scorebook.web.presenters.i18n import signed_number
+from scorebook.web.presenters.sentences import words
+from scorebook.web.presenters.wording import explain, meld_name, param_text
+
+# --- helpers: the parameters as the sentences show them ----------------------------------
+
+
+def end_word(end: str) -> str:
+    """The word a typed lay-off ends with for an ace laid ``low`` or ``high`` on a run
+    2…K (``ah 1 high``), in the page's language."""
+    # Translators: typed after a lay-off (“ah 1 low”): the ace went below the two
+    return gettext("low") if end == "low" else gettext("high")
+
+
+def end_words() -> dict[str, str]:
+    """The words a typed lay-off may end with to say where an ace went, by the end they
+    say: English, and the page's language (``entry_from_text(..., ends=end_words())``)."""
+    ends = dict(END_WORDS)
+    for end in ("low", "high"):
+        ends[end_word(end).lower()] = end
+    return ends
+
+
+def end_names() -> dict[str, str]:
+    """Each end of a run by its word in the page's language (``entry_texts(..., ends=)``)."""
+    return {end: end_word(end) for end in ("low", "high")}
+
+
+def scores_text(scores: Sequence[tuple[str, int]]) -> str:
+    """``Ann +40, Ben −12``: a hand's scores (``services.hands.hand_scores``), as a page
+    says them."""
+    return ", ".join(f"{name} {signed_number(score)}" for name, score in scores)
+
+
+def _meld(p: Mapping[str, Any]) -> str:
+    """The meld a sentence is about: ``owner`` and ``index`` (its place among the owner's
+    melds, from 0), or a live meld's label ``meld`` (``Ann-2``)."""
+    if "owner" in p:
+        return gettext("%(name)s's meld %(number)s", name=isolate(p["owner"]),
+                       number=p["index"] + 1)
+    return meld_name(p["meld"])
+
+
+# --- a verdict of the referee, and text that has one wording only -------------------------
+
+
+@words("hand.verdict")
+def _verdict(p: Mapping[str, Any]) -> str:
+    return explain(p["verdict"])
+
+
+@words("hand.as-is")
+def _as_is(p: Mapping[str, Any]) -> str:
+    return str(p["text"])
+
+
+@words("referee.too-many-ways")
+def _too_many_ways(p: Mapping[str, Any]) -> str:
+    return gettext("These cards can be arranged in too many ways for the referee to check "
+                   "them in time. Ask about fewer cards at once.")
+
+
+# --- reading what was sent ----------------------------------------------------------------
+
+
+@words("hand.unreadable")
+def _unreadable(p: Mapping[str, Any]) -> str:
+    return gettext("The hand could not be read; please try again.")
+
+
+@words("hand.not-a-card")
+def _not_a_card(p: Mapping[str, Any]) -> str:
+    return gettext("“%(token)s” is not a card (write cards like 7s, 10h, qd, as or jk).",
+                   token=p["token"])
+
+
+@words("hand.points-missing")
+def _points_missing(p: Mapping[str, Any]) -> str:
+    return gettext("Enter the points %(name)s scored in this hand (0 if none).",
+                   name=isolate(p["name"]))
+
+
+@words("hand.points-not-a-number")
+def _points_not_a_number(p: Mapping[str, Any]) -> str:
+    return gettext("“%(text)s” is not a whole number of points from %(low)s to %(high)s.",
+                   text=p["text"], low=signed_number(-p["most"]), high=p["most"])
+
+
+@words("hand.not-a-player")
+def _not_a_player(p: Mapping[str, Any]) -> str:
+    return gettext("“%(who)s” is not one of the players.", who=p["who"])
+
+
+@words("hand.which-meld")
+def _which_meld(p: Mapping[str, Any]) -> str:
+    return gettext("Say which of %(name)s's melds %(card)s went on, e.g. “%(card)s %(name)s 1”.",
+                   name=p["name"], card=str(p["card"]))
+
+
+@words("hand.no-such-meld")
+def _no_such_meld(p: Mapping[str, Any]) -> str:
+    return gettext("%(name)s has no meld %(number)s.", name=p["name"], number=p["number"])
+
+
+@words("hand.bad-key")
+def _bad_key(p: Mapping[str, Any]) -> str:
+    return gettext("The key sent with this hand is not valid; reload the page and save again.")
+
+
+@words("hand.version-required")
+def _version_required(p: Mapping[str, Any]) -> str:
+    return gettext("Send the version of the hand you read (its “version”), so that a change "
+                   "meant for another version cannot land on it.")
+
+
+# --- the referee's check of a hand ----------------------------------------------------------
+
+
+@words("hand.players-mismatch")
+def _players_mismatch(p: Mapping[str, Any]) -> str:
+    return gettext("The hand must list exactly the players of this game: %(names)s.",
+                   names=", ".join(isolate(n) for n in p["names"]))
+
+
+@words("hand.no-cards")
+def _no_cards(p: Mapping[str, Any]) -> str:
+    return gettext("No cards were entered, so there is no hand to save. Enter every player's "
+                   "cards: what they put down, laid off and were left holding.")
+
+
+@words("hand.say-ending")
+def _say_ending(p: Mapping[str, Any]) -> str:
+    return gettext("Say how the hand ended.")
+
+
+@words("hand.say-ending-or-draw")
+def _say_ending_or_draw(p: Mapping[str, Any]) -> str:
+    return gettext("Say how the hand ended. Choose who went out, or that it was a draw.")
+
+
+@words("hand.say-ending-or-stock-out")
+def _say_ending_or_stock_out(p: Mapping[str, Any]) -> str:
+    return gettext("Say how the hand ended. Choose who went out, or that the stock ran out.")
+
+
+@words("hand.say-who-went-out")
+def _say_who_went_out(p: Mapping[str, Any]) -> str:
+    return gettext("Say who went out.")
+
+
+@words("hand.nobody-went-out")
+def _nobody_went_out(p: Mapping[str, Any]) -> str:
+    return gettext("Nobody went out if the hand ended that way.")
+
+
+@words("hand.going-rummy-not-out")
+def _going_rummy_not_out(p: Mapping[str, Any]) -> str:
+    return gettext("Only the player who went out in Basic Rummy can go Rummy.")
+
+
+@words("hand.out-holding-cards")
+def _out_holding_cards(p: Mapping[str, Any]) -> str:
+    return gettext("%(name)s went out, so no cards can be left in their hand.",
+                   name=isolate(p["name"]))
+
+
+@words("hand.meld-name-too-long")
+def _meld_name_too_long(p: Mapping[str, Any]) -> str:
+    return gettext("A meld's name can be at most %(max)s characters long.", max=p["max"])
+
+
+@words("hand.meld-names-twice")
+def _meld_names_twice(p: Mapping[str, Any]) -> str:
+    return gettext("Two melds have the same name.")
+
+
+@words("hand.say-jokers")
+def _say_jokers(p: Mapping[str, Any]) -> str:
+    return gettext("Say which card each joker stands for; it could be: %(readings)s.",
+                   readings=param_text("readings", p["readings"]))
+
+
+@words("hand.say-ace-end")
+def _say_ace_end(p: Mapping[str, Any]) -> str:
+    return gettext("Say whether the ace lies at the low end (A-2-3…) or at the high end "
+                   "(…Q-K-A); it could be: %(readings)s.",
+                   readings=param_text("readings", p["readings"]))
+
+
+@words("hand.layoff-off-table")
+def _layoff_off_table(p: Mapping[str, Any]) -> str:
+    return gettext("%(card)s is laid off on a meld that is not on the table.",
+                   card=p["card"].pretty())
+
+
+@words("hand.layoff-joker-unsaid")
+def _layoff_joker_unsaid(p: Mapping[str, Any]) -> str:
+    return gettext("Say which card the joker laid off on %(meld)s stands for (e.g. JK=8H).",
+                   meld=_meld(p))
+
+
+@words("hand.layoff-end-on-set")
+def _layoff_end_on_set(p: Mapping[str, Any]) -> str:
+    return gettext("%(card)s is laid off on %(meld)s, a set: a set has no low or high end.",
+                   card=p["card"].pretty(), meld=_meld(p))
+
+
+@words("hand.layoff-not-at-low-end")
+def _layoff_not_at_low_end(p: Mapping[str, Any]) -> str:
+    return gettext("%(card)s cannot be laid off at the low end of %(meld)s.",
+                   card=p["card"].pretty(), meld=_meld(p))
+
+
+@words("hand.layoff-not-at-high-end")
+def _layoff_not_at_high_end(p: Mapping[str, Any]) -> str:
+    return gettext("%(card)s cannot be laid off at the high end of %(meld)s.",
+                   card=p["card"].pretty(), meld=_meld(p))
+
+
+@words("hand.layoff-not-on-meld")
+def _layoff_not_on_meld(p: Mapping[str, Any]) -> str:
+    return gettext("%(card)s cannot be laid off on %(meld)s.", card=p["card"].pretty(),
+                   meld=_meld(p))
+
+
+@words("hand.layoffs-impossible")
+def _layoffs_impossible(p: Mapping[str, Any]) -> str:
+    return gettext("These lay-offs cannot all be made on the melds given.")
+
+
+# --- a hand given as points ------------------------------------------------------------------
+
+
+@words("hand.points-out-of-range")
+def _points_out_of_range(p: Mapping[str, Any]) -> str:
+    return gettext("%(name)s's points are more than one hand can score: at most %(most)s "
+                   "either way.", name=isolate(p["name"]), most=p["most"])
+
+
+@words("hand.points-too-many")
+def _points_too_many(p: Mapping[str, Any]) -> str:
+    return gettext("Together these points are worth more than every card in play "
+                   "(%(most)s): check them.", most=p["most"])
+
+
+@words("hand.went-out-below-zero")
+def _went_out_below_zero(p: Mapping[str, Any]) -> str:
+    return gettext("%(name)s went out, holding no cards, so their points cannot be below "
+                   "zero.", name=isolate(p["name"]))
+
+
+@words("hand.draw-scores-nothing")
+def _draw_scores_nothing(p: Mapping[str, Any]) -> str:
+    return gettext("Nobody scores in a draw: every player's points must be 0.")
+
+
+@words("hand.only-winner-scores")
+def _only_winner_scores(p: Mapping[str, Any]) -> str:
+    return gettext("In Basic Rummy only the player who went out scores: %(name)s's points "
+                   "must be 0.", name=isolate(p["name"]))
+
+
+@words("hand.going-rummy-odd")
+def _going_rummy_odd(p: Mapping[str, Any]) -> str:
+    return gettext("Going Rummy doubles the points, so %(name)s's points must be an even "
+                   "number.", name=isolate(p["name"]))
+
+
+# --- recording, changing and deleting: the game and the other phones ------------------------
+
+
+@words("hand.game-over")
+def _game_over(p: Mapping[str, Any]) -> str:
+    return gettext("This game is over: no more hands can be recorded.")
+
+
+@words("hand.just-recorded")
+def _just_recorded(p: Mapping[str, Any]) -> str:
+    return gettext("Hand %(number)s was just recorded (on another phone?). Here it is.",
+                   number=p["number"])
+
+
+@words("hand.being-recorded-live")
+def _being_recorded_live(p: Mapping[str, Any]) -> str:
+    return gettext("Hand %(number)s is being recorded live; finish it there.",
+                   number=p["number"])
+
+
+@words("hand.not-yet")
+def _not_yet(p: Mapping[str, Any]) -> str:
+    return gettext("There is no hand %(number)s to record yet.", number=p["number"])
+
+
+@words("hand.game-changed")
+def _game_changed(p: Mapping[str, Any]) -> str:
+    return gettext("The game changed on another phone at that moment; nothing was saved. "
+                   "Please try again.")
+
+
+@words("hand.renumbered")
+def _renumbered(p: Mapping[str, Any]) -> str:
+    return gettext("The hands were renumbered on another phone (a hand before this one was "
+                   "deleted): the hand you opened as hand %(number)s is now hand %(now)s. "
+                   "Nothing was changed. Here it is as it is now.",
+                   number=p["number"], now=p["now"])
+
+
+@words("hand.deleted-and-renumbered")
+def _deleted_and_renumbered(p: Mapping[str, Any]) -> str:
+    return gettext("Hand %(number)s was deleted on another phone, and the later hands were "
+                   "renumbered: the hand numbered %(number)s now is another one. Nothing was "
+                   "changed. Here is hand %(number)s as it is now.", number=p["number"])
+
+
+@words("hand.deleted")
+def _deleted(p: Mapping[str, Any]) -> str:
+    return gettext("Hand %(number)s was deleted on another phone. Nothing was changed.",
+                   number=p["number"])
+
+
+@words("hand.not-found")
+def _not_found(p: Mapping[str, Any]) -> str:
+    return gettext("There is no hand %(number)s.", number=p["number"])
+
+
+@words("hand.not-as-read")
+def _not_as_read(p: Mapping[str, Any]) -> str:
+    return gettext("Hand %(number)s is not as you read it: it was changed since, or a hand "
+                   "before it was deleted and the hands were renumbered. Nothing was changed. "
+                   "Here is hand %(number)s as it is now.", number=p["number"])
+
+
+@words("hand.changed-since")
+def _changed_since(p: Mapping[str, Any]) -> str:
+    return gettext("Hand %(number)s was changed (on another phone?) since you opened it. "
+                   "Here it is now.", number=p["number"])
+
+
+@words("hand.changed-at-once")
+def _changed_at_once(p: Mapping[str, Any]) -> str:
+    return gettext("Hand %(number)s was changed (on another phone?) at the same moment. "
+                   "Here it is now.", number=p["number"])
+
+
+# --- the live hand -----------------------------------------------------------------------------
+
+
+@words("hand.just-started")
+def _just_started(p: Mapping[str, Any]) -> str:
+    return gettext("Hand %(number)s was just started on another phone.", number=p["number"])
+
+
+@words("hand.saved-elsewhere")
+def _saved_elsewhere(p: Mapping[str, Any]) -> str:
+    return gettext("Hand %(number)s was saved on another phone: %(scores)s.",
+                   number=p["number"], scores=scores_text(p["scores"]))
+
+
+@words("hand.cancelled-elsewhere")
+def _cancelled_elsewhere(p: Mapping[str, Any]) -> str:
+    return gettext("Hand %(number)s was cancelled on another phone; nothing of it was kept.",
+                   number=p["number"])
+
+
+@words("hand.live-cancelled")
+def _live_cancelled(p: Mapping[str, Any]) -> str:
+    return gettext("The live hand was cancelled on another phone; nothing of it was kept.")
+
+
+@words("hand.who-melded")
+def _who_melded(p: Mapping[str, Any]) -> str:
+    return gettext("Choose who put the meld down.")
+
+
+@words("hand.who-laid-off")
+def _who_laid_off(p: Mapping[str, Any]) -> str:
+    return gettext("Choose who laid the card off.")
+
+
+@words("hand.live-not-a-card")
+def _live_not_a_card(p: Mapping[str, Any]) -> str:
+    return gettext("“%(token)s” is not a card.", token=p["token"])
+
+
+@words("hand.tap-cards")
+def _tap_cards(p: Mapping[str, Any]) -> str:
+    return gettext("Tap the meld's cards first.")
+
+
+@words("hand.meld-gone")
+def _meld_gone(p: Mapping[str, Any]) -> str:
+    return gettext("That meld is no longer on the table (taken back on another phone?): "
+                   "choose the meld the card went on.")
+
+
+@words("hand.ace-either-end")
+def _ace_either_end(p: Mapping[str, Any]) -> str:
+    return gettext("%(card)s fits at both ends of %(meld)s: say whether it goes at the low "
+                   "end, below the two (worth %(low)s), or at the high end, above the king "
+                   "(worth 15).", card=p["card"].pretty(), meld=_meld(p), low=p["low"])
+
+
+@words("hand.say-joker")
+def _say_joker(p: Mapping[str, Any]) -> str:
+    return gettext("Say which card the joker stands for (e.g. JK=8H).")
+
+
+@words("hand.undo-overtaken")
+def _undo_overtaken(p: Mapping[str, Any]) -> str:
+    return gettext("Another phone recorded a move after the one you meant, so nothing was "
+                   "taken back. Look at the table: “Take back” now means its last move.")
+
+
+@words("hand.cancel-overtaken")
+def _cancel_overtaken(p: Mapping[str, Any]) -> str:
+    return gettext("Another phone has just recorded a move in hand %(number)s, so it was not "
+                   "thrown away. Look at the table, then decide again.", number=p["number"])
+
+
+@words("hand.cancel-unconfirmed")
+def _cancel_unconfirmed(p: Mapping[str, Any]) -> str:
+    return gettext("Hand %(number)s holds moves: tick the box to say they should be thrown "
+                   "away.", number=p["number"])
