@@ -78,6 +78,7 @@ from scorebook.models import (
 from scorebook.services import history
 from scorebook.services.entry import Entry, HandError, Problem, stored_players
 from scorebook.services.games import live_hand, next_dealer_position, next_hand_number, recompute
+from scorebook.services.transaction import transaction
 from scorebook.web.presenters.bidi import isolate
 from scorebook.web.presenters.i18n import signed_number
 from scorebook.web.presenters.wording import explain, meld_label, meld_name, param_text
@@ -540,14 +541,13 @@ def _record(game: Game, entry: Entry, number: int | None, key: str | None) -> Ha
         raise HandConflict(gettext("Hand %(number)s was just recorded (on another phone?). "
                                    "Here it is.", number=expected), stored_id,
                            "hand-recorded") from None
-    _store(hand, game, players, result)
-    recompute(game)
-    history.log(game, history.RECORDED, summary(players, result), hand.number,
-                {"points_only": True} if entry.points is not None else None)
     try:
-        db.session.commit()
+        with transaction():
+            _store(hand, game, players, result)
+            recompute(game)
+            history.log(game, history.RECORDED, summary(players, result), hand.number,
+                        {"points_only": True} if entry.points is not None else None)
     except (StaleDataError, IntegrityError):  # the game changed under us: nothing stored
-        db.session.rollback()
         stored_id = db.session.scalar(db.select(Hand.id).where(
             Hand.game_id == game_id, Hand.number == expected))
         if stored_id is not None:
@@ -605,10 +605,9 @@ def check_stale(game: Game, number: int, hand: Hand | None, hand_id: int | None,
 def _guard(hand_id: int, number: int) -> Iterator[None]:
     """Commit at the end; a concurrent change to the same hand becomes a conflict."""
     try:
-        yield
-        db.session.commit()
+        with transaction():
+            yield
     except (StaleDataError, IntegrityError):
-        db.session.rollback()
         raise HandConflict(gettext("Hand %(number)s was changed (on another phone?) at the "
                                    "same moment. Here it is now.", number=number),
                            hand_id, "hand-changed") from None
@@ -687,12 +686,11 @@ def start_live(game: Game) -> Hand:
                 ending=WENT_OUT, version=_fresh_version(game))
     db.session.add(hand)
     try:
-        db.session.flush()
-        game.revision = (game.revision or 0) + 1  # the scoreboard now says it is live
-        history.log(game, history.LIVE_STARTED, "", number)
-        db.session.commit()
+        with transaction():
+            db.session.flush()
+            game.revision = (game.revision or 0) + 1  # the scoreboard now says it is live
+            history.log(game, history.LIVE_STARTED, "", number)
     except (IntegrityError, StaleDataError):
-        db.session.rollback()
         raise HandConflict(gettext("Hand %(number)s was just started on another phone.",
                                    number=number), None, "hand-recorded") from None
     return hand
@@ -758,12 +756,8 @@ def _lock_live(hand: Hand) -> None:
 def _live_move(hand: Hand) -> Iterator[None]:
     """One live move, locked (:func:`_lock_live`) and committed; refused: rolled back."""
     _lock_live(hand)
-    try:
+    with transaction():
         yield
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
 
 
 def _ensure_live(hand: Hand) -> None:
