@@ -75,6 +75,7 @@ from scorebook.services.league import (
     prepare,
     season_of_day,
 )
+from scorebook.services.transaction import transaction
 from scorebook.web.presenters.bidi import isolate
 from scorebook.web.presenters.sentences import say
 from scorebook.web.presenters.wording import ENDINGS, family_name, rules_error_text
@@ -432,27 +433,23 @@ def import_league(data: Any, replace: League | None = None,
     it is replaced if it is empty, and no other league is looked at or touched
     (leagues are private); the imported league's name must be free."""
     try:
-        league = _import(data, replace)
-        league.password_hash = owner_password_hash  # the importer owns it (else: no one yet)
-        ratings.rebuild(league.id)
-        db.session.commit()
+        with transaction():
+            league = _import(data, replace)
+            league.password_hash = owner_password_hash  # the importer owns it (else: no one yet)
+            ratings.rebuild(league.id)
     except LeagueImportError:
-        db.session.rollback()
         raise
     except JSONError:  # a streamed file, broken further on than its start
-        db.session.rollback()
         raise LeagueImportError(not_json_message()) from None
     except DBAPIError as exc:
         # a last resort, never shown as it is (it quotes the SQL): the checks above
         # should have said what is wrong in words
-        db.session.rollback()
         current_app.logger.warning("league import refused by the database: %s", exc)
         raise LeagueImportError(gettext(
             "The file could not be stored: one of its values does not fit this install's "
             "database. Nothing was imported.")) from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         # a last resort: every check above should have said what is wrong in words
-        db.session.rollback()
         raise LeagueImportError(gettext("The file is not a complete league export (%(what)s).",
                                    what=f"{type(exc).__name__}: {exc}"[:120])) from exc
     return league
@@ -532,7 +529,7 @@ def _import(data: Any, replace: League | None = None) -> League:
         for row in stored:
             db.session.expunge(row)
     db.session.flush()
-    ensure_seasons(league, commit=False)
+    ensure_seasons(league)
     return league
 
 

@@ -30,6 +30,7 @@ from scorebook.models import (
 )
 from scorebook.plain_text import has_unwanted
 from scorebook.services.errors import Sentence, sentence
+from scorebook.services.transaction import transaction
 
 DEFAULT_LEAGUE_NAME = "Our table"
 MAX_NAME_LENGTH = 40
@@ -53,9 +54,9 @@ def default_league() -> League:
     """The league every game belongs to until leagues can be chosen; made on first use."""
     league = db.session.scalar(select(League).order_by(League.id).limit(1))
     if league is None:
-        league = League(name=DEFAULT_LEAGUE_NAME)
-        db.session.add(league)
-        db.session.commit()
+        with transaction():
+            league = League(name=DEFAULT_LEAGUE_NAME)
+            db.session.add(league)
     return league
 
 
@@ -94,10 +95,10 @@ def build_rules(family: str, options: dict[str, Any]) -> RuleSet:
 
 
 def create_game(league: League, names: Sequence[str], first_dealer: int,
-                rules: RuleSet, commit: bool = True) -> Game:
+                rules: RuleSet) -> Game:
     """Start a game: players seated clockwise in the order given, ``first_dealer``
-    the seat that deals the first hand.  Commits, unless ``commit`` is False (the
-    caller then adds to the same transaction and commits)."""
+    the seat that deals the first hand.  One transaction; inside the caller's, when it
+    adds to the write (the game then has its id, for a history entry)."""
     names = [clean_name(n) for n in names if clean_name(n)]
     try:
         rules.check_players(len(names))
@@ -116,18 +117,15 @@ def create_game(league: League, names: Sequence[str], first_dealer: int,
             raise GameSetupError(sentence("games.seated-twice", name=n), "players")
     if not 0 <= first_dealer < len(names):
         raise GameSetupError(sentence("games.first-dealer-not-seated"), "first_dealer")
-    players = [player_named(league, name) for name in names]
-    game = Game(league=league, family=rules.family, rules_json=rules.as_dict(),
-                target=rules.target_for(len(names)), status=IN_PROGRESS,
-                number=next_game_number(league))
-    for position, player in enumerate(players):
-        game.seats.append(Seat(player=player, position=position,
-                               first_dealer=position == first_dealer))
-    db.session.add(game)
-    if commit:
-        db.session.commit()
-    else:
-        db.session.flush()  # the game's id, for the history entry
+    with transaction():
+        players = [player_named(league, name) for name in names]
+        game = Game(league=league, family=rules.family, rules_json=rules.as_dict(),
+                    target=rules.target_for(len(names)), status=IN_PROGRESS,
+                    number=next_game_number(league))
+        for position, player in enumerate(players):
+            game.seats.append(Seat(player=player, position=position,
+                                   first_dealer=position == first_dealer))
+        db.session.add(game)
     return game
 
 
@@ -339,12 +337,13 @@ def rematch_dealer(game: Game) -> int:
 
 def rematch(game: Game) -> Game:
     """Start a game with ``game``'s players in the same seats, under its frozen rules,
-    the deal passing on (:func:`rematch_dealer`).  Does not commit: the caller commits,
-    and a second rematch of the same game fails there (``rematch_of_id`` is unique)."""
+    the deal passing on (:func:`rematch_dealer`).  One transaction (the caller's, when it
+    adds to it); a second rematch of the same game fails in it (``rematch_of_id`` is
+    unique)."""
     if game.status != FINISHED:
         raise GameSetupError(sentence("games.rematch-unfinished"))
     names = [seat.player.name for seat in game.seats]
-    new = create_game(game.league, names, rematch_dealer(game), game.rules, commit=False)
-    new.rematch_of_id = game.id
-    db.session.flush()
+    with transaction():
+        new = create_game(game.league, names, rematch_dealer(game), game.rules)
+        new.rematch_of_id = game.id
     return new

@@ -79,6 +79,7 @@ from scorebook.services import history
 from scorebook.services.entry import Entry, HandError, Problem, as_is, stored_players
 from scorebook.services.errors import Sentence, sentence
 from scorebook.services.games import live_hand, next_dealer_position, next_hand_number, recompute
+from scorebook.services.transaction import transaction
 
 
 class HandConflict(HandError):
@@ -509,14 +510,13 @@ def _record(game: Game, entry: Entry, number: int | None, key: str | None) -> Ha
             Hand.game_id == game_id, Hand.number == expected))
         raise HandConflict(sentence("hand.just-recorded", number=expected), stored_id,
                            "hand-recorded") from None
-    _store(hand, game, players, result)
-    recompute(game)
-    history.log(game, history.RECORDED, summary(players, result), hand.number,
-                {"points_only": True} if entry.points is not None else None)
     try:
-        db.session.commit()
+        with transaction():
+            _store(hand, game, players, result)
+            recompute(game)
+            history.log(game, history.RECORDED, summary(players, result), hand.number,
+                        {"points_only": True} if entry.points is not None else None)
     except (StaleDataError, IntegrityError):  # the game changed under us: nothing stored
-        db.session.rollback()
         stored_id = db.session.scalar(db.select(Hand.id).where(
             Hand.game_id == game_id, Hand.number == expected))
         if stored_id is not None:
@@ -561,10 +561,9 @@ def check_stale(game: Game, number: int, hand: Hand | None, hand_id: int | None,
 def _guard(hand_id: int, number: int) -> Iterator[None]:
     """Commit at the end; a concurrent change to the same hand becomes a conflict."""
     try:
-        yield
-        db.session.commit()
+        with transaction():
+            yield
     except (StaleDataError, IntegrityError):
-        db.session.rollback()
         raise HandConflict(sentence("hand.changed-at-once", number=number), hand_id,
                            "hand-changed") from None
 
@@ -641,12 +640,11 @@ def start_live(game: Game) -> Hand:
                 ending=WENT_OUT, version=_fresh_version(game))
     db.session.add(hand)
     try:
-        db.session.flush()
-        game.revision = (game.revision or 0) + 1  # the scoreboard now says it is live
-        history.log(game, history.LIVE_STARTED, "", number)
-        db.session.commit()
+        with transaction():
+            db.session.flush()
+            game.revision = (game.revision or 0) + 1  # the scoreboard now says it is live
+            history.log(game, history.LIVE_STARTED, "", number)
     except (IntegrityError, StaleDataError):
-        db.session.rollback()
         raise HandConflict(sentence("hand.just-started", number=number), None,
                            "hand-recorded") from None
     return hand
@@ -709,12 +707,8 @@ def _lock_live(hand: Hand) -> None:
 def _live_move(hand: Hand) -> Iterator[None]:
     """One live move, locked (:func:`_lock_live`) and committed; refused: rolled back."""
     _lock_live(hand)
-    try:
+    with transaction():
         yield
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
 
 
 def _ensure_live(hand: Hand) -> None:

@@ -13,7 +13,6 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, cast
 
 from sqlalchemy import Table, and_, case, exists, func, or_, select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased, selectinload
 
 from scorebook.extensions import db
@@ -39,6 +38,7 @@ from scorebook.services import ratings
 from scorebook.services.errors import Sentence, sentence
 from scorebook.services.games import MAX_NAME_LENGTH, clean_name
 from scorebook.services.stats import sums
+from scorebook.services.transaction import transaction
 
 MAX_SEASON_NAME = 40
 
@@ -85,21 +85,21 @@ def _check_name(league: League, name: str, player: Player | None = None) -> str:
 
 
 def add_player(league: League, name: str) -> Player:
-    player = Player(league=league, name=_check_name(league, name))
-    db.session.add(player)
-    db.session.commit()
+    with transaction():
+        player = Player(league=league, name=_check_name(league, name))
+        db.session.add(player)
     return player
 
 
 def rename_player(player: Player, name: str) -> None:
-    player.name = _check_name(player.league, name, player)
-    _touch_games_of(player.id)
-    db.session.commit()
+    with transaction():
+        player.name = _check_name(player.league, name, player)
+        _touch_games_of(player.id)
 
 
 def set_retired(player: Player, retired: bool) -> None:
-    player.retired_at = (player.retired_at or utcnow()) if retired else None
-    db.session.commit()
+    with transaction():
+        player.retired_at = (player.retired_at or utcnow()) if retired else None
 
 
 def _touch_games_of(player_id: int) -> None:
@@ -125,29 +125,29 @@ def merge_players(keep: Player, gone: Player) -> None:
     if shared:
         raise LeagueError(sentence("league.merge-shared-games", a=keep.name, b=gone.name,
                                    count=int(shared)), "other")
-    league_id = keep.league_id
-    db.session.execute(GameResult.__table__.delete().where(
-        GameResult.league_id == league_id))
-    db.session.execute(PlayerTally.__table__.delete().where(
-        PlayerTally.league_id == league_id))
-    _touch_games_of(gone.id)
-    player_table = Player.__table__
-    summed = (GameResult.__table__, PlayerTally.__table__, player_stat_sum, player_score_sum,
-              player_pair_sum)
-    for table in db.metadata.sorted_tables:
-        if table in summed:  # (counted again below)
-            continue
-        for fk in table.foreign_keys:
-            if fk.column.table is player_table and fk.parent.table is table:
-                assert isinstance(table, Table)
-                db.session.execute(update(table).where(fk.parent == gone.id)
-                                   .values({fk.parent.name: keep.id}))
-    db.session.flush()
-    db.session.expire_all()
-    db.session.execute(player_table.delete().where(player_table.c.id == gone.id))
-    ratings.rebuild(league_id)
-    sums.resum(db.session, league_id)
-    db.session.commit()
+    with transaction():
+        league_id = keep.league_id
+        db.session.execute(GameResult.__table__.delete().where(
+            GameResult.league_id == league_id))
+        db.session.execute(PlayerTally.__table__.delete().where(
+            PlayerTally.league_id == league_id))
+        _touch_games_of(gone.id)
+        player_table = Player.__table__
+        summed = (GameResult.__table__, PlayerTally.__table__, player_stat_sum, player_score_sum,
+                  player_pair_sum)
+        for table in db.metadata.sorted_tables:
+            if table in summed:  # (counted again below)
+                continue
+            for fk in table.foreign_keys:
+                if fk.column.table is player_table and fk.parent.table is table:
+                    assert isinstance(table, Table)
+                    db.session.execute(update(table).where(fk.parent == gone.id)
+                                       .values({fk.parent.name: keep.id}))
+        db.session.flush()
+        db.session.expire_all()
+        db.session.execute(player_table.delete().where(player_table.c.id == gone.id))
+        ratings.rebuild(league_id)
+        sums.resum(db.session, league_id)
 
 
 # --- seasons ----------------------------------------------------------------------------
@@ -169,12 +169,11 @@ def season_of_day(seasons: Sequence[Season], day: date) -> Season | None:
     return next((s for s in seasons if s.starts_on <= day <= s.ends_on), None)
 
 
-def ensure_seasons(league: League, commit: bool = True,
-                   days: set[date] | None = None) -> list[Season]:
+def ensure_seasons(league: League, days: set[date] | None = None) -> list[Season]:
     """Give every finished game a season (or the games finished on ``days``, when a
     write names them): a day no season holds gets the season of its calendar year
-    (as much of the year as the other seasons leave free).  Commits if it added any
-    (unless ``commit`` is false)."""
+    (as much of the year as the other seasons leave free).  In the write that needs them
+    (a season saved or deleted, an import, :func:`ratings.sync` as a write commits)."""
     seasons = seasons_of(league)
     if days is None:
         # (cast: the query keeps the games that have a finish)
@@ -206,14 +205,7 @@ def ensure_seasons(league: League, commit: bool = True,
         # (the new seasons' sums; their tallies come with the write that finished the games:
         # ratings.sync at its commit, or the retally of a season saved or deleted)
         sums.resum(db.session, league.id, [s.id for s in made])
-        if not commit:
-            db.session.flush()
-        else:
-            try:
-                db.session.commit()
-            except IntegrityError:  # another request added the same season first
-                db.session.rollback()
-                return seasons_of(league)
+        db.session.flush()
         seasons.sort(key=lambda s: s.starts_on, reverse=True)
     return seasons
 
@@ -240,26 +232,26 @@ def save_season(league: League, name: str, starts_on: date | None, ends_on: date
         if other.starts_on <= ends_on and starts_on <= other.ends_on:
             raise LeagueError(sentence("league.season-overlap", name=other.name,
                                        start=other.starts_on, end=other.ends_on), "starts_on")
-    if season is None:
-        season = Season(league_id=league.id)
-        db.session.add(season)
-    season.name, season.starts_on, season.ends_on = name, starts_on, ends_on
-    db.session.flush()
-    ensure_seasons(league, commit=False)  # days it no longer holds go to their year's
-    ratings.retally(db.session, league.id)
-    sums.resum(db.session, league.id)
-    db.session.commit()
+    with transaction():
+        if season is None:
+            season = Season(league_id=league.id)
+            db.session.add(season)
+        season.name, season.starts_on, season.ends_on = name, starts_on, ends_on
+        db.session.flush()
+        ensure_seasons(league)  # days it no longer holds go to their year's
+        ratings.retally(db.session, league.id)
+        sums.resum(db.session, league.id)
     return season
 
 
 def delete_season(season: Season) -> None:
     league = season.league
-    db.session.delete(season)
-    db.session.flush()
-    ensure_seasons(league, commit=False)
-    ratings.retally(db.session, league.id)
-    sums.resum(db.session, league.id)
-    db.session.commit()
+    with transaction():
+        db.session.delete(season)
+        db.session.flush()
+        ensure_seasons(league)
+        ratings.retally(db.session, league.id)
+        sums.resum(db.session, league.id)
 
 
 def prepare(league: League) -> list[Season]:

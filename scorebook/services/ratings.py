@@ -43,6 +43,7 @@ from scorebook.models import (
     Season,
     Seat,
 )
+from scorebook.services.transaction import transaction
 
 RATING_SCALE = 40
 MODEL = PlackettLuce()
@@ -183,25 +184,26 @@ def first_stale(league_id: int) -> int | None:
 
 def refresh(league_id: int) -> bool:
     """Check the league's results and ratings and repair what does not match; True if
-    anything did not.  Commits (a concurrent refresh of the same league simply wins)."""
+    anything did not.  One transaction (a concurrent refresh of the same league simply
+    wins)."""
     first = first_stale(league_id)
     if first is None:
         return False
     try:
-        games = _finished_games(league_id)
-        keep = [g.id for g in games[:first]]
-        db.session.execute(delete(GameResult).where(
-            GameResult.league_id == league_id,
-            ~GameResult.game_id.in_(keep) if keep else GameResult.id.is_not(None)))
-        start = db.session.scalar(select(func.max(GameResult.seq))
-                                  .where(GameResult.league_id == league_id))
-        _replay(league_id, games, first, 0 if start is None else start + 1)
-        retally(db.session, league_id)
-        db.session.execute(update(League).where(League.id == league_id).values(
-            ratings_from_seq=None, ratings_epoch=League.ratings_epoch + 1))
-        db.session.commit()
+        with transaction():
+            games = _finished_games(league_id)
+            keep = [g.id for g in games[:first]]
+            db.session.execute(delete(GameResult).where(
+                GameResult.league_id == league_id,
+                ~GameResult.game_id.in_(keep) if keep else GameResult.id.is_not(None)))
+            start = db.session.scalar(select(func.max(GameResult.seq))
+                                      .where(GameResult.league_id == league_id))
+            _replay(league_id, games, first, 0 if start is None else start + 1)
+            retally(db.session, league_id)
+            db.session.execute(update(League).where(League.id == league_id).values(
+                ratings_from_seq=None, ratings_epoch=League.ratings_epoch + 1))
     except IntegrityError:
-        db.session.rollback()
+        pass  # (rolled back: the other refresh stored the same results)
     return True
 
 
@@ -457,7 +459,7 @@ def sync(session: AnySession, game_ids: set[int], deleted: dict[int, int],
         for league_id, seen in days.items():
             league = session.get(League, league_id)
             if league is not None:
-                league_service.ensure_seasons(league, commit=False, days=seen)
+                league_service.ensure_seasons(league, days=seen)
     for league_id, (players, seen) in touched.items():
         if players:
             retally(session, league_id, players, seen)
@@ -656,6 +658,10 @@ def pending(league_id: int) -> int:
     return max(1, (last or 0) - marker + 1)
 
 
+class _Overtaken(Exception):
+    """A write marked the ratings stale again while a chunk was replayed."""
+
+
 def catch_up(league_id: int) -> None:
     """Replay the league's stale ratings, a chunk per transaction; a write that marks
     them stale again meanwhile makes it start over from its mark."""
@@ -665,14 +671,18 @@ def catch_up(league_id: int) -> None:
         if row is None or row.ratings_from_seq is None:
             db.session.rollback()
             return
-        end = _replay_stored(db.session, league_id, row.ratings_from_seq, CATCH_UP_CHUNK)
-        moved = db.session.execute(update(League).where(
-            League.id == league_id, League.ratings_epoch == row.ratings_epoch,
-            League.ratings_from_seq == row.ratings_from_seq).values(ratings_from_seq=end))
-        if moved.rowcount:  # type: ignore[attr-defined]
-            db.session.commit()
-        else:
-            db.session.rollback()
+        try:
+            with transaction():
+                end = _replay_stored(db.session, league_id, row.ratings_from_seq,
+                                     CATCH_UP_CHUNK)
+                moved = db.session.execute(update(League).where(
+                    League.id == league_id, League.ratings_epoch == row.ratings_epoch,
+                    League.ratings_from_seq == row.ratings_from_seq)
+                    .values(ratings_from_seq=end))
+                if not moved.rowcount:  # type: ignore[attr-defined]
+                    raise _Overtaken  # (nothing of this chunk is kept)
+        except _Overtaken:
+            pass
 
 
 _running: dict[int, threading.Thread] = {}

@@ -74,6 +74,7 @@ from scorebook.services.stats.cards import (
     text,
     values_of,
 )
+from scorebook.services.transaction import transaction
 
 #: Games counted per transaction (their ids go into ``IN (...)`` lists).
 CHUNK = 200
@@ -139,18 +140,18 @@ def refresh(league_id: int, budget: float | None = None) -> Progress:
     if not behind and not gone:
         return Progress(False)
     if gone:
-        drop(gone)
-        db.session.commit()
+        with transaction():
+            drop(gone)
     done = 0
     for chunk in chunks(behind, CHUNK):
         if budget is not None and done and time.perf_counter() - began > budget:
             break
         try:
-            drop(chunk)
-            build(league_id, chunk)
-            db.session.commit()
+            with transaction():
+                drop(chunk)
+                build(league_id, chunk)
         except IntegrityError:  # another request counted these games first
-            db.session.rollback()
+            pass
         done += len(chunk)
     total = db.session.scalar(select(func.count()).select_from(Game).where(
         Game.league_id == league_id, Game.status == FINISHED,

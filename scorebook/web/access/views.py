@@ -30,6 +30,7 @@ from scorebook.extensions import db, limiter
 from scorebook.models import League
 from scorebook.services import access, history, invites
 from scorebook.services.access import INVITE_ROLES, OWNER, SCORER, VIEWER
+from scorebook.services.transaction import transaction
 from scorebook.web import Page, links, membership
 from scorebook.web.access.forms import (
     ButtonForm,
@@ -125,8 +126,8 @@ def leave(league_id: int) -> Response:
         flash(gettext("Set a password for %(name)s before you leave it: without one, nobody "
                       "could ever open it again.", name=isolate(league.name)))
         return redirect(url_for("access.settings", league_id=league.id, _anchor="league-password"))
-    access.forget(session, league.id)  # ended server-side too: a copied cookie is out
-    db.session.commit()
+    with transaction():
+        access.forget(session, league.id)  # ended server-side too: a copied cookie is out
     flash(gettext("This browser has left %(name)s.", name=isolate(league.name)))
     return redirect(url_for("access.leagues"))
 
@@ -146,9 +147,9 @@ def new_league() -> Page:
             g.wrong_password = True
             errors["name"] = _name_refused()
         else:
-            league = League(name=name, password_hash=access.hash_password(form.password.data))
-            db.session.add(league)
-            db.session.commit()
+            with transaction():
+                league = League(name=name, password_hash=access.hash_password(form.password.data))
+                db.session.add(league)
             access.remember(session, league, OWNER)
             session.permanent = True
             flash(gettext("%(name)s is yours: share its links from its settings.",
@@ -316,8 +317,8 @@ def rename(league_id: int) -> Page:
         if _name_taken(name, league):
             g.wrong_password = True
             return _settings_page(league, rename=form, errors={"name": _name_refused()})
-        league.name = name
-        db.session.commit()
+        with transaction():
+            league.name = name
         flash(gettext("The league is now called %(name)s.", name=isolate(name)))
         return redirect(url_for("access.settings", league_id=league.id))
     return _settings_page(league, rename=form,
@@ -339,8 +340,8 @@ def password(league_id: int) -> Page:
         g.wrong_password = True
         return _settings_page(league, password=form, errors={
             "password": gettext("The current password is not right.")})
-    league.password_hash = access.hash_password(form.password.data or "")
-    db.session.commit()
+    with transaction():
+        league.password_hash = access.hash_password(form.password.data or "")
     access.remember(session, league, OWNER)  # this browser stays the owner
     session.permanent = True
     if had_one:
@@ -369,8 +370,8 @@ def new_link(league_id: int, role: str) -> Response:
         abort(400)
     replaced = getattr(league, f"{role}_token_hash") is not None
     token = access.new_token()
-    setattr(league, f"{role}_token_hash", access.token_hash(token))
-    db.session.commit()
+    with transaction():
+        setattr(league, f"{role}_token_hash", access.token_hash(token))
     links = _links_here()
     links[f"{league.id}:{role}"] = token
     session["links"] = links
@@ -386,8 +387,8 @@ def revoke_link(league_id: int, role: str) -> Response:
     role = _invite_role(role)
     if not ButtonForm().validate_on_submit():
         abort(400)
-    setattr(league, f"{role}_token_hash", None)
-    db.session.commit()
+    with transaction():
+        setattr(league, f"{role}_token_hash", None)
     links = _links_here()
     links.pop(f"{league.id}:{role}", None)
     session["links"] = links

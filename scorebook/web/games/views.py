@@ -39,6 +39,7 @@ from scorebook.services.games import (
     scoreboard,
 )
 from scorebook.services.live import game_version
+from scorebook.services.transaction import transaction
 from scorebook.web import membership
 from scorebook.web.boards import BoardCache, cache_of, cached_board
 from scorebook.web.games.forms import (
@@ -125,12 +126,11 @@ def _start_game(form: NewGameForm, league: League | None) -> int:
         raise GameSetupError(sentence("games.first-dealer-seat-empty"), "first_dealer")
     for attempt in range(5):
         try:
-            game = create_game(league or membership.new_private_league(),
-                               [n for _i, n in seated], dealer, rules, commit=False)
-            history.log(game, history.GAME_STARTED, ", ".join(p.name for p in game.players))
-            db.session.commit()  # the league (if new), players, game and history at once
+            with transaction():  # the league (if new), players, game and history at once
+                game = create_game(league or membership.new_private_league(),
+                                   [n for _i, n in seated], dealer, rules)
+                history.log(game, history.GAME_STARTED, ", ".join(p.name for p in game.players))
         except IntegrityError:
-            db.session.rollback()
             if attempt == 4:
                 raise GameSetupError(sentence("games.number-taken")) from None
             if league is not None:
@@ -265,12 +265,11 @@ def abandon_game(game_id: int) -> Response:
     if not game.is_open:  # it ended (or was abandoned) on another phone meanwhile
         flash(gettext("This game has already ended; nothing was abandoned."))
     else:
-        abandon(game)
-        history.log(game, history.GAME_ABANDONED)
         try:
-            db.session.commit()
+            with transaction():
+                abandon(game)
+                history.log(game, history.GAME_ABANDONED)
         except StaleDataError:  # another phone changed the game at that very moment
-            db.session.rollback()
             flash(gettext("The game changed on another phone at that moment; nothing was "
                           "abandoned. Look at it and try again."))
         else:
@@ -302,17 +301,15 @@ def rematch_game(game_id: int) -> str | Response:
         if not form.validate_on_submit():
             abort(400)
         try:
-            new = rematch(game)
-            seated = ", ".join(p.name for p in new.players)
-            history.log(new, history.GAME_STARTED, seated)
-            history.log(game, history.GAME_REMATCH, seated)
-            db.session.commit()
+            with transaction():
+                new = rematch(game)
+                seated = ", ".join(p.name for p in new.players)
+                history.log(new, history.GAME_STARTED, seated)
+                history.log(game, history.GAME_REMATCH, seated)
         except GameSetupError as exc:  # the rules no longer seat these players, say
-            db.session.rollback()
             flash(say(exc.sentence))
             return redirect(url_for("games.show", game_id=game.id))
         except IntegrityError:  # a second phone's rematch of this game won the race
-            db.session.rollback()
             started = rematch_of(game)
             if started is None:  # another game of the league took the number meanwhile
                 flash(gettext("Another game was started in this league at the same moment; "

@@ -24,6 +24,7 @@ from scorebook.models import League
 from scorebook.services import access, invites
 from scorebook.services.access import INVITE_ROLES, OWNER, SCORER, VIEWER
 from scorebook.services.games import load_game
+from scorebook.services.transaction import transaction
 from scorebook.web import links, membership
 from scorebook.web.access.forms import ButtonForm
 from scorebook.web.presenters.i18n import safe_next
@@ -94,8 +95,8 @@ def make_link(league_id: int, role: str) -> Response:
     back = safe_next(request.form.get("next") or request.args.get("next")
                      or url_for("phones.for_league"))
     if getattr(league, f"{role}_token_hash") is None:
-        token = invites.open_door(league, role)
-        db.session.commit()
+        with transaction():
+            token = invites.open_door(league, role)
         links = _links_here()
         links[f"{league.id}:{role}"] = token
         session["links"] = links
