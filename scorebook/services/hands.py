@@ -30,9 +30,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import update
+from sqlalchemy import CursorResult, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -371,6 +371,7 @@ def _store(hand: Hand, game: Game, players: Sequence[PlayerHand], result: HandSc
 
 def _set_outcome(hand: Hand, game: Game, entry: Entry) -> None:
     ids = {s.player.name: s.player_id for s in game.seats}
+    assert entry.ending is not None  # (check_entry refuses a hand that says no ending)
     hand.ending = entry.ending
     hand.went_out_id = ids[entry.went_out] if entry.went_out else None
     hand.going_rummy = any(p.going_rummy for p in entry.players)
@@ -455,7 +456,7 @@ def sent_before(game_id: int, key: str | None, kind: str = "record") -> Hand | N
     if not key:
         return None
     column = Hand.record_key if kind == "record" else Hand.edit_key
-    return db.session.scalar(db.select(Hand).where(
+    return db.session.scalar(select(Hand).where(
         Hand.game_id == game_id, column == key, Hand.complete.is_(True)))
 
 
@@ -481,7 +482,7 @@ def record_hand(game: Game, entry: Entry, number: int | None = None,
 
 def _record(game: Game, entry: Entry, number: int | None, key: str | None) -> Hand:
     expected = next_hand_number(game)
-    stored = db.session.scalar(db.select(Hand.id).where(
+    stored = db.session.scalar(select(Hand.id).where(
         Hand.game_id == game.id, Hand.number == number, Hand.complete.is_(True)))
     if stored is not None:
         raise HandConflict(sentence("hand.just-recorded", number=number), stored,
@@ -506,7 +507,7 @@ def _record(game: Game, entry: Entry, number: int | None, key: str | None) -> Ha
         db.session.flush()
     except IntegrityError:
         db.session.rollback()
-        stored_id = db.session.scalar(db.select(Hand.id).where(
+        stored_id = db.session.scalar(select(Hand.id).where(
             Hand.game_id == game_id, Hand.number == expected))
         raise HandConflict(sentence("hand.just-recorded", number=expected), stored_id,
                            "hand-recorded") from None
@@ -517,7 +518,7 @@ def _record(game: Game, entry: Entry, number: int | None, key: str | None) -> Ha
             history.log(game, history.RECORDED, summary(players, result), hand.number,
                         {"points_only": True} if entry.points is not None else None)
     except (StaleDataError, IntegrityError):  # the game changed under us: nothing stored
-        stored_id = db.session.scalar(db.select(Hand.id).where(
+        stored_id = db.session.scalar(select(Hand.id).where(
             Hand.game_id == game_id, Hand.number == expected))
         if stored_id is not None:
             raise HandConflict(sentence("hand.just-recorded", number=expected), stored_id,
@@ -609,7 +610,7 @@ def delete_hand(hand: Hand, version: int | None, hand_id: int | None = None) -> 
     check_stale(game, hand.number, hand, hand_id, version)
     number, the_id = hand.number, hand.id
     held = snapshot(hand)
-    later = list(db.session.scalars(db.select(Hand).where(
+    later = list(db.session.scalars(select(Hand).where(
         Hand.game_id == game.id, Hand.number > number).order_by(Hand.number)))
     with _guard(the_id, number):
         mark = _retire_versions(game, [hand, *later])
@@ -690,10 +691,11 @@ def _lock_live(hand: Hand) -> None:
     hand_id, number = hand.id, hand.number
     if not hand.game.is_open:  # abandoned while the hand was being played
         raise GameClosed(sentence("hand.game-over"), "game-closed")
-    taken = db.session.execute(
+    # (cast: an UPDATE's result is a CursorResult, which counts the rows it changed)
+    taken = cast(CursorResult[Any], db.session.execute(
         update(Hand).where(Hand.id == hand_id, Hand.complete.is_(False))
         .values(version=Hand.version + 1, updated_at=utcnow())
-        .execution_options(synchronize_session=False))
+        .execution_options(synchronize_session=False)))
     if taken.rowcount != 1:
         db.session.rollback()
         raise finished_elsewhere(hand_id, number)

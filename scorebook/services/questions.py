@@ -127,6 +127,7 @@ def draw(body: dict[str, Any]) -> tuple[Verdict, dict[str, Any]]:
         raise PayloadError("bad-request", "take must be the number of cards taken from the top")
     if body.get("took") is not None:
         pile, take = _took_from_pile(cards_from(body.get("took"), "took"), pile, take)
+    assert take is not None  # (1 when neither is sent, else what took gave)
     if not pile:
         raise PayloadError("empty-pile", "the discard pile is empty: there is nothing to take")
     if not 1 <= take <= len(pile):
