@@ -1,17 +1,19 @@
-"""The bodies of the JSON API's referee and scoring questions, as pydantic models.
+"""Every body of the JSON API, as pydantic models: the referee and scoring questions
+and their answers, the games API's hand, game and answers, the errors with their codes,
+and the operations' path, query and header parameters.
 
-Each question's request body is declared once here: the API validates every body
-against its model before asking the question (:func:`check_body`), and the OpenAPI
-document's request and response schemas are generated from the same models
-(:func:`components`), so the document and the API cannot disagree about what a body
-may hold.
+Each request body is declared once here: the API validates every body against its model
+before asking the question (:func:`refused`, :func:`hand_refused`), and the OpenAPI
+document (:mod:`scorebook.api.openapi`) is generated from these models alone
+(:func:`components`, :func:`parameters`), so the document and the API cannot disagree
+about what a body may hold.
 
 The leaves keep their own parsers (:mod:`scorebook.services.payloads`): a card, a list of cards,
 a name and the rules are validated by the functions that turn them into referee
 objects, and their JSON Schema is the grammar those functions check (the same regular
-expressions), so an error still names the bad token.  A body the models refuse is
-answered with the error the question's own parsing gives it (the codes and messages
-the README documents); the models add no wording of their own.
+expressions, :data:`LEAVES`), so an error still names the bad token.  A body the models
+refuse is answered with the error the question's own parsing gives it (the codes and
+messages the README documents); the models add no wording of their own.
 """
 
 from __future__ import annotations
