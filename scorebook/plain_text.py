@@ -92,9 +92,23 @@ def points_int(value: Any) -> int | None:
     return None
 
 
+def _at_most(limit: int) -> str:
+    """A regular expression of the whole numbers from 0 to ``limit`` (leading zeros
+    allowed)."""
+    digits = str(limit)
+    shorter = f"\\d{{1,{len(digits) - 1}}}" if len(digits) > 1 else None
+    same = [f"{digits[:i]}[0-{int(d) - 1}]\\d{{{len(digits) - i - 1}}}"
+            for i, d in enumerate(digits) if d != "0"]
+    return "0*(?:" + "|".join(p for p in (shorter, *same, digits) if p) + ")"
+
+
 class IdConverter(IntegerConverter):
     """``<int:…>`` in a URL: at most :data:`MAX_ID`, so a bigger id is a 404, not a
-    database error."""
+    database error.  The URL pattern itself stops at MAX_ID: a bigger number matches no
+    rule (a 404 whatever the method), where a ``max`` checked after the match would
+    make it a 405 for a method another rule of the same path takes."""
+
+    regex = _at_most(MAX_ID)
 
     def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:  # noqa: A002
         kwargs.setdefault("max", MAX_ID)

@@ -1,23 +1,25 @@
-"""The bodies of the JSON API's referee and scoring questions, as pydantic models.
+"""Every body of the JSON API, as pydantic models: the referee and scoring questions
+and their answers, the games API's hand, game and answers, the errors with their codes,
+and the operations' path, query and header parameters.
 
-Each question's request body is declared once here: the API validates every body
-against its model before asking the question (:func:`check_body`), and the OpenAPI
-document's request and response schemas are generated from the same models
-(:func:`components`), so the document and the API cannot disagree about what a body
-may hold.
+Each request body is declared once here: the API validates every body against its model
+before asking the question (:func:`refused`, :func:`hand_refused`), and the OpenAPI
+document (:mod:`scorebook.api.openapi`) is generated from these models alone
+(:func:`components`, :func:`parameters`), so the document and the API cannot disagree
+about what a body may hold.
 
 The leaves keep their own parsers (:mod:`scorebook.services.payloads`): a card, a list of cards,
 a name and the rules are validated by the functions that turn them into referee
 objects, and their JSON Schema is the grammar those functions check (the same regular
-expressions), so an error still names the bad token.  A body the models refuse is
-answered with the error the question's own parsing gives it (the codes and messages
-the README documents); the models add no wording of their own.
+expressions, :data:`LEAVES`), so an error still names the bad token.  A body the models
+refuse is answered with the error the question's own parsing gives it (the codes and
+messages the README documents); the models add no wording of their own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from pydantic import (
     BaseModel,
@@ -26,13 +28,22 @@ from pydantic import (
     PlainValidator,
     ValidationError,
     WithJsonSchema,
+    create_model,
     model_validator,
 )
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
+from referee import FAMILIES
+from referee.rules import OPTION_SPECS, REQUIREMENTS, OptionSpec, Requirement
+from scorebook.models import GAME_STATUSES, HAND_ENDINGS
 from scorebook.plain_text import MAX_ID, MAX_POINTS
+from scorebook.services.hands import SEND_KEY
 from scorebook.services.payloads import (
+    CARD_PATTERN,
     MAX_CARDS,
+    MAX_ID_NUMBER,
+    MAX_TEXT,
+    TEXT_PATTERN,
     PayloadError,
     card_from,
     cards_from,
@@ -592,15 +603,6 @@ class RulesAnswer(Answer):
     pass
 
 
-class ErrorDetail(Answer):
-    code: str
-    message: str
-
-
-class Error(BaseModel):
-    error: ErrorDetail
-
-
 RESPONSES: dict[str, type[BaseModel]] = {
     "referee/meld": MeldAnswer,
     "referee/layoff": LayoffAnswer,
@@ -614,19 +616,302 @@ RESPONSES: dict[str, type[BaseModel]] = {
 }
 
 
+# --- the games API's answers: a game, a hand -------------------------------------------
+
+
+class StoredLayoff(Answer):
+    card: str
+    onto: str
+    end: str | None = Field(default=None, json_schema_extra={"enum": ["low", "high"]},
+                            description="where an ace laid off on a run 2..K went")
+
+
+class StoredMeld(Answer):
+    id: str
+    cards: OutCards
+
+
+class StoredCardPlayer(Answer):
+    """A player of a hand stored card by card."""
+
+    name: str
+    melds: list[StoredMeld]
+    layoffs: list[StoredLayoff]
+    hand: OutCards = Field(description="the cards left in the hand")
+    going_rummy: bool
+
+
+class StoredPointsPlayer(Answer):
+    """A player of a hand stored as points only."""
+
+    name: str
+    points: int
+    going_rummy: bool
+
+
+Ending = Annotated[str, Field(json_schema_extra={"enum": list(HAND_ENDINGS)})]
+Scores = Annotated[dict[str, int], Field(description="each player's score for the hand, "
+                                                     "by name")]
+
+
+class StoredHand(Answer):
+    """A recorded hand, as the games API gives it (and takes back as a HandBody)."""
+
+    id: int = Field(description="the hand's id: it never moves, unlike its number")
+    number: int
+    version: int = Field(description="send it back with a change (a 409 if it changed)")
+    dealer: str | None
+    players: list[StoredCardPlayer] | list[StoredPointsPlayer]
+    went_out: str | None
+    ending: Ending
+    points_only: bool
+    scores: Scores
+
+
+class HandSummary(Answer):
+    id: int
+    number: int
+    version: int
+    ending: Ending
+    points_only: bool
+    scores: Scores
+
+
+class GameVerdict(Answer):
+    code: str
+    rules: list[str] = Field(description="Rule ids from the rule book")
+
+
+class GameAnswer(Answer):
+    """A game: its players, totals, status, winner and hands."""
+
+    id: int
+    number: int = Field(description="the game's number in its league")
+    family: str = Field(json_schema_extra={"enum": list(FAMILIES)})
+    rules: Annotated[dict[str, Any], WithJsonSchema(_ref("Rules"))] = Field(description=(
+        "the family and the options that differ from its defaults"))
+    status: str = Field(json_schema_extra={"enum": list(GAME_STATUSES)})
+    players: list[str]
+    totals: list[int] = Field(description="each player's running total, as players")
+    winner: str | None
+    verdict: GameVerdict
+    hands: list[HandSummary]
+
+
+class HandWritten(Answer):
+    """A hand recorded or changed: the hand stored, and the game after."""
+
+    hand: StoredHand
+    game: GameAnswer
+
+
+class GameAfter(Answer):
+    """A hand deleted: the game after (later hands moved up one)."""
+
+    game: GameAnswer
+
+
+# --- errors ---------------------------------------------------------------------------
+
+
+class ErrorDetail(Answer):
+    code: str
+    message: str = Field(description="what is wrong, in the request's language")
+
+
+class Error(Answer):
+    """A refusal: ``{"error": {"code", "message"}}``."""
+
+    error: ErrorDetail
+
+
+def _coded(name: str, codes: list[str], doc: str) -> type[Error]:
+    """An ``Error`` whose code is one of ``codes``."""
+    detail = create_model(f"{name}Detail", __base__=ErrorDetail,
+                          code=(str, Field(json_schema_extra={"enum": codes})))
+    return create_model(name, __base__=Error, __doc__=doc, error=(detail, ...))
+
+
+class Problem(Answer):
+    message: str
+    player: str | None = Field(description="whose cards or points (none: the hand's)")
+    field: str | None = Field(description="which of the player's fields")
+    index: int | None
+
+
+class HandErrorDetail(ErrorDetail):
+    problems: list[Problem] = Field(description="each thing wrong, and where")
+
+
+class HandRefused(Error):
+    """A hand the games API does not store: each problem, and where."""
+
+    error: HandErrorDetail
+
+
+#: Why a write to a hand was not applied (409): another phone was first.
+CONFLICT_CODES = ["hand-recorded", "hand-live", "game-changed", "game-closed",
+                  "hand-changed", "hands-renumbered", "hand-deleted"]
+
+
+class ConflictDetail(ErrorDetail):
+    code: str = Field(json_schema_extra={"enum": CONFLICT_CODES})
+    renumbered: bool | None = Field(default=None, description=(
+        "whether the hands were renumbered since you read them (a hand before it deleted)"))
+    hand: StoredHand | None = Field(default=None, description="the hand as it is now")
+    problems: list[Problem] | None = Field(default=None, description="(game-closed)")
+
+
+class Conflict(Error):
+    """Nothing was changed: another phone changed the game first."""
+
+    error: ConflictDetail
+
+
+NotFound = _coded("NotFound", ["not_found"], "No such game or hand (or not in your leagues).")
+Forbidden = _coded("Forbidden", ["forbidden"], "A viewer may read the game, not change it.")
+TooLarge = _coded("TooLarge", ["payload_too_large"], "The body is larger than the limit.")
+TooManyRequests = _coded("TooManyRequests", ["too_many_requests"],
+                         "Too many questions from one address.")
+SearchTooLarge = _coded("SearchTooLarge", ["search-too-large"],
+                        "Too many ways to arrange the cards to answer in time.")
+VersionMissing = _coded("VersionMissing", ["version-required"],
+                        "The change did not say which version of the hand it is for.")
+
+
+# --- parameters: path, query, header ----------------------------------------------------
+
+
+class Parameters(BaseModel):
+    """An operation's parameters in one place of the request (``located``): each field
+    a parameter, named by its alias."""
+
+    located: ClassVar[str]
+    model_config = ConfigDict(populate_by_name=True)
+
+
+class GamePath(Parameters):
+    located = "path"
+    game_id: int = Field(ge=0, le=MAX_ID)
+
+
+class HandPath(GamePath):
+    number: int = Field(ge=0, le=MAX_ID, description="the hand's number in the game")
+
+
+class ReadQuery(Parameters):
+    """What a change or a deletion says it read (or version and id in the body)."""
+
+    located = "query"
+    version: int | None = Field(default=None, ge=0, le=MAX_ID, description=(
+        "the version of the hand you read (or version in the body)"))
+    id: int | None = Field(default=None, ge=0, le=MAX_ID, description=(
+        "the id of the hand you read (or id in the body)"))
+
+
+class WriteHeaders(Parameters):
+    located = "header"
+    idempotency_key: str | None = Field(
+        default=None, alias="Idempotency-Key", pattern=f"^({SEND_KEY.pattern})?$",
+        description="your key for this write (8 to 64 letters, digits, - or _): sent again "
+                    "with the same key, the write is answered with the hand it stored "
+                    "(Idempotent-Replayed: true) instead of storing it twice; a malformed "
+                    "key is a 400 (bad-key)")
+
+
+def parameters(models: tuple[type[Parameters], ...]) -> list[dict[str, Any]]:
+    """The OpenAPI parameter objects of ``models``' fields."""
+    out = []
+    for model in models:
+        schema = model.model_json_schema(mode="validation")
+        for name, field in model.model_fields.items():
+            key = field.alias or name
+            prop = _refs(schema["properties"][key])
+            prop.pop("description", None)
+            if "anyOf" in prop and {"type": "null"} in prop["anyOf"]:  # left out instead
+                (prop,) = (p for p in prop["anyOf"] if p != {"type": "null"})
+            item: dict[str, Any] = {"name": key, "in": model.located,
+                                    "required": model.located == "path" or field.is_required(),
+                                    "schema": prop}
+            if field.description:
+                item["description"] = field.description
+            out.append(item)
+    return out
+
+
+# --- the leaves' components: the grammar their parsers check ------------------------------
+
+CARD = {"type": "string", "pattern": CARD_PATTERN,
+        "description": "A card: rank and suit (7S, 10h, S10, 7♠, AD), JK for a joker, JK=8H "
+                       "for a joker declared as a card, JK=9 as a rank (in a set)",
+        "examples": ["7S", "10H", "JK", "JK=8H"]}
+#: Cards: a list, or one string of them split on spaces, commas or semicolons.
+CARDS = {"anyOf": [
+    {"type": "array", "items": {"$ref": REF.format(model="Card")}, "maxItems": MAX_CARDS},
+    {"type": "string", "pattern": cards_text_pattern(), "examples": ["7s 8s 9s"]}]}
+NAME = {"anyOf": [
+    {"type": "string", "pattern": TEXT_PATTERN, "maxLength": MAX_TEXT},
+    {"type": "integer", "minimum": -MAX_ID_NUMBER - 1, "maximum": MAX_ID_NUMBER,
+     "description": "read as its digits"}],
+    "description": f"A name or an id: one line of at most {MAX_TEXT} characters with more "
+                   "than spaces in it and no control character (NUL, a tab, a line break), "
+                   "or a whole number. Spaces around it are dropped."}
+
+
+def _option_schema(spec: OptionSpec) -> dict[str, Any]:
+    """A house-rule option's values, as JSON Schema."""
+    if spec.kind == "bool":
+        return {"type": "boolean"}
+    if spec.kind == "choice":
+        return {"enum": list(spec.choices)}
+    return {"type": ["integer", "null"] if spec.nullable else "integer",
+            "minimum": spec.minimum, "maximum": spec.maximum}
+
+
+def _requirement(need: Requirement) -> dict[str, Any]:
+    return {"if": {"required": [need.option],
+                   "properties": {need.option: {"const": need.value}}},
+            "then": {"properties": {need.other: {"const": need.needed}}},
+            "description": need.message.split(":")[0]}
+
+
+def rules_object() -> dict[str, Any]:
+    """The ``Rules`` object, derived from the rule set's declaration of its options
+    (referee.rules.OPTION_SPECS and REQUIREMENTS): the same checks as make_rules."""
+    basic = {o.name: {"const": o.basic_value} for o in OPTION_SPECS if o.basic_fixed}
+    return {
+        "type": "object",
+        "description": "A family (pagat-500 when left out) plus house-rule options; an "
+                       "unknown option, or options that contradict each other or the family, "
+                       "do not fit.",
+        "properties": {"family": {"enum": list(FAMILIES)},
+                       **{o.name: _option_schema(o) for o in OPTION_SPECS}},
+        "additionalProperties": False,
+        "allOf": [
+            {"if": {"required": ["family"], "properties": {"family": {"const": "basic"}}},
+             "then": {"properties": basic}},
+            *(_requirement(need) for need in REQUIREMENTS),
+        ],
+    }
+
+
+RULES = {"anyOf": [rules_object(), {"enum": list(FAMILIES), "description": "a family alone"},
+                   {"type": "null"}]}
+#: The components the leaves' schemas name (:func:`_ref`).
+LEAVES = {"Card": CARD, "Cards": CARDS, "Name": NAME, "Rules": RULES}
+
+
 # --- the document's components ------------------------------------------------------------
 
 
-def components() -> dict[str, Any]:
-    """The schemas of every model, by name, as the OpenAPI document's components."""
+def components(answers: list[type[BaseModel]]) -> dict[str, Any]:
+    """The schemas of every model, by name, as the OpenAPI document's components: the
+    leaves, every request body and ``answers`` (the bodies of the responses)."""
     models: list[tuple[type[BaseModel], JsonSchemaMode]] = [
         (LaidCard, "validation"), (PlayerMeld, "validation"), (HandBody, "validation"),
         (PointsPlayer, "validation"), (CardPlayer, "validation"),
         *((m, "validation") for m in REQUESTS.values()),
-        *((m, "serialization") for m in RESPONSES.values()),
-        (Error, "serialization")]
+        *((m, "serialization") for m in answers)]
     _, top = models_json_schema(models, ref_template=REF)
     schemas: dict[str, Any] = _refs(top.get("$defs", {}))
-    return schemas
-
-
+    return {**LEAVES, **schemas}
