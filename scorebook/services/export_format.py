@@ -16,12 +16,15 @@ printable text), the rules (``referee.make_rules``).
 
 from __future__ import annotations
 
+import json
+import sys
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.rules import FAMILIES
 from scorebook.models import GAME_STATUSES, HAND_ENDINGS, RUN_ENDS
+from scorebook.plain_text import MAX_ID
 
 #: What an export's ``format`` says it is.
 FORMAT = "rummy-scorebook/league"
@@ -42,8 +45,10 @@ PlayerName = Annotated[str, Field(description="A player of the league, by name."
 CardText = Annotated[str, Field(description=(
     "A card as the scorebook writes it: rank then suit (7S, 10H, QD, AS), or JK for a "
     "joker."))]
-Position = Annotated[int, Field(description="Its place in order, from 0.")]
-Points = Annotated[int, Field(description="Points.")]
+#: A whole number a database column holds (PostgreSQL's ``integer``).
+Whole = Annotated[int, Field(ge=-MAX_ID - 1, le=MAX_ID)]
+Position = Annotated[Whole, Field(description="Its place in order, from 0.")]
+Points = Annotated[Whole, Field(description="Points.")]
 
 
 class Part(BaseModel):
@@ -115,7 +120,7 @@ class ExportScore(Part):
 
 
 class ExportHand(Part):
-    number: int = Field(description="1, 2, 3… each once, in the order played.")
+    number: Whole = Field(description="1, 2, 3… each once, in the order played.")
     dealer: PlayerName
     ending: Literal[tuple(HAND_ENDINGS)]  # type: ignore[valid-type]
     went_out: PlayerName | None
@@ -133,7 +138,7 @@ class ExportHand(Part):
 
 
 class ExportChange(Part):
-    hand: int | None = Field(description="The hand it changed, if one.")
+    hand: Whole | None = Field(description="The hand it changed, if one.")
     action: str
     summary: str
     details: dict[str, Any] | None = Field(default=None, description=(
@@ -148,7 +153,7 @@ class ExportGame(Part):
     family: Literal[tuple(f.value for f in FAMILIES)]  # type: ignore[valid-type]
     rules: dict[str, Any] = Field(description=(
         "The house rules, as the API's Rules object: option names and their values."))
-    target: int = Field(description="The points that win, as the rules give them.")
+    target: Whole = Field(description="The points that win, as the rules give them.")
     status: Literal[tuple(GAME_STATUSES)]  # type: ignore[valid-type]
     winner: PlayerName | None
     started_at: Time
@@ -190,3 +195,12 @@ def json_schema() -> dict[str, Any]:
             "shape an import checks every hand with the referee, and refuses the file "
             "whole if anything is wrong."),
     }
+
+
+def schema_text() -> str:
+    """:func:`json_schema` as the committed file holds it."""
+    return json.dumps(json_schema(), ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":  # python -m scorebook.services.export_format > docs/…schema.json
+    sys.stdout.write(schema_text())

@@ -55,7 +55,7 @@ from scorebook.models import (
     Season,
     Seat,
 )
-from scorebook.plain_text import has_unwanted
+from scorebook.plain_text import MAX_ID, has_unwanted
 from scorebook.services import ratings
 from scorebook.services.access import MAX_LEAGUE_NAME
 from scorebook.services.entry import Entry, HandError
@@ -126,21 +126,55 @@ class StreamedGames:
         return iter(ijson.items(self.stream, "games.item", use_float=True))
 
 
+#: How deep a league file's values may nest: an export nests 9 deep (a card of a meld of
+#: a hand of a game), a history entry's details a few more. A deeper file is refused
+#: before any of it is built into values: ijson keeps the path to each value, which on a
+#: file nested 100,000 deep would take gigabytes.
+MAX_DEPTH = 64
+_OPEN = frozenset({"start_map", "start_array"})
+_CLOSE = frozenset({"end_map", "end_array"})
+
+
+def _scan(stream: IO[bytes]) -> str | None:
+    """One pass over the whole file's events (no values built, no paths kept): ``None``
+    if it is no JSON object, else the event that opens its ``games`` (``""`` if it has
+    none). Refuses a file nested deeper than :data:`MAX_DEPTH`."""
+    try:
+        return _scan_events(iter(ijson.basic_parse(stream, use_float=True)))
+    except UnicodeDecodeError:  # (JSON is UTF-8: the file is no JSON)
+        raise JSONError("the file is not UTF-8") from None
+
+
+def _scan_events(events: Iterator[tuple[str, Any]]) -> str | None:
+    first = next(events, None)
+    if first is None or first[0] != "start_map":
+        return None
+    depth, games, after_games = 1, "", False
+    for event, value in events:
+        if after_games:  # (the event after the top-level key "games")
+            games, after_games = event, False
+        if event in _OPEN:
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise LeagueImportError(sentence("exports.too-deep", most=MAX_DEPTH))
+        elif event in _CLOSE:
+            depth -= 1
+        elif depth == 1 and event == "map_key" and value == "games":
+            after_games = True
+    return games
+
+
 def read_league_file(stream: IO[bytes]) -> dict[str, Any]:
     """A league file as :func:`import_league` takes it, its ``games`` a
     :class:`StreamedGames`: the rest is read now, the games as they are imported. Raises
-    :data:`JSONError` for a file that is not JSON (perhaps only further on, while the
-    games are read)."""
-    stream.seek(0)
-    events = ijson.parse(stream)
-    first = next(iter(events), None)
-    if first is None or first[1] != "start_map":
+    :data:`JSONError` for a file that is not JSON, and :class:`LeagueImportError` for one
+    nested deeper than any export."""
+    games = _scan(stream)
+    if games is None:
         return {}  # not an object: "not a Rummy Scorebook league export"
     data: dict[str, Any] = {}
-    for prefix, event, _value in events:
-        if prefix == "games":  # the games' first event says what they are
-            data["games"] = StreamedGames(stream) if event == "start_array" else {}
-            break
+    if games:
+        data["games"] = StreamedGames(stream) if games == "start_array" else {}
     for key in HEADER_KEYS:
         stream.seek(0)
         for value in ijson.items(stream, key, use_float=True):
@@ -501,6 +535,9 @@ def _shape_error(error: ErrorDetails, data: Any, container: str) -> LeagueImport
     key = next((str(step) for step in reversed(loc) if isinstance(step, str)), container)
     if error["type"] == "missing":
         return LeagueImportError(sentence("exports.missing", key=key))
+    if error["type"] in ("greater_than_equal", "less_than_equal"):
+        return LeagueImportError(sentence("exports.out-of-range", key=key,
+                                          value=_brief(value)))
     if key == "details" and loc[-1] == "details":
         return LeagueImportError(sentence("exports.details-not-object"))
     if error["type"] == "literal_error":
@@ -532,9 +569,9 @@ def _valid_game(index: int, data: Any) -> ExportGame:
         error = exc.errors(include_url=False)[0]
         problem = _shape_error(error, data, "games")
         loc = error["loc"]
-        if len(loc) > 2 and loc[0] == "hands":
+        if len(loc) > 2 and loc[0] == "hands" and loc[2] != "number":
             number = _at(data, loc[:2]).get("number")
-            if isinstance(number, int) and not isinstance(number, bool):
+            if isinstance(number, int) and not isinstance(number, bool) and 0 < number <= MAX_ID:
                 raise _Placed(sentence("exports.in-hand", game=index, number=number,
                                        problem=problem.sentences)) from None
         raise problem from None
@@ -546,7 +583,7 @@ def _valid_game(index: int, data: Any) -> ExportGame:
 def _import(data: Any, replace: League | None = None) -> League:
     if not isinstance(data, dict) or data.get("format") not in FORMATS:
         raise LeagueImportError(sentence("exports.not-an-export"))
-    if data.get("version") != VERSION:
+    if data.get("version") != VERSION or isinstance(data.get("version"), bool):
         raise LeagueImportError(sentence("exports.version",
                                          version=str(data.get("version"))[:20]))
     header = {key: value for key, value in data.items() if key != "games"}

@@ -61,6 +61,12 @@ def _not_json(p: P) -> str:
     return gettext("That file is not JSON: choose a league file exported here.")
 
 
+@words("exports.too-deep")
+def _too_deep(p: P) -> str:
+    return gettext("That file nests its values more than %(most)s deep, which no league "
+                   "export does: choose a league file exported here.", most=p["most"])
+
+
 @words("exports.not-an-export")
 def _not_an_export(p: P) -> str:
     return gettext("This is not a Rummy Scorebook league export.")
@@ -81,6 +87,12 @@ def _missing(p: P) -> str:
 @words("exports.wrong-type")
 def _wrong_type(p: P) -> str:
     return gettext("The file is not a complete league export: %(key)s has the wrong type "
+                   "(%(value)s).", key=p["key"], value=p["value"])
+
+
+@words("exports.out-of-range")
+def _out_of_range(p: P) -> str:
+    return gettext("The file is not a complete league export: %(key)s is out of range "
                    "(%(value)s).", key=p["key"], value=p["value"])
 
 
