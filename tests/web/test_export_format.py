@@ -205,3 +205,18 @@ def test_a_broken_character_is_refused_before_anything_is_stored(
             import_league(data)
         assert "NUL character or a broken one" in say_all(caught.value.sentences)
         assert db.session.scalar(db.select(db.func.count(League.id))) == 0
+
+
+def test_the_command_words_a_refusal_as_the_page_does(make_app: Callable[..., Flask],
+                                                      tmp_path: Path) -> None:
+    data = exported(make_app)
+    data["games"][0]["hands"][0]["melds"][0]["cards"][0]["card"] = "7X"
+    path = tmp_path / "league.json"
+    path.write_text(json.dumps(data))
+    runner = make_app().test_cli_runner()
+    refused = runner.invoke(args=["league", "import", str(path), "--password", "a password"])
+    assert refused.exit_code != 0
+    assert "Game 1 in the file, hand 1: “7X” is not a card" in refused.output, refused.output
+    path.write_bytes(b"{nope")
+    broken = runner.invoke(args=["league", "import", str(path), "--password", "a password"])
+    assert broken.exit_code != 0 and "the file is not JSON" in broken.output
