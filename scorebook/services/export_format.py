@@ -28,10 +28,10 @@ from scorebook.plain_text import MAX_ID
 
 #: What an export's ``format`` says it is.
 FORMAT = "rummy-scorebook/league"
-#: What an import takes for it: the format, and the name the builds of 1 December 2026
-#: wrote by mistake (the package move renamed it with the module).
+#: What an import takes for it: the format, and the name builds of 1 December 2026 wrote
+#: by mistake (the package move renamed it with the module).
 FORMATS = (FORMAT, "rummy-scorebook/services/league")
-VERSION = 1
+VERSION = 1  # (LeagueHead.version's Literal says it too)
 
 #: The address the site serves the schema at (``league.export_schema``).
 SCHEMA_PATH = "/league/export.schema.json"
@@ -167,8 +167,8 @@ class LeagueHead(Part):
     """Everything of the file but its games (read first; the games follow one by one)."""
 
     format: Literal[FORMATS] = Field(description=(  # type: ignore[valid-type]
-        f"{FORMAT} (a file of 1 December 2026 may say {FORMATS[1]})."))
-    version: Literal[VERSION]
+        f"{FORMAT} (a file exported by a build of 1 December 2026 may say {FORMATS[1]})."))
+    version: Literal[1] = Field(description="The format's version.")
     league: LeagueInfo
     players: list[ExportPlayer]
     seasons: list[ExportSeason]
