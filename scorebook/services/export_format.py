@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from referee.rules import FAMILIES
 from scorebook.models import GAME_STATUSES, HAND_ENDINGS, RUN_ENDS
 from scorebook.plain_text import MAX_ID
+from scorebook.services.payloads import CARD_PATTERN
 
 #: What an export's ``format`` says it is.
 FORMAT = "rummy-scorebook/league"
@@ -42,9 +43,11 @@ Time = Annotated[str, Field(description=(
     "An ISO 8601 date and time (2026-03-01T19:30:00+00:00); without an offset it is UTC."))]
 Day = Annotated[str, Field(description="An ISO 8601 date (2026-03-01).")]
 PlayerName = Annotated[str, Field(description="A player of the league, by name.")]
+#: A card: its schema states the grammar of the referee's parser, which checks it (and
+#: names the bad token) once the shape is right.
 CardText = Annotated[str, Field(description=(
     "A card as the scorebook writes it: rank then suit (7S, 10H, QD, AS), or JK for a "
-    "joker."))]
+    "joker."), json_schema_extra={"pattern": CARD_PATTERN})]
 #: A whole number a database column holds (PostgreSQL's ``integer``).
 Whole = Annotated[int, Field(ge=-MAX_ID - 1, le=MAX_ID)]
 Position = Annotated[Whole, Field(description="Its place in order, from 0.")]
