@@ -139,6 +139,7 @@ def _scan(stream: IO[bytes]) -> str | None:
     """One pass over the whole file's events (no values built, no paths kept): ``None``
     if it is no JSON object, else the event that opens its ``games`` (``""`` if it has
     none). Refuses a file nested deeper than :data:`MAX_DEPTH`."""
+    stream.seek(0)
     try:
         return _scan_events(iter(ijson.basic_parse(stream, use_float=True)))
     except UnicodeDecodeError:  # (JSON is UTF-8: the file is no JSON)

@@ -220,3 +220,16 @@ def test_the_command_words_a_refusal_as_the_page_does(make_app: Callable[..., Fl
     path.write_bytes(b"{nope")
     broken = runner.invoke(args=["league", "import", str(path), "--password", "a password"])
     assert broken.exit_code != 0 and "the file is not JSON" in broken.output
+
+
+def test_the_file_is_read_from_its_start_wherever_the_stream_stands() -> None:
+    from scorebook.services.exports import StreamedGames, read_league_file
+
+    stream = io.BytesIO(json.dumps({"format": "rummy-scorebook/league", "version": 1,
+                                    "games": [{"family": "basic"}]}).encode())
+    stream.read()  # (at its end, as after an upload's checks)
+    data = read_league_file(stream)
+    assert data["format"] == "rummy-scorebook/league" and data["version"] == 1
+    assert isinstance(data["games"], StreamedGames)
+    assert list(data["games"]) == [{"family": "basic"}]
+    assert read_league_file(stream)["version"] == 1  # and again
