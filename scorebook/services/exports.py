@@ -546,7 +546,10 @@ def _shape_error(error: ErrorDetails, data: Any, container: str) -> LeagueImport
             id, param, longest = _UNKNOWN[key]
             return LeagueImportError(sentence(id, **{param: value[:longest]}))
         if key == "end":  # (a card laid off at an end that is none)
-            card = _card(_at(data, loc[:-1]))
+            try:
+                card = _card(_at(data, loc[:-1]))
+            except LeagueImportError as bad_card:
+                return bad_card
             return LeagueImportError(sentence("exports.bad-end", card=card,
                                               end=str(value)[:10]))
         if key == "version":
