@@ -4,6 +4,12 @@ imports into a fresh install and restores everything.
 The JSON names players by name (unique in a league) and never carries database
 ids, so export → import → export gives the same file.  Ratings, per-game results
 and the scoreboard's cache are not in it: they are rebuilt from what is.
+
+The JSON's shape is declared once, as the pydantic models of
+:mod:`scorebook.services.export_format` (which also give its published JSON Schema): an
+import validates the file with them, then checks every hand with the referee.  What is
+wrong is raised as a :class:`LeagueImportError` carrying sentences (which game, which
+hand, which field, what), worded by the presenters.
 """
 
 from __future__ import annotations
