@@ -29,6 +29,7 @@ from scorebook.config import (
 )
 from scorebook.errors import register_error_handlers
 from scorebook.extensions import babel, csrf, db, limiter, migrate
+from scorebook.services.backup import SAY_ALL
 from scorebook.web import membership, pages, poll
 from scorebook.web.access.views import bp as access_bp
 from scorebook.web.games.views import bp as games_bp
@@ -41,6 +42,7 @@ from scorebook.web.live.views import bp as live_bp
 from scorebook.web.main.views import bp as main_bp
 from scorebook.web.phones.views import bp as phones_bp
 from scorebook.web.presenters import i18n, results
+from scorebook.web.presenters.sentences import say_all
 from scorebook.web.referee.rulebook import bp as rulebook_bp
 from scorebook.web.referee.views import bp as referee_pages_bp
 
@@ -191,6 +193,7 @@ def configure_blueprints(app: Flask) -> None:
 
 def configure_cli(app: Flask) -> None:
     register_cli(app)
+    app.extensions[SAY_ALL] = say_all  # (flask league import words its refusals with it)
 
 
 def configure_error_handlers(app: Flask) -> None:

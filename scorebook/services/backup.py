@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from scorebook.extensions import db
@@ -193,11 +193,17 @@ def import_command(path: str, password: str) -> None:
             league = import_league(read_league_file(stream),
                                    owner_password_hash=access.hash_password(password))
     except (LeagueImportError, JSONError) as exc:
-        message = str(exc) if isinstance(exc, LeagueImportError) else (
+        message = current_app.extensions[SAY_ALL](exc.sentences) if isinstance(
+            exc, LeagueImportError) else (
             "the file is not JSON: choose a league file exported by Rummy Scorebook")
         raise click.ClickException(message) from None
     click.echo(f"Imported {league.name}. You own it: open it at /leagues/login with its name "
                f"and the password you gave, then make invite links in its settings.")
+
+
+#: Where app.py keeps the presenters' ``say_all``, which words an import's refusal (the
+#: services word nothing themselves).
+SAY_ALL = "scorebook.say_all"
 
 
 def register_backup_cli(app: Flask) -> None:

@@ -4,6 +4,12 @@ imports into a fresh install and restores everything.
 The JSON names players by name (unique in a league) and never carries database
 ids, so export → import → export gives the same file.  Ratings, per-game results
 and the scoreboard's cache are not in it: they are rebuilt from what is.
+
+The JSON's shape is declared once, as the pydantic models of
+:mod:`scorebook.services.export_format` (which also give its published JSON Schema): an
+import validates the file with them, then checks every hand with the referee.  What is
+wrong is raised as a :class:`LeagueImportError` carrying sentences (which game, which
+hand, which field, what), worded by the presenters.
 """
 
 from __future__ import annotations
@@ -11,13 +17,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import reprlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import IO, Any
 
 import ijson
 from flask import current_app
-from flask_babel import gettext
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 from sqlalchemy import func, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import selectinload
@@ -35,16 +43,13 @@ from referee import (
     make_rules,
     parse_card,
 )
-from referee.rules import FAMILIES, OPTIONS
+from referee.rules import OPTIONS
 from scorebook.extensions import db
 from scorebook.models import (
     ABANDONED,
     FINISHED,
-    GAME_STATUSES,
-    HAND_ENDINGS,
     IN_PROGRESS,
     MELD_LABEL_LENGTH,
-    RUN_ENDS,
     Change,
     Game,
     GameResult,
@@ -56,16 +61,22 @@ from scorebook.models import (
     Season,
     Seat,
 )
-from scorebook.plain_text import has_unwanted
+from scorebook.plain_text import MAX_ID, has_unwanted
 from scorebook.services import ratings
 from scorebook.services.access import MAX_LEAGUE_NAME
-from scorebook.services.entry import Entry, HandError, Problem, _card_error
-from scorebook.services.errors import sentence
-from scorebook.services.games import (
-    MAX_NAME_LENGTH,
-    complete_hands,
-    verdict_of,
+from scorebook.services.entry import Entry, HandError
+from scorebook.services.errors import Sentence, sentence
+from scorebook.services.export_format import (
+    FORMAT,
+    FORMATS,
+    VERSION,
+    ExportGame,
+    ExportHand,
+    ExportMeldCard,
+    ExportStranded,
+    LeagueHead,
 )
+from scorebook.services.games import MAX_NAME_LENGTH, complete_hands, verdict_of
 from scorebook.services.hands import _scoring_problem, _store, check_entry, check_melds
 from scorebook.services.history import clean_player_name
 from scorebook.services.league import (
@@ -76,20 +87,26 @@ from scorebook.services.league import (
     season_of_day,
 )
 from scorebook.services.transaction import transaction
-from scorebook.web.presenters.bidi import isolate
-from scorebook.web.presenters.sentences import say
-from scorebook.web.presenters.wording import ENDINGS, family_name, rules_error_text
-
-FORMAT = "rummy-scorebook/services/league"
-VERSION = 1
 
 
 class LeagueImportError(ValueError):
-    """A league file that cannot be imported; the message says why."""
+    """A league file that cannot be imported; its :attr:`sentences` say why (in which
+    game, hand and field), worded by the presenters (``say_all``)."""
+
+    code = "league-import"
+    status = 400
+
+    def __init__(self, *sentences: Sentence) -> None:
+        self.sentences = sentences
+        super().__init__(*sentences)
 
 
 class _Placed(LeagueImportError):
-    """A problem whose message already says which game (and hand) it is in."""
+    """A problem whose sentence already says which game (and hand) it is in."""
+
+
+#: What a file that is not JSON (or not UTF-8) is told.
+NOT_JSON = sentence("exports.not-json")
 
 
 # --- JSON: reading a league file as a stream ----------------------------------------------
@@ -97,10 +114,6 @@ class _Placed(LeagueImportError):
 # ~2.5 GB of Python objects. read_league_file reads everything but the games (a few KB)
 # first, then the import takes the games one at a time from the file: memory holds one
 # game, whatever the file's size (benchmarks/league_import.py measures it).
-
-def not_json_message() -> str:
-    return gettext("That file is not JSON: choose a league file exported here.")
-
 
 #: The parts of an export besides its games.
 HEADER_KEYS = ("format", "version", "league", "players", "seasons")
@@ -120,21 +133,56 @@ class StreamedGames:
         return iter(ijson.items(self.stream, "games.item", use_float=True))
 
 
+#: How deep a league file's values may nest: an export nests 9 deep (a card of a meld of
+#: a hand of a game), a history entry's details a few more. A deeper file is refused
+#: before any of it is built into values: ijson keeps the path to each value, which on a
+#: file nested 100,000 deep would take gigabytes.
+MAX_DEPTH = 64
+_OPEN = frozenset({"start_map", "start_array"})
+_CLOSE = frozenset({"end_map", "end_array"})
+
+
+def _scan(stream: IO[bytes]) -> str | None:
+    """One pass over the whole file's events (no values built, no paths kept): ``None``
+    if it is no JSON object, else the event that opens its ``games`` (``""`` if it has
+    none). Refuses a file nested deeper than :data:`MAX_DEPTH`."""
+    stream.seek(0)
+    try:
+        return _scan_events(iter(ijson.basic_parse(stream, use_float=True)))
+    except UnicodeDecodeError:  # (JSON is UTF-8: the file is no JSON)
+        raise JSONError("the file is not UTF-8") from None
+
+
+def _scan_events(events: Iterator[tuple[str, Any]]) -> str | None:
+    first = next(events, None)
+    if first is None or first[0] != "start_map":
+        return None
+    depth, games, after_games = 1, "", False
+    for event, value in events:
+        if after_games:  # (the event after the top-level key "games")
+            games, after_games = event, False
+        if event in _OPEN:
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise LeagueImportError(sentence("exports.too-deep", most=MAX_DEPTH))
+        elif event in _CLOSE:
+            depth -= 1
+        elif depth == 1 and event == "map_key" and value == "games":
+            after_games = True
+    return games
+
+
 def read_league_file(stream: IO[bytes]) -> dict[str, Any]:
     """A league file as :func:`import_league` takes it, its ``games`` a
     :class:`StreamedGames`: the rest is read now, the games as they are imported. Raises
-    :data:`JSONError` for a file that is not JSON (perhaps only further on, while the
-    games are read)."""
-    stream.seek(0)
-    events = ijson.parse(stream)
-    first = next(iter(events), None)
-    if first is None or first[1] != "start_map":
+    :data:`JSONError` for a file that is not JSON, and :class:`LeagueImportError` for one
+    nested deeper than any export."""
+    games = _scan(stream)
+    if games is None:
         return {}  # not an object: "not a Rummy Scorebook league export"
     data: dict[str, Any] = {}
-    for prefix, event, _value in events:
-        if prefix == "games":  # the games' first event says what they are
-            data["games"] = StreamedGames(stream) if event == "start_array" else {}
-            break
+    if games:
+        data["games"] = StreamedGames(stream) if games == "start_array" else {}
     for key in HEADER_KEYS:
         stream.seek(0)
         for value in ijson.items(stream, key, use_float=True):
@@ -161,20 +209,29 @@ def _csv(rows: Iterable[Sequence[Any]]) -> str:
     return out.getvalue()
 
 
-def game_csv(game: Game) -> str:
+#: Words a sentence in the reader's language (the presenters' ``say``): the CSV files'
+#: column names are sentences, worded by the caller.
+Say = Callable[[Sentence], str]
+
+
+def _column(key: str) -> Sentence:
+    """A column of the CSV files: ``hand``, ``dealer``… (worded by the presenters)."""
+    return sentence("exports.csv-column", column=key)
+
+
+def game_csv(game: Game, say: Say) -> str:
     """Hand by hand: dealer, how it ended, who went out, each player's score and
     running total; the final totals last."""
     names = [s.player.name for s in game.seats]
     by_id = {s.player_id: s.player.name for s in game.seats}
-    header = [gettext("Hand"), gettext("Dealer"), gettext("How it ended"),
-              gettext("Went out")]
+    header = [say(_column(key)) for key in ("hand", "dealer", "ending", "went_out")]
     for name in names:
-        header += [name, gettext("%(name)s total", name=name)]
+        header += [name, say(sentence("exports.csv-player-total", name=name))]
     rows: list[list[Any]] = [header]
     running = [0] * len(names)
-    points_only = gettext("points only")  # not inside the f-string, where pybabel cannot see it
+    points_only = say(sentence("exports.csv-points-only"))
     for hand in complete_hands(game):
-        ending = str(ENDINGS.get(hand.ending, hand.ending))
+        ending = say(sentence("exports.csv-ending", ending=hand.ending))
         if hand.points_only:  # kept as each player's points, without its cards
             ending = f"{ending} · {points_only}"
         row: list[Any] = [hand.number, by_id.get(hand.dealer_id, ""), ending,
@@ -185,33 +242,33 @@ def game_csv(game: Game) -> str:
             running[i] += value
             row += [value, running[i]]
         rows.append(row)
-    final: list[Any] = [gettext("Total"), "", "", ""]
+    final: list[Any] = [say(_column("total")), "", "", ""]
     for total in running:
         final += ["", total]
     rows.append(final)
     return _csv(rows)
 
 
-def league_csv(league: League) -> str:
+def league_csv(league: League, say: Say) -> str:
     """One row per player per finished game, oldest game first."""
-    return "".join(league_csv_chunks(league))
+    return "".join(league_csv_chunks(league, say))
 
 
 #: Result rows read from the database (and written out) at a time.
 CSV_BATCH = 2000
 
 
-def league_csv_chunks(league: League) -> Iterator[str]:
+#: The league CSV's columns, in order.
+LEAGUE_COLUMNS = ("game", "finished", "season", "family", "player", "seat", "total", "place",
+                  "won", "hands", "melded", "stranded", "rating_after")
+
+
+def league_csv_chunks(league: League, say: Say) -> Iterator[str]:
     """:func:`league_csv` piece by piece, the header first: the rows are read in
     batches as they are sent, so the download starts at once and its memory stays
     flat whatever the league's size."""
     seasons = prepare(league)
-    yield _csv([[
-        gettext("Game"), gettext("Finished"), gettext("Season"), gettext("Game type"),
-        gettext("Player"), gettext("Seat"), gettext("Total"), gettext("Place"),
-        gettext("Won"), gettext("Hands"), gettext("Melded"), gettext("Stranded"),
-        gettext("Rating after"),
-    ]])
+    yield _csv([[say(_column(key)) for key in LEAGUE_COLUMNS]])
     query = (select(GameResult.finished_at, GameResult.total, GameResult.position,
                     GameResult.won, GameResult.hands, GameResult.melded, GameResult.stranded,
                     GameResult.mu, Game.family, Seat.position.label("seat"), Player.name,
@@ -393,25 +450,25 @@ def _export_card(c: MeldCard, name: Mapping[int, str]) -> dict[str, Any]:
 # --- JSON: import ---------------------------------------------------------------------------
 
 
-def _parse_time(value: Any, what: str, required: bool = True) -> datetime | None:
+def _parse_time(value: str | None, what: str, required: bool = True) -> datetime | None:
     if value is None and not required:
         return None
     if not isinstance(value, str):
-        raise LeagueImportError(gettext("%(what)s must be a date and time.", what=what))
+        raise LeagueImportError(sentence("exports.not-a-time", what=what))
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError:
-        raise LeagueImportError(gettext("%(what)s is not a date and time: %(value)s",
-                                   what=what, value=value[:40])) from None
+        raise LeagueImportError(sentence("exports.bad-time", what=what,
+                                         value=value[:40])) from None
     return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
 
 
-def _parse_date(value: Any, what: str) -> date:
+def _parse_date(value: str, what: str) -> date:
     try:
         return date.fromisoformat(value)
-    except (TypeError, ValueError):
-        raise LeagueImportError(gettext("%(what)s is not a date: %(value)s", what=what,
-                                   value=str(value)[:40])) from None
+    except ValueError:
+        raise LeagueImportError(sentence("exports.bad-date", what=what,
+                                         value=value[:40])) from None
 
 
 def _empty(league: League) -> bool:
@@ -431,7 +488,10 @@ def import_league(data: Any, replace: League | None = None,
     league with anything in it (an empty one, like the default league of a fresh
     install, is replaced).  From the web, ``replace`` is the importer's open league:
     it is replaced if it is empty, and no other league is looked at or touched
-    (leagues are private); the imported league's name must be free."""
+    (leagues are private); the imported league's name must be free.
+
+    Whatever is wrong with the file, the error is a :class:`LeagueImportError` saying
+    what (and in which game, hand and field), and nothing is stored."""
     try:
         with transaction():
             league = _import(data, replace)
@@ -440,40 +500,118 @@ def import_league(data: Any, replace: League | None = None,
     except LeagueImportError:
         raise
     except JSONError:  # a streamed file, broken further on than its start
-        raise LeagueImportError(not_json_message()) from None
+        raise LeagueImportError(NOT_JSON) from None
     except DBAPIError as exc:
         # a last resort, never shown as it is (it quotes the SQL): the checks above
         # should have said what is wrong in words
         current_app.logger.warning("league import refused by the database: %s", exc)
-        raise LeagueImportError(gettext(
-            "The file could not be stored: one of its values does not fit this install's "
-            "database. Nothing was imported.")) from None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        # a last resort: every check above should have said what is wrong in words
-        raise LeagueImportError(gettext("The file is not a complete league export (%(what)s).",
-                                   what=f"{type(exc).__name__}: {exc}"[:120])) from exc
+        raise LeagueImportError(sentence("exports.not-stored")) from None
     return league
 
 
+# --- the file's shape: pydantic's errors in words -------------------------------------------
+
+#: The fields whose allowed values the format lists, each refused in its own words.
+_UNKNOWN = {"family": ("exports.unknown-family", "family", 40),
+            "status": ("exports.unknown-status", "status", 20),
+            "ending": ("exports.unknown-ending", "ending", 20)}
+
+_BRIEF = reprlib.Repr()
+_BRIEF.maxlevel, _BRIEF.maxstring, _BRIEF.maxother, _BRIEF.maxlong = 4, 40, 40, 40
+
+
+def _brief(value: Any) -> str:
+    """``repr(value)`` cut to 40 characters (and safe on a value nested 100,000 deep)."""
+    return _BRIEF.repr(value)[:40]
+
+
+def _at(data: Any, loc: Sequence[int | str]) -> Any:
+    """The value of ``data`` at a pydantic location (which the error found there)."""
+    for step in loc:
+        data = data[step]
+    return data
+
+
+def _shape_error(error: ErrorDetails, data: Any, container: str) -> LeagueImportError:
+    """One of pydantic's errors about ``data`` as the sentence a person reads: the field
+    (the last name in its location, else ``container``) and what is wrong with it."""
+    loc = error["loc"]
+    value = error["input"]
+    key = next((str(step) for step in reversed(loc) if isinstance(step, str)), container)
+    if error["type"] == "missing":
+        return LeagueImportError(sentence("exports.missing", key=key))
+    if error["type"] in ("greater_than_equal", "less_than_equal"):
+        return LeagueImportError(sentence("exports.out-of-range", key=key,
+                                          value=_brief(value)))
+    if key == "details" and loc[-1] == "details":
+        return LeagueImportError(sentence("exports.details-not-object"))
+    if error["type"] == "literal_error":
+        if key in _UNKNOWN and isinstance(value, str):
+            id, param, longest = _UNKNOWN[key]
+            return LeagueImportError(sentence(id, **{param: value[:longest]}))
+        if key == "end":  # (a card laid off at an end that is none)
+            try:
+                card = _card(_at(data, loc[:-1]))
+            except LeagueImportError as bad_card:
+                return bad_card
+            return LeagueImportError(sentence("exports.bad-end", card=card,
+                                              end=str(value)[:10]))
+        if key == "version":
+            return LeagueImportError(sentence("exports.version", version=str(value)[:20]))
+    return LeagueImportError(sentence("exports.wrong-type", key=key, value=_brief(value)))
+
+
+def _valid_head(data: Mapping[str, Any]) -> LeagueHead:
+    try:
+        return LeagueHead.model_validate(data)
+    except ValidationError as exc:
+        raise _shape_error(exc.errors(include_url=False)[0], data, "league") from None
+
+
+def _valid_game(index: int, data: Any) -> ExportGame:
+    """The file's game ``index`` as its model; an error inside a hand with a good number
+    names the hand."""
+    try:
+        return ExportGame.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        problem = _shape_error(error, data, "games")
+        loc = error["loc"]
+        if len(loc) > 2 and loc[0] == "hands" and loc[2] != "number":
+            number = _at(data, loc[:2]).get("number")
+            if isinstance(number, int) and not isinstance(number, bool) and 0 < number <= MAX_ID:
+                raise _Placed(sentence("exports.in-hand", game=index, number=number,
+                                       problem=problem.sentences)) from None
+        raise problem from None
+
+
+# --- the league -------------------------------------------------------------------------------
+
+
 def _import(data: Any, replace: League | None = None) -> League:
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise LeagueImportError(gettext("This is not a Rummy Scorebook league export."))
-    if data.get("version") != VERSION:
-        raise LeagueImportError(gettext("This export's version (%(version)s) cannot be read here.",
-                                   version=str(data.get("version"))[:20]))
-    _check_strings({key: value for key, value in data.items() if key != "games"})
-    info = _field(data, "league", dict)
-    name = _field(info, "name", str).strip()
+    if not isinstance(data, dict) or data.get("format") not in FORMATS:
+        raise LeagueImportError(sentence("exports.not-an-export"))
+    if data.get("version") != VERSION or isinstance(data.get("version"), bool):
+        raise LeagueImportError(sentence("exports.version",
+                                         version=str(data.get("version"))[:20]))
+    header = {key: value for key, value in data.items() if key != "games"}
+    _check_strings(header)
+    head = _valid_head(header)
+    if "games" not in data:
+        raise LeagueImportError(sentence("exports.missing", key="games"))
+    if not isinstance(data["games"], list | StreamedGames):
+        raise LeagueImportError(sentence("exports.wrong-type", key="games",
+                                         value=_brief(data["games"])))
+    name = head.league.name.strip()
     if not name:
-        raise LeagueImportError(gettext("The league in the file has no name."))
-    _check_name(name, MAX_LEAGUE_NAME, gettext("The league's name"))
+        raise LeagueImportError(sentence("exports.no-league-name"))
+    _check_name(name, MAX_LEAGUE_NAME, "league")
     if replace is None:
         existing = list(db.session.scalars(select(League)))
         for other in existing:
             if not _empty(other):
-                raise LeagueImportError(gettext(
-                    "This install already keeps the league %(name)s; import into a fresh "
-                    "install (or restore a backup instead).", name=other.name))
+                raise LeagueImportError(sentence("exports.install-has-league",
+                                                 name=other.name))
     else:
         existing = [replace] if _empty(replace) else []
     for other in existing:
@@ -482,47 +620,39 @@ def _import(data: Any, replace: League | None = None) -> League:
     if replace is not None and db.session.scalar(select(League.id).where(
             func.lower(League.name) == name.lower())) is not None:
         # (never confirm another league's name to someone who is not in it)
-        raise LeagueImportError(gettext("The league in the file cannot have that name here: "
-                                        "rename it in the file, or in the install it comes "
-                                        "from, and import it again."))
-    league = League(name=name,
-                    created_at=_parse_time(_field(info, "created_at", str), "created_at"))
+        raise LeagueImportError(sentence("exports.league-name-taken"))
+    league = League(name=name, created_at=_parse_time(head.league.created_at, "created_at"))
     db.session.add(league)
     players: dict[str, Player] = {}
-    for p in _field(data, "players", list):
-        player = Player(league=league, name=_check_name(
-                            _field(p, "name", str), MAX_NAME_LENGTH, gettext("A player's name")),
-                        created_at=_parse_time(_field(p, "created_at", str), "created_at"),
-                        retired_at=_parse_time(p.get("retired_at"), "retired_at", False))
+    for p in head.players:
+        player = Player(league=league, name=_check_name(p.name, MAX_NAME_LENGTH, "player"),
+                        created_at=_parse_time(p.created_at, "created_at"),
+                        retired_at=_parse_time(p.retired_at, "retired_at", False))
         if player.name.lower() in {n.lower() for n in players}:
-            raise LeagueImportError(gettext("%(name)s is in the file twice.", name=player.name))
+            raise LeagueImportError(sentence("exports.twice", name=player.name))
         players[player.name] = player
         db.session.add(player)
-    for s in _field(data, "seasons", list):
-        db.session.add(Season(league=league, name=_check_name(
-                                  _field(s, "name", str), MAX_SEASON_NAME,
-                                  gettext("A season's name")),
-                              starts_on=_parse_date(_field(s, "starts_on", str), "starts_on"),
-                              ends_on=_parse_date(_field(s, "ends_on", str), "ends_on"),
-                              created_at=_parse_time(_field(s, "created_at", str),
-                                                     "created_at")))
+    for s in head.seasons:
+        db.session.add(Season(league=league, name=_check_name(s.name, MAX_SEASON_NAME, "season"),
+                              starts_on=_parse_date(s.starts_on, "starts_on"),
+                              ends_on=_parse_date(s.ends_on, "ends_on"),
+                              created_at=_parse_time(s.created_at, "created_at")))
     db.session.flush()
 
-    def who(value: Any) -> Player:
+    def who(value: str) -> Player:
         if value not in players:
-            raise LeagueImportError(gettext("The file names a player it does not list: "
-                                       "%(name)s", name=str(value)[:40]))
+            raise LeagueImportError(sentence("exports.unlisted-player", name=value[:40]))
         return players[value]
 
-    for index, g in enumerate(_field(data, "games", (list, StreamedGames)), start=1):
+    for index, raw in enumerate(data["games"], start=1):
         try:
-            _check_strings(g)
-            stored = _import_game(league, index, g, who)
+            _check_strings(raw)
+            stored = _import_game(league, index, _valid_game(index, raw), who)
         except _Placed:
             raise
         except LeagueImportError as exc:
-            raise _Placed(gettext("Game %(game)s in the file: %(problem)s", game=index,
-                                  problem=str(exc))) from exc
+            raise _Placed(sentence("exports.in-game", game=index,
+                                   problem=exc.sentences)) from exc
         # stored and checked: let the session forget it (the transaction keeps it), so
         # memory holds one game at a time however many the file has
         db.session.flush()
@@ -541,16 +671,15 @@ def _import(data: Any, replace: League | None = None) -> League:
 
 
 def _check_name(name: str, longest: int, what: str) -> str:
-    """A name of the file, checked as the forms check one: one line of printable text, not
-    too long (the file's own spelling kept otherwise, so export → import → export agrees)."""
+    """A name of the file (``what``: league, player, season or meld), checked as the forms
+    check one: one line of printable text, not too long (the file's own spelling kept
+    otherwise, so export → import → export agrees)."""
     if has_unwanted(name):
-        raise LeagueImportError(gettext(
-            "%(what)s in the file holds control characters (such as NUL or a line break): "
-            "%(name)s", what=what, name=isolate(repr(name)[:60])))
+        raise LeagueImportError(sentence("exports.name-control", what=what,
+                                         name=repr(name)[:60]))
     if not name.strip() or len(name) > longest:
-        raise LeagueImportError(gettext(
-            "%(what)s in the file must have from 1 to %(max)s characters: %(name)s",
-            what=what, max=longest, name=isolate(name[:60])))
+        raise LeagueImportError(sentence("exports.name-length", what=what, max=longest,
+                                         name=name[:60]))
     return name
 
 
@@ -562,9 +691,7 @@ def _check_strings(data: Any) -> None:
         item = stack.pop()
         if isinstance(item, str):
             if "\x00" in item or any("\ud800" <= ch <= "\udfff" for ch in item):
-                raise LeagueImportError(gettext(
-                    "The file holds a NUL character or a broken one (%(text)s): it is not "
-                    "a league exported here.", text=repr(item)[:40]))
+                raise LeagueImportError(sentence("exports.broken-text", text=repr(item)[:40]))
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
@@ -572,142 +699,112 @@ def _check_strings(data: Any) -> None:
             stack.extend(item)
 
 
-def _field(obj: Any, key: str, kind: type | tuple[type, ...]) -> Any:
-    """``obj[key]``, which must be there and of type ``kind`` (a bool is no int)."""
-    if not isinstance(obj, dict):
-        raise LeagueImportError(gettext(
-            "The file is not a complete league export: %(key)s has the wrong type "
-            "(%(value)s).", key=key, value=repr(obj)[:40]))
-    if key not in obj:
-        raise LeagueImportError(gettext(
-            "The file is not a complete league export: %(key)s is missing.", key=key))
-    value = obj[key]
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-        raise LeagueImportError(gettext(
-            "The file is not a complete league export: %(key)s has the wrong type "
-            "(%(value)s).", key=key, value=repr(value)[:40]))
-    return value
-
-
-def _game_rules(g: Mapping[str, Any]) -> RuleSet:
+def _game_rules(g: ExportGame) -> RuleSet:
     """The game's rule set, built by the referee from the file's family and options."""
-    family = _field(g, "family", str)
-    spec = dict(_field(g, "rules", dict))
-    if family not in FAMILIES:
-        raise LeagueImportError(gettext(
-            "this version does not know the game %(family)s.", family=family[:40]))
+    family, spec = g.family, dict(g.rules)
     if spec.get("family", family) != family:
-        raise LeagueImportError(gettext(
-            "its rules are for %(rules)s, not %(family)s.",
-            rules=str(spec.get("family"))[:40], family=family))
+        raise LeagueImportError(sentence("exports.rules-family",
+                                         rules=str(spec.get("family"))[:40], family=family))
     for option in spec:
         if option != "family" and option not in OPTIONS:
-            raise LeagueImportError(gettext(
-                "this version does not know the house rule %(option)s.", option=option[:40]))
+            raise LeagueImportError(sentence("exports.unknown-option", option=option[:40]))
     try:
         return make_rules({**spec, "family": family})
     except RulesError as exc:
-        raise LeagueImportError(gettext("Those house rules do not go together: %(why)s",
-                                        why=rules_error_text(exc))) from exc
+        raise LeagueImportError(sentence("exports.rules-clash", error=exc)) from exc
 
 
-def _import_seats(game: Game, g: Mapping[str, Any], rules: RuleSet,
-                  who: Callable[[Any], Player]) -> None:
-    seats = sorted(((who(_field(s, "player", str)), _field(s, "position", int),
-                     _field(s, "first_dealer", bool)) for s in _field(g, "seats", list)),
+def _import_seats(game: Game, g: ExportGame, rules: RuleSet,
+                  who: Callable[[str], Player]) -> None:
+    seats = sorted(((who(s.player), s.position, s.first_dealer) for s in g.seats),
                    key=lambda seat: seat[1])
     try:
         rules.check_players(len(seats))
     except RulesError:
-        raise LeagueImportError(gettext(
-            "%(family)s is played by %(low)s to %(high)s players, not %(count)s.",
-            family=family_name(rules.family), low=rules.min_players,
+        raise LeagueImportError(sentence(
+            "exports.player-count", family=rules.family, low=rules.min_players,
             high=rules.max_players, count=len(seats))) from None
     seen: set[str] = set()
     for player, _position, _first in seats:
         if player.name in seen:
-            raise LeagueImportError(gettext("%(name)s is seated twice.", name=player.name))
+            raise LeagueImportError(sentence("exports.seated-twice", name=player.name))
         seen.add(player.name)
     if [position for _p, position, _f in seats] != list(range(len(seats))):
-        raise LeagueImportError(gettext("its seats must be numbered 0 to %(last)s, each once.",
-                                        last=len(seats) - 1))
+        raise LeagueImportError(sentence("exports.seat-numbers", last=len(seats) - 1))
     if sum(1 for _p, _position, first in seats if first) != 1:
-        raise LeagueImportError(gettext("exactly one seat must deal the first hand."))
+        raise LeagueImportError(sentence("exports.first-dealer"))
     for player, position, first in seats:
         game.seats.append(Seat(player=player, position=position, first_dealer=first))
 
 
-def _import_game(league: League, index: int, g: Any, who: Callable[[Any], Player]
+def _import_game(league: League, index: int, g: ExportGame, who: Callable[[str], Player]
                  ) -> list[Game | Change]:
     """One game of the file: its rule set, seats and every hand checked, then stored; the
     game and its changes (for the session to forget once flushed)."""
     rules = _game_rules(g)
-    status = _field(g, "status", str)
-    if status not in GAME_STATUSES:
-        raise LeagueImportError(gettext("Unknown game status: %(status)s", status=status[:20]))
-    winner = _field(g, "winner", (str, type(None)))
     # (league_id, not league: the league's list of games would keep every game in memory)
     game = Game(league_id=league.id, family=rules.family, rules_json=rules.as_dict(),
-                target=_field(g, "target", int), status=status, number=index,
-                winner=who(winner) if winner is not None else None,
-                started_at=_parse_time(_field(g, "started_at", str), "started_at"),
-                finished_at=_parse_time(_field(g, "finished_at", (str, type(None))),
-                                        "finished_at", status == FINISHED))
+                target=g.target, status=g.status, number=index,
+                winner=who(g.winner) if g.winner is not None else None,
+                started_at=_parse_time(g.started_at, "started_at"),
+                finished_at=_parse_time(g.finished_at, "finished_at", g.status == FINISHED))
     _import_seats(game, g, rules, who)
     expected = rules.target_for(len(game.seats))
     if game.target != expected:
-        raise LeagueImportError(gettext(
-            "its target is %(target)s points, but its rules give %(expected)s.",
-            target=game.target, expected=expected))
+        raise LeagueImportError(sentence("exports.target", target=game.target,
+                                         expected=expected))
     names = [s.player.name for s in game.seats]
     if game.winner is not None and game.winner.name not in names:
-        raise LeagueImportError(gettext("%(name)s is not seated at this game.",
-                                        name=game.winner.name))
+        raise LeagueImportError(sentence("exports.not-seated", name=game.winner.name))
     db.session.add(game)
     db.session.flush()  # seat ids, for the hands' cards
 
-    filed = _field(g, "hands", list)
-    numbers = sorted(_field(h, "number", int) for h in filed)
+    numbers = sorted(h.number for h in g.hands)
     for n, number in enumerate(numbers, start=1):
         if number == n:
             continue
         if number == n - 1:
-            raise LeagueImportError(gettext("hand %(number)s is in the file twice.",
-                                            number=number))
-        raise LeagueImportError(gettext("hand %(number)s is missing.", number=n))
-    for h in sorted(filed, key=lambda h: h["number"]):
+            raise LeagueImportError(sentence("exports.hand-twice", number=number))
+        raise LeagueImportError(sentence("exports.hand-missing", number=n))
+    for h in sorted(g.hands, key=lambda h: h.number):
         try:
-            game.hands.append(_import_hand(game, rules, h, who, last=h["number"] == len(filed)))
+            game.hands.append(_import_hand(game, rules, h, who, last=h.number == len(g.hands)))
         except LeagueImportError as exc:
-            raise _Placed(gettext("Game %(game)s in the file, hand %(number)s: %(problem)s",
-                                  game=index, number=h["number"], problem=str(exc))) from exc
+            raise _Placed(sentence("exports.in-hand", game=index, number=h.number,
+                                   problem=exc.sentences)) from exc
     db.session.flush()
     _check_result(game)
     rows: list[Game | Change] = [game]
-    for c in _field(g, "changes", list):
-        rows.append(Change(game_id=game.id, hand_number=_field(c, "hand", (int, type(None))),
-                           action=_field(c, "action", str),
-                           summary=_field(c, "summary", str),
-                           details=_details(c.get("details")),
-                           device=_field(c, "device", str),
-                           player=clean_player_name(_field(c, "player", str))
-                           if "player" in c else "",
-                           session_key=_field(c, "session", str),
-                           at=_parse_time(_field(c, "at", str), "at")))
+    for c in g.changes:
+        rows.append(Change(game_id=game.id, hand_number=c.hand, action=c.action,
+                           summary=c.summary, details=_details(c.details), device=c.device,
+                           player=clean_player_name(c.player), session_key=c.session,
+                           at=_parse_time(c.at, "at")))
         db.session.add(rows[-1])
     return rows
 
 
-def _details(value: Any) -> dict[str, Any] | None:
+#: The most characters of JSON a history entry's details may take, and how deep they nest.
+MAX_DETAILS = 20000
+MAX_DETAILS_DEPTH = 32
+
+
+def _details(value: dict[str, Any] | None) -> dict[str, Any] | None:
     """A history entry's details as filed (an object, or nothing; at most 20,000
     characters of JSON, so a file cannot make one entry huge)."""
     if value is None:
         return None
-    if not isinstance(value, dict):
-        raise LeagueImportError(gettext("A history entry's details must be an object."))
-    if len(json.dumps(value)) > 20000:
-        raise LeagueImportError(gettext("A history entry's details are too long."))
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:  # (measured without recursion: json.dumps would overflow on deep nesting)
+        item, depth = stack.pop()
+        if depth > MAX_DETAILS_DEPTH:
+            raise LeagueImportError(sentence("exports.details-too-long"))
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    if len(json.dumps(value)) > MAX_DETAILS:
+        raise LeagueImportError(sentence("exports.details-too-long"))
     return value
 
 
@@ -719,114 +816,102 @@ def _check_result(game: Game) -> None:
     if verdict.detail.get("finished"):
         winner = game.seats[verdict.detail["winner"]].player
         if game.status != FINISHED or game.winner is not winner:
-            raise LeagueImportError(gettext(
-                "its hands end the game with %(name)s winning, but the file says otherwise.",
-                name=winner.name))
+            raise LeagueImportError(sentence("exports.other-winner", name=winner.name))
     elif game.status == FINISHED:
-        raise LeagueImportError(gettext(
-            "the file says the game is finished, but its hands do not finish it."))
+        raise LeagueImportError(sentence("exports.not-finished"))
     elif game.winner is not None:
-        raise LeagueImportError(gettext("a game still being played has no winner yet."))
+        raise LeagueImportError(sentence("exports.winner-too-soon"))
 
 
-def _card(c: Any) -> Card:
-    text = _field(c, "card", str)
-    declared = _field(c, "declared", (str, type(None))) if "declared" in c else None
+def _card(c: ExportMeldCard | ExportStranded | Mapping[str, Any]) -> Card:
+    """A card of the file, read by the referee's own parser (an error names the token)."""
+    if isinstance(c, Mapping):  # (the raw card of an error: its card, if it is one)
+        text, declared = c.get("card"), c.get("declared")
+        if not isinstance(text, str) or not isinstance(declared, str | None):
+            raise LeagueImportError(sentence("exports.wrong-type", key="card",
+                                             value=_brief(text)))
+    else:
+        text, declared = c.card, c.declared
     try:
         return parse_card(f"{text}={declared}" if declared else text)
     except CardError as exc:
-        raise LeagueImportError(say(_card_error(exc))) from exc
+        raise LeagueImportError(sentence("exports.not-a-card", token=exc.token)) from exc
 
 
-def _end(c: Mapping[str, Any], card: Card, layoff: bool) -> str | None:
+def _end(c: ExportMeldCard, card: Card) -> str | None:
     """The end of the run an ace was laid off at; an older file has none (the ace lay low,
     as it was scored then)."""
-    end = c.get("end")
-    if end is None:
+    if c.end is None:
         return None
-    if end not in RUN_ENDS or not layoff:
-        raise LeagueImportError(gettext(
-            "%(card)s has an end of a run (%(end)s) that cannot be: only a card laid off "
-            "lies at the low or the high end.", card=card.pretty(), end=str(end)[:10]))
-    return str(end)
+    if not c.layoff:
+        raise LeagueImportError(sentence("exports.bad-end", card=card, end=c.end))
+    return str(c.end)
 
 
-def _import_hand(game: Game, rules: RuleSet, h: Any, who: Callable[[Any], Player],
+def _import_hand(game: Game, rules: RuleSet, h: ExportHand, who: Callable[[str], Player],
                  last: bool) -> Hand:
     """One hand, checked by the referee as recording it is, then stored as recording
     stores it (a hand still being played: its melds and lay-offs checked, stored as
     they are)."""
     ids = {s.player.name: s.player_id for s in game.seats}
 
-    def seated(value: Any) -> str:
+    def seated(value: str) -> str:
         name = who(value).name
         if name not in ids:
-            raise LeagueImportError(gettext("%(name)s is not seated at this game.", name=name))
+            raise LeagueImportError(sentence("exports.not-seated", name=name))
         return name
 
-    ending = _field(h, "ending", str)
-    if ending not in HAND_ENDINGS:
-        raise LeagueImportError(gettext("Unknown hand ending: %(ending)s", ending=ending[:20]))
-    out = _field(h, "went_out", (str, type(None)))
-    went_out = seated(out) if out is not None else None
-    going_rummy = _field(h, "going_rummy", bool)
-    complete = _field(h, "complete", bool)
+    went_out = seated(h.went_out) if h.went_out is not None else None
     # a file from before points-only hands has no such field: every hand held its cards
-    points_only = _field(h, "points_only", bool) if h.get("points_only") is not None else False
-    hand = Hand(number=h["number"], dealer_id=ids[seated(_field(h, "dealer", str))], version=1,
-                ending=ending, went_out_id=ids[went_out] if went_out else None,
-                going_rummy=going_rummy, complete=complete, points_only=points_only,
-                created_at=_parse_time(_field(h, "created_at", str), "created_at"),
-                updated_at=_parse_time(_field(h, "updated_at", str), "updated_at"))
+    points_only = bool(h.points_only)
+    hand = Hand(number=h.number, dealer_id=ids[seated(h.dealer)], version=1,
+                ending=h.ending, went_out_id=ids[went_out] if went_out else None,
+                going_rummy=h.going_rummy, complete=h.complete, points_only=points_only,
+                created_at=_parse_time(h.created_at, "created_at"),
+                updated_at=_parse_time(h.updated_at, "updated_at"))
 
     melds: dict[str, list[tuple[str, tuple[Card, ...]]]] = {n: [] for n in ids}
     layoffs: dict[str, list[Layoff]] = {n: [] for n in ids}
     stranded: dict[str, list[Card]] = {n: [] for n in ids}
     rows: list[Meld] = []
-    for m in sorted(_field(h, "melds", list), key=lambda m: _field(m, "position", int)):
-        owner, label = seated(_field(m, "owner", str)), _field(m, "label", str)
-        _check_name(label, MELD_LABEL_LENGTH, gettext("A meld's id"))
-        meld = Meld(owner_id=ids[owner], label=label, position=m["position"],
-                    kind=_field(m, "kind", str), reading=_field(m, "reading", str))
+    for m in sorted(h.melds, key=lambda m: m.position):
+        owner = seated(m.owner)
+        _check_name(m.label, MELD_LABEL_LENGTH, "meld")
+        meld = Meld(owner_id=ids[owner], label=m.label, position=m.position, kind=m.kind,
+                    reading=m.reading)
         own: list[Card] = []
-        for c in sorted(_field(m, "cards", list), key=lambda c: _field(c, "position", int)):
-            card, by = _card(c), seated(_field(c, "laid_by", str))
-            layoff = _field(c, "layoff", bool)
-            end = _end(c, card, layoff)
-            if layoff:
-                layoffs[by].append((card, label) if end is None else (card, label, end))
+        for c in sorted(m.cards, key=lambda c: c.position):
+            card, by = _card(c), seated(c.laid_by)
+            end = _end(c, card)
+            if c.layoff:
+                layoffs[by].append((card, m.label) if end is None else (card, m.label, end))
             else:
                 own.append(card)
             meld.cards.append(MeldCard(
-                card=str(card.natural), laid_by_id=ids[by], is_layoff=layoff,
+                card=str(card.natural), laid_by_id=ids[by], is_layoff=c.layoff,
                 declared=str(card.stands_for) if card.is_joker and card.stands_for else None,
-                position=c["position"], end=end))
-        melds[owner].append((label, tuple(own)))
+                position=c.position, end=end))
+        melds[owner].append((m.label, tuple(own)))
         rows.append(meld)
-    for c in sorted(_field(h, "stranded", list), key=lambda c: _field(c, "position", int)):
-        stranded[seated(_field(c, "player", str))].append(_card(c))
+    for s in sorted(h.stranded, key=lambda s: s.position):
+        stranded[seated(s.player)].append(_card(s))
     scores: dict[str, tuple[int, int, int]] = {}
-    for s in _field(h, "scores", list):
-        name = seated(_field(s, "player", str))
+    for score in h.scores:
+        name = seated(score.player)
         if name in scores:
-            raise LeagueImportError(gettext("%(name)s is in the file twice.", name=name))
-        scores[name] = (_field(s, "melded", int), _field(s, "stranded", int),
-                        _field(s, "score", int))
-    if going_rummy and went_out is None:
-        raise LeagueImportError(gettext(
-            "Only the player who went out in Basic Rummy can go Rummy."))
+            raise LeagueImportError(sentence("exports.twice", name=name))
+        scores[name] = (score.melded, score.stranded, score.score)
+    if h.going_rummy and went_out is None:
+        raise LeagueImportError(sentence("exports.rummy-without-going-out"))
 
-    if points_only and (not complete or rows or any(stranded.values())):
-        raise LeagueImportError(gettext(
-            "a hand kept as points only holds no cards, and is never still being played."))
-    if not complete and (not last or game.status != IN_PROGRESS or went_out or going_rummy
-                         or scores or any(stranded.values())):
-        raise LeagueImportError(gettext(
-            "only the last hand of a game in progress can still be being played, and "
-            "until it ends nobody has gone out and nothing is scored."))
+    if points_only and (not h.complete or rows or any(stranded.values())):
+        raise LeagueImportError(sentence("exports.points-only-cards"))
+    if not h.complete and (not last or game.status != IN_PROGRESS or went_out
+                           or h.going_rummy or scores or any(stranded.values())):
+        raise LeagueImportError(sentence("exports.live-hand"))
     players = [PlayerHand(n, tuple(melds[n]), tuple(layoffs[n]), tuple(stranded[n]),
-                          going_rummy and n == went_out) for n in ids]
-    if not complete:
+                          h.going_rummy and n == went_out) for n in ids]
+    if not h.complete:
         _check_live(rules, players)
         hand.melds = rows
         return hand
@@ -835,24 +920,21 @@ def _import_hand(game: Game, rules: RuleSet, h: Any, who: Callable[[Any], Player
         points = {n: scores[n][2] for n in ids if n in scores}
         missing = [n for n in ids if n not in scores]
         if missing:
-            raise LeagueImportError(gettext("the file has no score for %(name)s.",
-                                            name=missing[0]))
+            raise LeagueImportError(sentence("exports.no-score", name=missing[0]))
     try:
-        players, result = check_entry(game, Entry(players, ending, went_out, points=points))
+        players, result = check_entry(game, Entry(players, h.ending, went_out, points=points))
     except HandError as exc:
-        raise LeagueImportError(" ".join(_placed(p) for p in exc.problems)) from exc
-    for score in result.players:
-        given = scores.get(score.name)
+        raise LeagueImportError(*(sentence("exports.problem", problem=p)
+                                  for p in exc.problems)) from exc
+    for player_score in result.players:
+        given = scores.get(player_score.name)
         if given is None:
-            raise LeagueImportError(gettext("the file has no score for %(name)s.",
-                                            name=score.name))
-        if given != (score.melded, score.stranded, score.score):
-            raise LeagueImportError(gettext(
-                "the file scores %(name)s %(given)s (melded %(given_melded)s, stranded "
-                "%(given_stranded)s), but the cards give %(score)s (melded %(melded)s, "
-                "stranded %(stranded)s).", name=score.name, given=given[2],
-                given_melded=given[0], given_stranded=given[1], score=score.score,
-                melded=score.melded, stranded=score.stranded))
+            raise LeagueImportError(sentence("exports.no-score", name=player_score.name))
+        if given != (player_score.melded, player_score.stranded, player_score.score):
+            raise LeagueImportError(sentence(
+                "exports.other-score", name=player_score.name, given=given[2],
+                given_melded=given[0], given_stranded=given[1], score=player_score.score,
+                melded=player_score.melded, stranded=player_score.stranded))
     _store(hand, game, players, result)
     return hand
 
@@ -861,31 +943,23 @@ def _check_live(rules: RuleSet, players: Sequence[PlayerHand]) -> None:
     """The melds and lay-offs of a hand still being played, checked as the live hand's
     services check each one (hands.live_meld, hands.live_layoff)."""
     problems, owners = check_melds(players, rules)
+    said = [sentence("exports.problem", problem=p) for p in problems]
     everything = [c for p in players for _m, cards in p.melds for c in cards]
     everything += [lay[0] for p in players for lay in p.layoffs]
     too_many = check_copies(everything, rules, len(players))
     if too_many is not None:
-        problems.append(Problem(sentence("hand.verdict", verdict=too_many), field="cards"))
-    if not problems:
+        said.append(sentence("exports.verdict", verdict=too_many))
+    if not said:
         for p in players:
             for card, onto, _end in p.layoff_ends():
                 if onto not in owners:
-                    problems.append(Problem(sentence("hand.layoff-off-table", card=card),
-                                            p.name, "layoffs"))
-    if not problems:
+                    said.append(sentence("exports.layoff-off-table", card=card,
+                                         player=p.name))
+    if not said:
         try:
             build_table(rules, players)
         except ScoringError as exc:
-            problems.append(_scoring_problem(exc, players, owners))
-    if problems:
-        raise LeagueImportError(" ".join(_placed(p) for p in problems))
-
-
-def _placed(problem: Problem) -> str:
-    """A referee problem with the meld or player it is about."""
-    if problem.player is None:
-        return say(problem.sentence)
-    where = (gettext("%(name)s's meld %(number)s", name=isolate(problem.player),
-                     number=problem.index + 1)
-             if problem.field == "melds" and problem.index is not None else problem.player)
-    return gettext("%(where)s: %(problem)s", where=where, problem=say(problem.sentence))
+            said.append(sentence("exports.problem",
+                                 problem=_scoring_problem(exc, players, owners)))
+    if said:
+        raise LeagueImportError(*said)

@@ -74,6 +74,7 @@ KINDS: dict[str, str] = {
     "referee_pages.index": PUBLIC,
     "referee_pages.tool": PUBLIC,
     "api.openapi": PUBLIC,
+    "league.export_schema": PUBLIC,  # the export format (a JSON Schema), not data
     "api.referee_meld": PUBLIC,
     "api.referee_layoff": PUBLIC,
     "api.referee_draw": PUBLIC,

@@ -14,6 +14,7 @@ from sqlalchemy import select
 from scorebook.extensions import db
 from scorebook.models import FINISHED, Game, GameResult, League, Player
 from scorebook.services import exports, games, hands, league, ratings
+from scorebook.web.presenters.sentences import say
 from tests.web import test_league as base
 from tests.web.test_league import build_league, play, result_rows, the_league
 
@@ -148,10 +149,10 @@ def test_games_of_one_league_never_reach_another(made: dict[str, Game]) -> None:
 def test_results_csv_is_streamed_and_the_same_as_built_in_memory(
         made: dict[str, Game], client, monkeypatch) -> None:
     monkeypatch.setattr(exports, "CSV_BATCH", 2)  # many pieces, even for a small league
-    chunks = list(exports.league_csv_chunks(the_league()))
+    chunks = list(exports.league_csv_chunks(the_league(), say))
     assert len(chunks) > 3
     whole = "".join(chunks)
-    assert whole == exports.league_csv(the_league())
+    assert whole == exports.league_csv(the_league(), say)
     response = client.get("/league/results.csv", buffered=False)
     assert response.is_streamed
     body = b"".join(response.response).decode()

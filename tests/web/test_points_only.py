@@ -21,6 +21,7 @@ from scorebook.models import FINISHED, Change, Game, GameResult, Hand, HandScore
 from scorebook.services import hands, league, ratings
 from scorebook.services.exports import export_league, game_csv, import_league
 from scorebook.services.games import create_game, default_league
+from scorebook.web.presenters.sentences import say
 from tests.web.test_api_document import body_schema, validator
 
 
@@ -267,7 +268,7 @@ def test_export_import_round_trip_and_an_old_export(app: Flask, client: FlaskCli
     api(client, "POST", f"/{game_id}/hands", CARDS, 201)
     with app.test_request_context():
         the_league = default_league()
-        csv_text = game_csv(db.session.get(Game, game_id))  # type: ignore[arg-type]
+        csv_text = game_csv(db.session.get(Game, game_id), say)  # type: ignore[arg-type]
         assert "went out · points only" in csv_text.splitlines()[1]
         exported = export_league(the_league)
         text = json.dumps(exported, sort_keys=True)

@@ -14,6 +14,7 @@ from flask import (
     current_app,
     flash,
     g,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -31,14 +32,15 @@ from scorebook.models import Game, League, Player, Season, utcnow
 from scorebook.plain_text import db_int
 from scorebook.services import access
 from scorebook.services import league as service
+from scorebook.services.export_format import json_schema
 from scorebook.services.exports import (
+    NOT_JSON,
     JSONError,
     LeagueImportError,
     export_league_chunks,
     game_csv,
     import_league,
     league_csv_chunks,
-    not_json_message,
     read_league_file,
 )
 from scorebook.services.games import load_game
@@ -48,7 +50,7 @@ from scorebook.web.league.forms import ActionForm, ImportForm, MergeForm, Player
 from scorebook.web.presenters.bidi import isolate
 from scorebook.web.presenters.charts import histogram, rating_chart
 from scorebook.web.presenters.i18n import day
-from scorebook.web.presenters.sentences import say
+from scorebook.web.presenters.sentences import say, say_all
 from scorebook.web.presenters.sentences.league import SORT_LABELS
 from scorebook.web.presenters.wording import family_name
 
@@ -432,7 +434,7 @@ def _import_figures() -> dict[str, Any]:
 @bp.get("/results.csv")
 def results_csv() -> Response:
     league = _league()
-    chunks = league_csv_chunks(league)
+    chunks = league_csv_chunks(league, say)
     first = next(chunks)  # (the header: anything wrong shows as an error page, not a cut file)
     body = stream_with_context(itertools.chain(["\ufeff" + first], chunks))
     return Response(body, mimetype="text/csv", headers={
@@ -450,6 +452,13 @@ def export_json() -> Response:
                              f'attachment; filename="{file_stem(league)}.json"'})
 
 
+@bp.get("/export.schema.json")
+def export_schema() -> Response:
+    """The JSON Schema of the league export (generated from its models: the committed
+    docs/league-export.schema.json is the same document)."""
+    return jsonify(json_schema())
+
+
 @bp.post("/import")
 @access.requires(access.OWNER)
 def import_page() -> Page:
@@ -465,9 +474,9 @@ def import_page() -> Page:
             data = read_league_file(form.file.data.stream)
             imported = import_league(data, replace=league)
         except JSONError:
-            error = not_json_message()
+            error = say(NOT_JSON)
         except LeagueImportError as exc:
-            error = str(exc)
+            error = say_all(exc.sentences)
         else:
             if db.session.get(League, replaced) is None:  # it was empty: replaced
                 access.forget(session, replaced)
@@ -489,4 +498,4 @@ def game_export(game_id: int) -> Response:
     game = load_game(game_id)
     if game is None:
         abort(404)
-    return _csv_response(game_csv(game), f"game-{game.number}.csv")
+    return _csv_response(game_csv(game, say), f"game-{game.number}.csv")
