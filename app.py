@@ -29,6 +29,8 @@ from scorebook.config import (
 )
 from scorebook.errors import register_error_handlers
 from scorebook.extensions import babel, csrf, db, limiter, migrate
+from scorebook.presenters import i18n, results
+from scorebook.presenters.sentences import say_all
 from scorebook.services.backup import SAY_ALL
 from scorebook.web import membership, pages, poll
 from scorebook.web.access.views import bp as access_bp
@@ -41,8 +43,6 @@ from scorebook.web.league.views import bp as league_bp
 from scorebook.web.live.views import bp as live_bp
 from scorebook.web.main.views import bp as main_bp
 from scorebook.web.phones.views import bp as phones_bp
-from scorebook.web.presenters import i18n, results
-from scorebook.web.presenters.sentences import say_all
 from scorebook.web.referee.rulebook import bp as rulebook_bp
 from scorebook.web.referee.views import bp as referee_pages_bp
 
@@ -165,7 +165,7 @@ def _set_sqlite_pragmas(dbapi_connection: sqlite3.Connection, connection_record:
 
 def select_locale() -> str | None:
     """The chosen language, else the league's, else the browser's best match, else English
-    (:func:`scorebook.web.presenters.i18n.select_locale`; ``league_language()`` there is
+    (:func:`scorebook.presenters.i18n.select_locale`; ``league_language()`` there is
     the leagues' hook)."""
     return i18n.select_locale()
 

@@ -5,7 +5,7 @@ break, U+007F–U+009F) are refused: PostgreSQL cannot store a NUL at all, and t
 only hide or break what is shown. So are unpaired UTF-16 surrogates (a JSON body may
 hold ``"\\ud800"``), which no database can store as text. Format characters such as the
 right-to-left override stay allowed (names in Arabic or Hebrew need them); pages isolate
-every name from the text around it (:mod:`scorebook.web.presenters.bidi`).
+every name from the text around it (:mod:`scorebook.presenters.bidi`).
 
 Ids are PostgreSQL ``integer`` columns: up to :data:`MAX_ID` (SQLite would take up to
 2**63 - 1). A URL naming a bigger id finds nothing (404, :class:`IdConverter`); a form or

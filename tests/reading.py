@@ -1,12 +1,12 @@
 """A page's text as a person reads it: names are isolated from the text around them
-(``<bdi>`` in HTML, U+2068/U+2069 in plain text, :mod:`scorebook.web.presenters.bidi`), which no
+(``<bdi>`` in HTML, U+2068/U+2069 in plain text, :mod:`scorebook.presenters.bidi`), which no
 reader sees; tests that look for a sentence with a name in it read through them."""
 
 from __future__ import annotations
 
 import re
 
-from scorebook.web.presenters.bidi import FSI, PDI, plain
+from scorebook.presenters.bidi import FSI, PDI, plain
 
 _BDI = re.compile(r"</?bdi>")
 

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 REFEREE_PURE = "referee imports nothing of ours and no framework (it is pure rules)"
-LAYERS = "pages and API over services over models over the referee"
+LAYERS = "pages and API over presenters over services over models over the referee"
 HELPERS = "the top-level helpers import no page, presenter or API"
 NO_GETTEXT = "the services translate nothing (gettext is the presenters' job)"
 ROUTES_ON_TOP = "no module imports a page area's routes but app.py and the pages themselves"
@@ -78,30 +78,32 @@ def test_the_copy_keeps_every_contract_before_a_violation(tree: Path) -> None:
     ("referee.cards", "from flask import request  # noqa", REFEREE_PURE),
     ("referee", "import sqlalchemy  # noqa", REFEREE_PURE),
     # A lower layer reaches up: a model or the database extension to a service or a page,
-    # a service to a page area, a presenter or the API, the API to the pages.
+    # a service to a page area, a presenter or the API, a presenter to the pages or the API,
+    # the API to the pages.
     ("scorebook.models", "from scorebook.web.main import views  # noqa", LAYERS),
     ("scorebook.extensions", "from scorebook import models  # noqa", LAYERS),
     ("scorebook.models", "from scorebook.services import games  # noqa", LAYERS),
     ("scorebook.services.games", "from scorebook.web.games import views  # noqa", LAYERS),
-    ("scorebook.services.ratings", "from scorebook.web.presenters import charts  # noqa",
+    ("scorebook.services.ratings", "from scorebook.presenters import charts  # noqa",
      LAYERS),
     ("scorebook.services.stats.records", "import scorebook.api.schemas  # noqa", LAYERS),
-    ("scorebook.api.games", "from scorebook.web.presenters import tables  # noqa", LAYERS),
-    ("scorebook.web.presenters.charts", "from scorebook.api import openapi  # noqa", LAYERS),
+    ("scorebook.presenters.charts", "from scorebook.web import boards  # noqa", LAYERS),
+    ("scorebook.api.games", "from scorebook.web import boards  # noqa", LAYERS),
+    ("scorebook.presenters.charts", "from scorebook.api import openapi  # noqa", LAYERS),
     # A top-level helper imports a page, a presenter or the API.
-    ("scorebook.errors", "from scorebook.web.presenters import wording  # noqa", HELPERS),
+    ("scorebook.errors", "from scorebook.presenters import wording  # noqa", HELPERS),
     ("scorebook.cli", "import scorebook.api.openapi  # noqa", HELPERS),
     # A service that did not translate starts to.
     ("scorebook.services.ratings", "from flask_babel import gettext  # noqa", NO_GETTEXT),
     ("scorebook.services.stats.recap", "import flask_babel  # noqa", NO_GETTEXT),
     # A presenter imports a page area's routes or forms.
-    ("scorebook.web.presenters.tables", "from scorebook.web.games import views  # noqa",
+    ("scorebook.presenters.tables", "from scorebook.web.games import views  # noqa",
      ROUTES_ON_TOP),
-    ("scorebook.web.presenters.wording", "import scorebook.web.referee.forms  # noqa",
+    ("scorebook.presenters.wording", "import scorebook.web.referee.forms  # noqa",
      ROUTES_ON_TOP),
     # A new circle: bidi is imported by games, forms, league...; a local import counts too.
-    ("scorebook.web.presenters.bidi",
-     "def _late():\n    from scorebook.web.presenters import tables  # noqa", NO_CIRCLES),
+    ("scorebook.presenters.bidi",
+     "def _late():\n    from scorebook.presenters import tables  # noqa", NO_CIRCLES),
     ("scorebook.web.games.forms",
      "def _late():\n    from scorebook.web.hands import views  # noqa", NO_CIRCLES),
     ("scorebook.models", "import scorebook.services.hands  # noqa", NO_CIRCLES),

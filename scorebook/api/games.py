@@ -21,6 +21,7 @@ from scorebook.errors import error_response
 from scorebook.extensions import db
 from scorebook.models import Game, Hand
 from scorebook.plain_text import db_int
+from scorebook.presenters.sentences import say, say_all
 from scorebook.services.entry import (
     HandError,
     as_is,
@@ -41,7 +42,6 @@ from scorebook.services.hands import (
     sent_before,
 )
 from scorebook.services.payloads import PayloadError, check_budget, parse_json
-from scorebook.web.presenters.sentences import say, say_all
 
 bp = Blueprint("games_api", __name__)
 

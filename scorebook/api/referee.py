@@ -21,6 +21,8 @@ from scorebook.api.openapi import openapi_document
 from scorebook.api.schemas import refused
 from scorebook.errors import error_response
 from scorebook.extensions import limiter
+from scorebook.presenters.sentences import say
+from scorebook.presenters.wording import explain
 from scorebook.services.access import Browser, member_leagues
 from scorebook.services.payloads import PayloadError, parse_json, require_object
 from scorebook.services.questions import (
@@ -31,8 +33,6 @@ from scorebook.services.questions import (
     Question,
     verdict_json,
 )
-from scorebook.web.presenters.sentences import say
-from scorebook.web.presenters.wording import explain
 
 bp = Blueprint("api", __name__)
 

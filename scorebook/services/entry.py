@@ -38,7 +38,7 @@ class Problem:
     ``player`` and ``field`` (``melds``, ``layoffs``, ``hand``), ``index`` the meld
     or lay-off line; no player means the whole hand (``field`` ``ending`` etc.).
     ``sentence`` says what, as data: the presenters word it
-    (:mod:`scorebook.web.presenters.sentences.hands`)."""
+    (:mod:`scorebook.presenters.sentences.hands`)."""
 
     sentence: Sentence
     player: str | None = None
@@ -155,7 +155,7 @@ def _cards(text: str) -> list[Card]:
 
 #: The words a typed lay-off may end with to say where an ace went (``ah 1 high``), by
 #: the end they say: English.  A page adds its language's (``end_words`` of
-#: :mod:`scorebook.web.presenters.sentences.hands`).
+#: :mod:`scorebook.presenters.sentences.hands`).
 END_WORDS = {"low": "low", "high": "high"}
 
 

@@ -3,7 +3,7 @@
 A service never words a sentence: it raises an error that carries a :class:`Sentence`,
 a catalogue id and its typed parameters (a player's name, a card, a count, a meld's
 number).  The web and API layers word it in the reader's language through
-:func:`scorebook.web.presenters.sentences.say`, which alone holds the templates (and
+:func:`scorebook.presenters.sentences.say`, which alone holds the templates (and
 so alone calls Babel).  Programs read the error's ``code``; people read what ``say``
 makes of its sentences.
 """

@@ -19,7 +19,7 @@ never holds a ``.``, so the two kinds never mix.
 The links are absolute, made with ``PUBLIC_URL`` when it is set (``make run`` sets it
 to the laptop's address on the network), so a page opened on the laptop as
 ``localhost`` still shows a code the phones can open (:func:`external_url`; the pages
-make their links with :mod:`scorebook.web.links`, which hands it the request's address).
+make their links with :mod:`scorebook.presenters.links`, which hands it the request's address).
 """
 
 from __future__ import annotations

@@ -270,7 +270,7 @@ def ratings_pending(league: League) -> int:
 # --- standings --------------------------------------------------------------------------
 
 #: The columns the standings sort by, in the order the table shows them (the presenters
-#: name them: scorebook.web.presenters.sentences.league.SORT_LABELS).
+#: name them: scorebook.presenters.sentences.league.SORT_LABELS).
 SORTS = ("rating", "games", "wins", "win_rate", "avg_position", "avg_hand", "best_hand",
          "best_total", "melded", "stranded", "streak", "name")
 #: Which way each column sorts first (True: biggest first).

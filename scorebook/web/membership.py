@@ -18,10 +18,10 @@ from flask import Flask, abort, current_app, g, redirect, request, session, url_
 
 from scorebook.extensions import db
 from scorebook.models import League
+from scorebook.presenters.sentences import say
 from scorebook.services import access, history
 from scorebook.services.access import OWNER, Browser, Doors
 from scorebook.services.errors import sentence
-from scorebook.web.presenters.sentences import say
 
 
 def browser() -> Browser:

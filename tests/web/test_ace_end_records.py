@@ -19,9 +19,9 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorebook.extensions import db
 from scorebook.models import Game, Hand, MeldCard
+from scorebook.presenters.sentences import say_all
 from scorebook.services import games, hands
 from scorebook.services.exports import LeagueImportError, export_league, import_league
-from scorebook.web.presenters.sentences import say_all
 
 TWO_TO_KING = ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH"]
 
@@ -181,7 +181,7 @@ def test_typed_form_says_the_aces_end_with_a_word(app: Flask, client: FlaskClien
 def test_typed_form_in_spanish_reads_the_spanish_word(app: Flask, client: FlaskClient,
                                                       game_id: int) -> None:
     """`values.ace-end`: the end word is read in the page's language too."""
-    from scorebook.web.presenters.sentences.hands import end_word
+    from scorebook.presenters.sentences.hands import end_word
 
     with app.test_request_context("/?lang=es"):
         high = end_word("high")

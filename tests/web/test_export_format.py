@@ -17,9 +17,9 @@ from flask import Flask
 
 from scorebook.extensions import db
 from scorebook.models import Game, League, Player
+from scorebook.presenters.sentences import say_all
 from scorebook.services.export_format import SCHEMA_FILE, SCHEMA_PATH, json_schema, schema_text
 from scorebook.services.exports import LeagueImportError, import_league
-from scorebook.web.presenters.sentences import say_all
 from tests.reading import page
 
 ROOT = Path(__file__).resolve().parents[2]

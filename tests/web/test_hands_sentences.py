@@ -14,10 +14,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee import check_meld, make_rules, parse_card, parse_cards
+from scorebook.presenters.bidi import isolate
+from scorebook.presenters.sentences import catalogue, say, say_all
 from scorebook.services.entry import HandError, entry_from_text
 from scorebook.services.errors import sentence
-from scorebook.web.presenters.bidi import isolate
-from scorebook.web.presenters.sentences import catalogue, say, say_all
 
 ROOT = Path(__file__).resolve().parents[2]
 RAISERS = ["scorebook/services/hands.py", "scorebook/services/entry.py",

@@ -21,7 +21,7 @@ from referee import parse_card
 from referee.rulebook import OPTION_TEXTS, RULE_TEXTS, SECTIONS
 from referee.rules import FAMILY_NAMES
 from referee.verdict import MESSAGES, RULES_MESSAGES
-from scorebook.web.presenters.i18n import safe_next
+from scorebook.presenters.i18n import safe_next
 from tests.reading import readable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -251,7 +251,7 @@ def test_the_switch_drops_a_lang_argument_from_next(app):
 def test_league_language_comes_before_the_browser(app):
     from flask import g
 
-    from scorebook.web.presenters.i18n import select_locale
+    from scorebook.presenters.i18n import select_locale
 
     with app.test_request_context(headers={"Accept-Language": "en"}):
         g.league_language = "it"
@@ -304,7 +304,7 @@ def test_api_message_follows_accept_language(client):
 @pytest.mark.parametrize(("lang", "spoken"), [
     ("en", "7 of hearts"), ("es", "7 de corazones"), ("it", "7 di cuori")])
 def test_spoken_card_names(app, lang, spoken):
-    from scorebook.web.presenters.cards import card_html, card_name
+    from scorebook.presenters.cards import card_html, card_name
 
     with app.test_request_context(f"/?lang={lang}"):
         assert card_name(parse_card("7H")) == spoken
@@ -315,7 +315,7 @@ def test_spoken_card_names(app, lang, spoken):
     ("es", "reina de picas", "comodín que hace de 8 de corazones"),
     ("it", "donna di picche", "jolly che fa da 8 di cuori")])
 def test_face_cards_and_jokers_in_words(app, lang, queen, joker):
-    from scorebook.web.presenters.cards import card_name
+    from scorebook.presenters.cards import card_name
 
     with app.test_request_context(f"/?lang={lang}"):
         assert card_name(parse_card("QS")) == queen

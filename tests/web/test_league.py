@@ -42,6 +42,8 @@ from sqlalchemy import select
 from referee import parse_cards
 from scorebook.extensions import db
 from scorebook.models import FINISHED, Game, GameResult, Hand, League, Player, Season, Seat
+from scorebook.presenters.bidi import plain
+from scorebook.presenters.sentences import say, say_all
 from scorebook.services import games, hands, league, ratings
 from scorebook.services.entry import entry_from_text
 from scorebook.services.exports import (
@@ -51,8 +53,6 @@ from scorebook.services.exports import (
     import_league,
     league_csv,
 )
-from scorebook.web.presenters.bidi import plain
-from scorebook.web.presenters.sentences import say, say_all
 from tests.reading import page as read
 
 T = dict[str, dict[str, str]]

@@ -13,8 +13,8 @@ from sqlalchemy import select
 
 from scorebook.extensions import db
 from scorebook.models import FINISHED, Game, GameResult, League, Player
+from scorebook.presenters.sentences import say
 from scorebook.services import exports, games, hands, league, ratings
-from scorebook.web.presenters.sentences import say
 from tests.web import test_league as base
 from tests.web.test_league import build_league, play, result_rows, the_league
 

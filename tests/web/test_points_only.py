@@ -18,10 +18,10 @@ from sqlalchemy import select
 from referee import make_rules
 from scorebook.extensions import db
 from scorebook.models import FINISHED, Change, Game, GameResult, Hand, HandScore
+from scorebook.presenters.sentences import say
 from scorebook.services import hands, league, ratings
 from scorebook.services.exports import export_league, game_csv, import_league
 from scorebook.services.games import create_game, default_league
-from scorebook.web.presenters.sentences import say
 from tests.web.test_api_document import body_schema, validator
 
 

@@ -12,11 +12,11 @@ from flask.testing import FlaskCliRunner
 from referee import PlayerHand, make_rules, parse_card, parse_cards
 from scorebook.extensions import db
 from scorebook.models import ABANDONED, FINISHED, IN_PROGRESS, Game, HandScore, Player
+from scorebook.presenters.sentences import say, say_all
+from scorebook.presenters.wording import explain
 from scorebook.services import games, hands
 from scorebook.services.entry import Entry, HandError, entry_from_text
 from scorebook.services.history import changes
-from scorebook.web.presenters.sentences import say, say_all
-from scorebook.web.presenters.wording import explain
 
 NAMES = ["You", "Ada", "Bo"]
 

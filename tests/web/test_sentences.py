@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from scorebook.presenters import sentences
+from scorebook.presenters.sentences import say, say_all, words
 from scorebook.services.errors import Sentence, sentence
-from scorebook.web.presenters import sentences
-from scorebook.web.presenters.sentences import say, say_all, words
 
 
 def test_a_sentence_is_its_id_and_typed_parameters() -> None:

@@ -14,10 +14,10 @@ from flask import Flask
 
 from referee import make_rules
 from scorebook.extensions import db
+from scorebook.presenters.bidi import plain
+from scorebook.presenters.sentences import catalogue, say
 from scorebook.services import access, games, league
 from scorebook.services.access import Browser
-from scorebook.web.presenters.bidi import plain
-from scorebook.web.presenters.sentences import catalogue, say
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The modules that raise these services' errors, with the sentences they carry.

@@ -7,8 +7,8 @@ from flask import Flask
 
 from referee import Verdict, make_rules, parse_card, parse_cards
 from referee.rules import RulesError
-from scorebook.web.presenters.bidi import plain
-from scorebook.web.presenters.wording import (
+from scorebook.presenters.bidi import plain
+from scorebook.presenters.wording import (
     card_list,
     explain,
     meld_label,

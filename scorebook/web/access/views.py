@@ -28,10 +28,13 @@ from werkzeug.wrappers import Response
 
 from scorebook.extensions import db, limiter
 from scorebook.models import League
+from scorebook.presenters import links
+from scorebook.presenters.bidi import isolate
+from scorebook.presenters.i18n import safe_next
 from scorebook.services import access, history, invites
 from scorebook.services.access import INVITE_ROLES, OWNER, SCORER, VIEWER
 from scorebook.services.transaction import transaction
-from scorebook.web import Page, links, membership
+from scorebook.web import Page, membership
 from scorebook.web.access.forms import (
     ButtonForm,
     LoginForm,
@@ -39,8 +42,6 @@ from scorebook.web.access.forms import (
     PasswordForm,
     RenameLeagueForm,
 )
-from scorebook.web.presenters.bidi import isolate
-from scorebook.web.presenters.i18n import safe_next
 
 bp = Blueprint("access", __name__)
 

@@ -22,49 +22,13 @@ from wtforms.validators import NumberRange, Optional, ValidationError
 
 from referee.rules import FAMILIES, FAMILY_NAMES, OPTION_BY_NAME, OPTION_SPECS, OptionSpec
 from scorebook.plain_text import PlainText
+from scorebook.presenters.options import OPTION_HELP
 from scorebook.services.games import MAX_NAME_LENGTH
 
 MAX_SEATS = 8
 #: Seats the new-game form shows at first; "Add a seat" shows one more, up to MAX_SEATS.
 SHOWN_SEATS = 4
 
-#: Each house-rule option: (field name, label, one-line explanation).
-OPTION_HELP: dict[str, tuple[Any, Any]] = {
-    "jokers": (_l("Jokers"),
-               _l("Two jokers per deck, wild: each stands for one card the player names.")),
-    "values": (_l("Card values"),
-               _l("Face value (2–9 as marked), or 5-10-15 (low cards 5, tens and faces 10, "
-                  "aces 15).")),
-    "low_ace_value": (_l("Ace melded low"),
-                      _l("What an ace is worth when melded in a run below the 2 (A-2-3).")),
-    "rummy_call": (_l("Calling “Rummy!”"),
-                   _l("Off; only the last discard if it can be laid off; or the whole pile "
-                      "down to any card that can be melded. 500 Rum plays the whole pile, "
-                      "Rummy 500 none unless the table chooses; never in Basic Rummy.")),
-    "draw_must_meld": (_l("Discard-pile cards must be melded at once"),
-                       _l("Even the top card alone, when taken from the pile, must be melded "
-                          "in the same turn.")),
-    "deep_draw_new_meld": (_l("Deep draws need a new meld"),
-                           _l("The deepest card taken from the pile must start a new meld; "
-                              "laying it off is not enough.")),
-    "discard_required": (_l("Going out needs a discard"),
-                         _l("A player must keep one card to discard when going out.")),
-    "floating": (_l("Floating"),
-                 _l("A player may meld every card and play on until their next turn.")),
-    "unplayable_discard": (_l("No playable last discard"),
-                           _l("A player cannot go out by discarding a card that could be "
-                              "laid off (needs floating).")),
-    "must_go_out": (_l("Winner must go out"),
-                    _l("Only the player who goes out can win, and only with the target "
-                       "reached.")),
-    "min_natural_cards": (_l("Melds of jokers only"),
-                          _l("Whether a meld may be made of jokers alone.")),
-    "one_meld_per_turn": (_l("One new meld per turn"),
-                          _l("Basic Rummy house rule: at most one new meld each turn.")),
-    "target": (_l("Target"),
-               _l("Points that end the game. Leave empty for the family's own: 500, or in "
-                  "Basic Rummy 100/150/200 for 2/3/4 players.")),
-}
 
 def option_families(name: str) -> str:
     """The families a house rule is offered for, as the form's ``data-families`` (Basic

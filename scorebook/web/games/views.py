@@ -24,6 +24,10 @@ from werkzeug.wrappers import Response
 from scorebook.compression import compress_page, negotiate
 from scorebook.extensions import db
 from scorebook.models import FINISHED, Game, League, Player, Seat
+from scorebook.presenters.charts import score_chart
+from scorebook.presenters.sentences import say
+from scorebook.presenters.tables import name_key, scores_table
+from scorebook.presenters.wording import explain, family_name
 from scorebook.services import access, history
 from scorebook.services.errors import sentence
 from scorebook.services.games import (
@@ -55,10 +59,6 @@ from scorebook.web.games.forms import (
 from scorebook.web.league.stats import game_sections
 from scorebook.web.live.views import page_version
 from scorebook.web.pages import ENVIRON_KEY as PAGE_KEY
-from scorebook.web.presenters.charts import score_chart
-from scorebook.web.presenters.sentences import say
-from scorebook.web.presenters.tables import name_key, scores_table
-from scorebook.web.presenters.wording import explain, family_name
 
 bp = Blueprint("games", __name__)
 #: The scoreboard's verdict in the page's language (games/_board.html).

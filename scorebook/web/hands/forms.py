@@ -13,8 +13,8 @@ from wtforms import BooleanField, Form, HiddenField, RadioField, StringField, Te
 from wtforms.fields.choices import SelectChoice
 
 from scorebook.models import DRAW, STOCK_OUT
+from scorebook.presenters.bidi import bdi, html
 from scorebook.web.games.forms import choices
-from scorebook.web.presenters.bidi import bdi, html
 
 
 class PlayerCardsForm(Form):

@@ -28,6 +28,11 @@ from referee import CardError, parse_card, parse_cards
 from scorebook.extensions import db
 from scorebook.models import DRAW, RUN_ENDS, STOCK_OUT, WENT_OUT, Game, Hand
 from scorebook.plain_text import MAX_POINTS, db_int
+from scorebook.presenters.bidi import bdi, html, isolate
+from scorebook.presenters.cards import card_label, picker_texts
+from scorebook.presenters.sentences import say, say_all
+from scorebook.presenters.sentences.hands import end_names, end_word, end_words, scores_text
+from scorebook.presenters.wording import family_name, meld_name
 from scorebook.services import access
 from scorebook.services.entry import (
     Entry,
@@ -75,11 +80,6 @@ from scorebook.web.hands.forms import (
     StrandedForm,
     outcome_choices,
 )
-from scorebook.web.presenters.bidi import bdi, html, isolate
-from scorebook.web.presenters.cards import card_label, picker_texts
-from scorebook.web.presenters.sentences import say, say_all
-from scorebook.web.presenters.sentences.hands import end_names, end_word, end_words, scores_text
-from scorebook.web.presenters.wording import family_name, meld_name
 
 bp = Blueprint("hands", __name__)
 # {{ problem.sentence|say }}: a refused hand's problems, worded in the page's language

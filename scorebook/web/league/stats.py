@@ -26,6 +26,10 @@ from markupsafe import Markup, escape
 
 from scorebook.extensions import db
 from scorebook.models import Game, League, Player, Season
+from scorebook.presenters.bidi import isolate
+from scorebook.presenters.cards import RANK_NAMES, cards_html
+from scorebook.presenters.charts import count_bars, points_split_chart
+from scorebook.presenters.i18n import day, number
 from scorebook.services import league as league_service
 from scorebook.services.stats import cache, memo
 from scorebook.services.stats import recap as recap_service
@@ -35,10 +39,6 @@ from scorebook.services.stats.games import GameSummary, game_summary
 from scorebook.services.stats.players import PlayerStats, everyone, player_stats
 from scorebook.services.stats.scope import Scope
 from scorebook.web.league.views import _league, _season, _season_choice, fixed
-from scorebook.web.presenters.bidi import isolate
-from scorebook.web.presenters.cards import RANK_NAMES, cards_html
-from scorebook.web.presenters.charts import count_bars, points_split_chart
-from scorebook.web.presenters.i18n import day, number
 
 bp = Blueprint("stats", __name__)
 

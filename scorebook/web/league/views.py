@@ -30,6 +30,12 @@ from scorebook.extensions import db
 from scorebook.limits import size_text
 from scorebook.models import Game, League, Player, Season, utcnow
 from scorebook.plain_text import db_int
+from scorebook.presenters.bidi import isolate
+from scorebook.presenters.charts import histogram, rating_chart
+from scorebook.presenters.i18n import day
+from scorebook.presenters.sentences import say, say_all
+from scorebook.presenters.sentences.league import SORT_LABELS
+from scorebook.presenters.wording import family_name
 from scorebook.services import access
 from scorebook.services import league as service
 from scorebook.services.export_format import json_schema
@@ -47,12 +53,6 @@ from scorebook.services.games import load_game
 from scorebook.services.ratings import START_MU, display_rating
 from scorebook.web import Page, membership
 from scorebook.web.league.forms import ActionForm, ImportForm, MergeForm, PlayerNameForm, SeasonForm
-from scorebook.web.presenters.bidi import isolate
-from scorebook.web.presenters.charts import histogram, rating_chart
-from scorebook.web.presenters.i18n import day
-from scorebook.web.presenters.sentences import say, say_all
-from scorebook.web.presenters.sentences.league import SORT_LABELS
-from scorebook.web.presenters.wording import family_name
 
 bp = Blueprint("league", __name__)
 

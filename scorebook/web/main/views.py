@@ -9,10 +9,10 @@ from sqlalchemy.orm import selectinload
 
 from scorebook.extensions import db
 from scorebook.models import FINISHED, IN_PROGRESS, Game, Hand, Player, Seat
+from scorebook.presenters.cards import register_card_helpers
+from scorebook.presenters.changes import register_change_helpers
 from scorebook.services.games import scoreboard
 from scorebook.web import membership
-from scorebook.web.presenters.cards import register_card_helpers
-from scorebook.web.presenters.changes import register_change_helpers
 
 bp = Blueprint("main", __name__)
 register_card_helpers(bp)

@@ -21,13 +21,14 @@ from werkzeug.wrappers import Response
 
 from scorebook.extensions import db
 from scorebook.models import League
+from scorebook.presenters import links
+from scorebook.presenters.i18n import safe_next
 from scorebook.services import access, invites
 from scorebook.services.access import INVITE_ROLES, OWNER, SCORER, VIEWER
 from scorebook.services.games import load_game
 from scorebook.services.transaction import transaction
-from scorebook.web import links, membership
+from scorebook.web import membership
 from scorebook.web.access.forms import ButtonForm
-from scorebook.web.presenters.i18n import safe_next
 
 bp = Blueprint("phones", __name__)
 

@@ -7,8 +7,8 @@ from flask import Blueprint, abort, render_template
 
 from referee.rulebook import OPTION_TEXTS, SECTIONS, rules_for
 from referee.rules import FAMILIES, FAMILY_NAMES, make_rules
+from scorebook.presenters.i18n import option_label
 from scorebook.web.games.forms import CHOICE_WORDS
-from scorebook.web.presenters.i18n import option_label
 
 bp = Blueprint("rulebook", __name__)
 

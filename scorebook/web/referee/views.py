@@ -22,14 +22,14 @@ from referee.rules import FAMILY_NAMES
 from referee.verdict import MESSAGES, RULES_MESSAGES
 from scorebook.models import Game
 from scorebook.plain_text import db_int
+from scorebook.presenters import sentences
+from scorebook.presenters.cards import picker_texts
+from scorebook.presenters.wording import explain, param_text, say
 from scorebook.services.games import live_hand
 from scorebook.services.hands import live_table_players
 from scorebook.services.payloads import PayloadError
 from scorebook.services.questions import TOO_MANY_WAYS, VERDICTS, verdict_json
 from scorebook.web.games.views import get_game
-from scorebook.web.presenters import sentences
-from scorebook.web.presenters.cards import picker_texts
-from scorebook.web.presenters.wording import explain, param_text, say
 from scorebook.web.referee.forms import (
     DrawForm,
     GoingOutForm,

@@ -14,7 +14,7 @@ from markupsafe import Markup
 from referee import Card, CardError, parse_card
 from referee.cards import SUIT_SYMBOLS, rank_text
 from referee.melds import card_value
-from scorebook.web.presenters.i18n import number, signed_number
+from scorebook.presenters.i18n import number, signed_number
 
 SUIT_NAMES = {"S": _l("spades"), "H": _l("hearts"), "D": _l("diamonds"), "C": _l("clubs")}
 RANK_NAMES = {1: _l("ace"), 11: _l("jack"), 12: _l("queen"), 13: _l("king")}

@@ -1,4 +1,4 @@
-"""The wording of the league sentences (see :mod:`scorebook.web.presenters.sentences`): why
+"""The wording of the league sentences (see :mod:`scorebook.presenters.sentences`): why
 the roster or the seasons refuse a change (:class:`scorebook.services.league.LeagueError`),
 and the names of the standings' columns."""
 
@@ -11,9 +11,9 @@ from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
 from scorebook.plain_text import TEXT_MESSAGE
-from scorebook.web.presenters.bidi import isolate
-from scorebook.web.presenters.i18n import day
-from scorebook.web.presenters.sentences import words
+from scorebook.presenters.bidi import isolate
+from scorebook.presenters.i18n import day
+from scorebook.presenters.sentences import words
 
 #: The standings' columns (:data:`scorebook.services.league.SORTS`) by their names.
 SORT_LABELS: dict[str, Any] = {

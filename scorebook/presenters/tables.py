@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from flask_babel import gettext
 from markupsafe import Markup, escape
 
+from scorebook.presenters.bidi import bdi, isolate
+from scorebook.presenters.wording import ending_label
 from scorebook.services.games import Scoreboard
-from scorebook.web.presenters.bidi import bdi, isolate
-from scorebook.web.presenters.wording import ending_label
 
 MINUS = "\u2212"
 ELLIPSIS = "\u2026"

@@ -31,7 +31,8 @@ from flask import (
 from flask_babel import format_date, format_datetime, format_decimal, get_locale
 from werkzeug.wrappers import Response
 
-from scorebook.web.presenters import bidi
+from scorebook.presenters import bidi
+from scorebook.presenters.options import OPTION_HELP
 
 bp = Blueprint("language", __name__)
 
@@ -114,8 +115,6 @@ def switch_links() -> list[dict[str, Any]]:
 
 def option_label(option: str) -> str:
     """A house rule's name as the new-game form shows it (``floating`` → “Floating”)."""
-    from scorebook.web.games.forms import OPTION_HELP  # (forms imports the models, which import us)
-
     label = OPTION_HELP.get(option)
     return str(label[0]) if label else option
 

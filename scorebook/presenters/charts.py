@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from flask_babel import format_decimal, gettext, ngettext
 from markupsafe import Markup, escape
 
-from scorebook.web.presenters.bidi import isolate
+from scorebook.presenters.bidi import isolate
 
 # Okabe-Ito colours, darkened where needed for 3:1 contrast on white.
 COLOURS = ("#0b5394", "#b3470a", "#00785a", "#a4377e", "#8a6100", "#1d6f9e", "#1a1a1a",

@@ -1,4 +1,4 @@
-"""The wording of the hands sentences (see :mod:`scorebook.web.presenters.sentences`): why
+"""The wording of the hands sentences (see :mod:`scorebook.presenters.sentences`): why
 a hand, a live move or a referee question was refused (:class:`scorebook.services.entry.
 HandError` and its conflicts, raised by :mod:`scorebook.services.entry`,
 :mod:`scorebook.services.hands` and :mod:`scorebook.services.questions`).
@@ -14,11 +14,11 @@ from typing import Any
 
 from flask_babel import gettext
 
+from scorebook.presenters.bidi import isolate
+from scorebook.presenters.i18n import signed_number
+from scorebook.presenters.sentences import words
+from scorebook.presenters.wording import explain, meld_name, param_text
 from scorebook.services.entry import END_WORDS
-from scorebook.web.presenters.bidi import isolate
-from scorebook.web.presenters.i18n import signed_number
-from scorebook.web.presenters.sentences import words
-from scorebook.web.presenters.wording import explain, meld_name, param_text
 
 # --- helpers: the parameters as the sentences show them ----------------------------------
 

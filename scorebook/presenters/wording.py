@@ -21,8 +21,8 @@ from referee import Card, RulesError, Verdict
 from referee.rules import FAMILY_NAMES, Family
 from referee.verdict import MESSAGES, PLACEHOLDERS, RULES_MESSAGES, Placeholder, render
 from scorebook.models import DRAW, STOCK_OUT, WENT_OUT
-from scorebook.web.presenters.bidi import isolate
-from scorebook.web.presenters.i18n import number, option_label
+from scorebook.presenters.bidi import isolate
+from scorebook.presenters.i18n import number, option_label
 
 
 def meld_label(player: str, k: int) -> str:

@@ -16,8 +16,8 @@ from typing import Any
 from flask import Flask
 from flask_babel import gettext, ngettext
 
-from scorebook.web.links import external_url
-from scorebook.web.presenters.i18n import number
+from scorebook.presenters.i18n import number
+from scorebook.presenters.links import external_url
 
 #: Standings lines name at most this many players.
 MAX_NAMED = 6

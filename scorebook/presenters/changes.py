@@ -18,11 +18,11 @@ from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from scorebook.models import DRAW, STOCK_OUT, Change
+from scorebook.presenters.bidi import bdi, isolate
+from scorebook.presenters.cards import card_html, cards_html
+from scorebook.presenters.i18n import signed_number
+from scorebook.presenters.wording import meld_name
 from scorebook.services import history
-from scorebook.web.presenters.bidi import bdi, isolate
-from scorebook.web.presenters.cards import card_html, cards_html
-from scorebook.web.presenters.i18n import signed_number
-from scorebook.web.presenters.wording import meld_name
 
 ARROW = " → "
 _NEGATIVE = re.compile(r"(?<= )-(?=\d)")

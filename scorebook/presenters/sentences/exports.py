@@ -1,4 +1,4 @@
-"""The wording of the exports sentences (see :mod:`scorebook.web.presenters.sentences`):
+"""The wording of the exports sentences (see :mod:`scorebook.presenters.sentences`):
 what a league import refuses and why, and the CSV files' column names."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
 from referee.rules import FAMILY_NAMES
+from scorebook.presenters.bidi import isolate
+from scorebook.presenters.sentences import say, say_all, words
+from scorebook.presenters.wording import ending_label, explain, rules_error_text
 from scorebook.services.entry import Problem
-from scorebook.web.presenters.bidi import isolate
-from scorebook.web.presenters.sentences import say, say_all, words
-from scorebook.web.presenters.wording import ending_label, explain, rules_error_text
 
 P = Mapping[str, Any]
 

@@ -1,4 +1,4 @@
-"""The wording of the games sentences (see :mod:`scorebook.web.presenters.sentences`): why
+"""The wording of the games sentences (see :mod:`scorebook.presenters.sentences`): why
 a game cannot be started or played again (:class:`scorebook.services.games.GameSetupError`)."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from typing import Any
 from flask_babel import gettext
 
 from scorebook.plain_text import TEXT_MESSAGE
-from scorebook.web.presenters.bidi import isolate
-from scorebook.web.presenters.sentences import words
-from scorebook.web.presenters.wording import family_name, rules_error_text
+from scorebook.presenters.bidi import isolate
+from scorebook.presenters.sentences import words
+from scorebook.presenters.wording import family_name, rules_error_text
 
 
 @words("games.rules-clash")

@@ -1,4 +1,4 @@
-"""The wording of the access sentences (see :mod:`scorebook.web.presenters.sentences`): why
+"""The wording of the access sentences (see :mod:`scorebook.presenters.sentences`): why
 a member may not do that (:class:`scorebook.services.access.AccessError`), and the name a
 new private league starts with."""
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from flask_babel import gettext
 
-from scorebook.web.presenters.sentences import words
+from scorebook.presenters.sentences import words
 
 
 @words("access.viewer-cannot-change")
