@@ -84,7 +84,8 @@ class PayloadError(ValueError):
     API says it), ``status`` for HTTP.  ``reason`` and ``params`` say the same as data
     where a page words it in its own language: a referee message id
     (:data:`referee.verdict.MESSAGES`, :data:`~referee.verdict.RULES_MESSAGES`,
-    :data:`~referee.verdict.SCORING_MESSAGES`), one of this module's own
+    :data:`~referee.verdict.SCORING_MESSAGES`, :data:`~referee.verdict.TABLE_MESSAGES`),
+    one of this module's own
     (:data:`BLANK_TEXT`, :data:`CARDS_APART`) where one code covers several mistakes, or
     none (the page words ``code``), with its typed parameters."""
 
@@ -321,12 +322,10 @@ def table_from(obj: Any, rules: RuleSet) -> Table:
             meld = make_meld(meld_id, cards, rules, owner,
                              laid_by if any(b != owner for b in laid_by) else None)
         except TableError as exc:
+            # (a Verdict is falsy when it is not legal)
             code = "ambiguous-meld" if exc.verdict and exc.verdict.legal else "illegal-meld"
-            why = exc.verdict  # (a Verdict is falsy when it is not legal)
-            raise PayloadError(code, f"table meld {meld_id}: {exc}",
-                               reason=why.code if why is not None else None,
-                               params={**(why.params if why is not None else {}),
-                                       "table_meld": meld_id}) from exc
+            raise PayloadError(code, f"table meld {meld_id}: {exc.message}", reason=exc.code,
+                               params={**exc.params, "table_meld": meld_id}) from exc
         table = table.with_meld(meld)
     return table
 

@@ -19,7 +19,7 @@ from referee import ScoringError, build_table
 from referee.arrange import SearchTooLarge
 from referee.rulebook import RULES_BY_ID
 from referee.rules import FAMILY_NAMES
-from referee.verdict import MESSAGES, RULES_MESSAGES, SCORING_MESSAGES
+from referee.verdict import MESSAGES, RULES_MESSAGES, SCORING_MESSAGES, TABLE_MESSAGES
 from scorebook.models import Game
 from scorebook.plain_text import TEXT_MESSAGE, db_int
 from scorebook.services.games import live_hand
@@ -164,7 +164,8 @@ def error_text(exc: PayloadError) -> str:
     """A bad question's explanation in the page's language, from its code and parameters
     (the referee's own message where it gave one)."""
     reason = exc.reason or ""
-    template = MESSAGES.get(reason) or RULES_MESSAGES.get(reason) or SCORING_MESSAGES.get(reason)
+    template = (MESSAGES.get(reason) or RULES_MESSAGES.get(reason)
+                or SCORING_MESSAGES.get(reason) or TABLE_MESSAGES.get(reason))
     if template is not None and "table_meld" in exc.params:  # a meld of the table given
         return gettext("Meld %(meld)s on the table: %(problem)s",
                        meld=param_text("meld", exc.params["table_meld"], name_melds=False),
