@@ -36,6 +36,9 @@ class ScoringError(ValueError):
         self.params: Mapping[str, Param] = params or {}
         super().__init__(self.message)
 
+    def __reduce__(self) -> tuple[type[ScoringError], tuple[str, str, Mapping[str, Param]]]:
+        return type(self), (self.code, self.reason, self.params)  # (its data, not its text)
+
     @property
     def template(self) -> str:
         return error_template(self.reason)

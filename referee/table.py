@@ -30,6 +30,10 @@ class TableError(ValueError):
         self.verdict = verdict
         super().__init__(self.message)
 
+    def __reduce__(self) -> tuple[type[TableError], tuple[str, Mapping[str, Param],
+                                                          Verdict | None]]:
+        return type(self), (self.code, self.params, self.verdict)  # (its data, not its text)
+
     @classmethod
     def of(cls, verdict: Verdict) -> TableError:
         """The error that says what ``verdict`` says."""

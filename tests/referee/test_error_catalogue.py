@@ -4,6 +4,7 @@ parameters, whose English (the JSON API's message) is the template filled in."""
 
 from __future__ import annotations
 
+import pickle
 import re
 from collections.abc import Callable
 
@@ -191,3 +192,16 @@ def test_every_template_names_only_declared_placeholders() -> None:
     for template in (*SCORING_MESSAGES.values(), *TABLE_MESSAGES.values()):
         for name in re.findall(r"%\((\w+)\)s", template):
             assert name in PLACEHOLDERS, (template, name)
+
+
+def test_the_errors_copy_as_data() -> None:
+    with pytest.raises(ScoringError) as info:
+        score_hand(PAGAT, [ADA, lays(("QS", "zz"))], None)
+    again = pickle.loads(pickle.dumps(info.value))
+    assert (again.code, again.reason, again.params, str(again)) == (
+        info.value.code, info.value.reason, info.value.params, str(info.value))
+    with pytest.raises(TableError) as caught:
+        apply_layoff(SHORT, "B", parse_card("9H"), "Bo", PAGAT)
+    copied = pickle.loads(pickle.dumps(caught.value))
+    assert (copied.code, copied.verdict, str(copied)) == (
+        caught.value.code, caught.value.verdict, str(caught.value))
