@@ -10,7 +10,7 @@ doubled for going Rummy (``score.going-rummy``); nobody else scores.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -18,18 +18,46 @@ from .cards import JOKER, Card
 from .melds import RUN, SET, RunEnd, card_value, check_copies
 from .rules import RuleSet
 from .table import LayoffTarget, Table, TableError, TableMeld, fits, make_meld, place
-from .verdict import Verdict
+from .verdict import Param, Verdict, error_template, plain_params, render
 
 
 class ScoringError(ValueError):
-    """A hand that cannot have happened; ``code`` says what kind, ``card`` which card."""
+    """A hand that cannot have happened, as data: ``code`` says what kind (the JSON API's
+    error code), ``reason`` which catalogued message says why
+    (:data:`~referee.verdict.SCORING_MESSAGES`, or a verdict's :data:`~referee.MESSAGES`
+    code) and ``params`` fill it with typed values (a :class:`~referee.cards.Card`, a
+    player's name, counts; ``problem`` the verdict on an illegal meld).  The message is
+    the template's English, filled as the JSON API writes parameters."""
 
-    def __init__(self, message: str, code: str = "impossible-hand", card: str | None = None,
-                 player: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, reason: str, params: Mapping[str, Param] | None = None
+                 ) -> None:
         self.code = code
-        self.card = card
-        self.player = player
+        self.reason = reason
+        self.params: Mapping[str, Param] = params or {}
+        super().__init__(self.message)
+
+    def __reduce__(self) -> tuple[type[ScoringError], tuple[str, str, Mapping[str, Param]]]:
+        return type(self), (self.code, self.reason, self.params)  # (its data, not its text)
+
+    @property
+    def template(self) -> str:
+        return error_template(self.reason)
+
+    @property
+    def message(self) -> str:
+        return render(self.template, plain_params(self.params))
+
+    @property
+    def card(self) -> Card | None:
+        """The card the error is about, if it is about one."""
+        card = self.params.get("card")
+        return card if isinstance(card, Card) else None
+
+    @property
+    def player(self) -> str | None:
+        """The player the error is about, if it is about one."""
+        player = self.params.get("player")
+        return player if isinstance(player, str) else None
 
 
 #: One lay-off: the card and the meld id it went on, and optionally the end of the run it
@@ -88,12 +116,15 @@ def build_table(rules: RuleSet, players: Sequence[PlayerHand]) -> Table:
     for player in players:
         for meld_id, cards in player.melds:
             if meld_id in melds:
-                raise ScoringError(f"two melds have the id {meld_id!r}", "duplicate-meld")
+                raise ScoringError("duplicate-meld", "scoring.duplicate-meld",
+                                   {"given_id": meld_id})
             try:
                 melds[meld_id] = make_meld(meld_id, cards, rules, player.name)
             except TableError as exc:
-                raise ScoringError(f"{player.name}'s meld {' '.join(map(str, cards))}: {exc}",
-                                   "illegal-meld") from exc
+                assert exc.verdict is not None  # (make_meld without laid_by: its verdict)
+                raise ScoringError("illegal-meld", "scoring.illegal-meld",
+                                   {"player": player.name, "cards": tuple(cards),
+                                    "problem": exc.verdict}) from exc
     table = Table(tuple(melds.values()))
     # A canonical order, so that where a lay-off could lie at either end of a run (an ace
     # on 2..K, or on 3..K once the 2 is there) the same end is chosen however the
@@ -102,14 +133,13 @@ def build_table(rules: RuleSet, players: Sequence[PlayerHand]) -> Table:
                       for p in players for lay in p.layoffs), key=_layoff_key)
     for _name, card, onto, end in pending:
         if onto not in melds:
-            raise ScoringError(f"{card} is laid off on meld {onto!r}, which is not on the table",
-                               "unknown-meld", str(card))
+            raise ScoringError("unknown-meld", "scoring.unknown-meld",
+                               {"card": card, "given_id": onto})
         if end is not None and end not in ENDS:
-            raise ScoringError(f"{card} is laid off at the {end!r} end of meld {onto}; a run's "
-                               "ends are low and high", "bad-end", str(card))
+            raise ScoringError("bad-end", "scoring.bad-end",
+                               {"card": card, "given_end": end, "meld": onto})
         if end is not None and melds[onto].kind == SET:
-            raise ScoringError(f"{card} is laid off at the {end} end of meld {onto}, a set, "
-                               "which has no ends", "bad-end", str(card))
+            raise ScoringError("bad-end", f"scoring.set-{end}-end", {"card": card, "meld": onto})
     failed: set[tuple[Table, tuple[int, ...]]] = set()
 
     def settle(table: Table, left: tuple[int, ...]) -> Table | None:
@@ -135,12 +165,12 @@ def build_table(rules: RuleSet, players: Sequence[PlayerHand]) -> Table:
     if settled is None:
         for _name, card, onto, end in pending:
             if not _ever_fits(table, card, onto, pending, rules):
-                raise ScoringError(f"{card} cannot be laid off on meld {onto}", "bad-layoff",
-                                   str(card))
+                raise ScoringError("bad-layoff", "scoring.bad-layoff",
+                                   {"card": card, "meld": onto})
             if end is not None and not _ever_fits(table, card, onto, pending, rules, end):
-                raise ScoringError(f"{card} cannot be laid off at the {end} end of meld "
-                                   f"{onto}", "bad-layoff", str(card))
-        raise ScoringError("these lay-offs cannot all be made on the melds given", "bad-layoff")
+                raise ScoringError("bad-layoff", f"scoring.bad-layoff-{end}",
+                                   {"card": card, "meld": onto})
+        raise ScoringError("bad-layoff", "scoring.layoffs-impossible")
     return settled
 
 
@@ -225,13 +255,13 @@ def _check_table(names: list[str], rules: RuleSet, went_out: str | None) -> None
     """The players of a hand: distinct names, a number the rules allow, and the one who
     went out among them (raises :class:`ScoringError`)."""
     if len(set(names)) != len(names):
-        raise ScoringError("two players have the same name", "duplicate-player")
-    try:
-        rules.check_players(len(names))
-    except ValueError as exc:
-        raise ScoringError(str(exc), "bad-players") from exc
+        raise ScoringError("duplicate-player", "scoring.duplicate-player")
+    if not rules.min_players <= len(names) <= rules.max_players:  # rules.check_players
+        raise ScoringError("bad-players", "scoring.bad-players",
+                           {"family": rules.family, "low": rules.min_players,
+                            "high": rules.max_players, "count": len(names)})
     if went_out is not None and went_out not in names:
-        raise ScoringError(f"{went_out!r} went out but is not a player", "unknown-player")
+        raise ScoringError("unknown-player", "scoring.unknown-player", {"given_name": went_out})
 
 
 def score_hand(rules: RuleSet, players: Sequence[PlayerHand], went_out: str | None
@@ -246,14 +276,13 @@ def score_hand(rules: RuleSet, players: Sequence[PlayerHand], went_out: str | No
     everything += [c for p in players for c in p.hand]
     bad = check_copies(everything, rules, len(players))
     if bad is not None:
-        raise ScoringError(bad.message, "too-many-copies", str(bad.params.get("card")))
+        raise ScoringError("too-many-copies", bad.code, bad.params)
     for p in players:
         if p.name == went_out and p.hand:
-            raise ScoringError(f"{p.name} went out but still holds "
-                               f"{' '.join(map(str, p.hand))}", "went-out-with-cards")
+            raise ScoringError("went-out-with-cards", "scoring.went-out-with-cards",
+                               {"player": p.name, "cards": tuple(p.hand)})
         if p.going_rummy and (not rules.is_basic or p.name != went_out):
-            raise ScoringError("only the player who went out in Basic Rummy can go Rummy",
-                               "bad-going-rummy")
+            raise ScoringError("bad-going-rummy", "scoring.bad-going-rummy")
     table = build_table(rules, players)
     value, low_ace = _values(rules)  # value[rank] is card_value(card, rules)
     melded = dict.fromkeys(names, 0)
@@ -300,7 +329,7 @@ def game_result(rules: RuleSet, totals: Sequence[int], went_out: int | None = No
     if names is None:
         names = [f"player {i + 1}" for i in range(count)]
     if went_out is not None and not 0 <= went_out < count:
-        raise ScoringError("went_out must be the index of a player", "unknown-player")
+        raise ScoringError("unknown-player", "scoring.went-out-index")
     target = rules.target_for(count)
     continues = Verdict(False, "game.continues",
                         ("game.target-basic",) if rules.is_basic else ("game.target-500",),
@@ -366,39 +395,36 @@ def score_points(rules: RuleSet, points: Sequence[tuple[str, int]], went_out: st
     names = [n for n, _p in points]
     _check_table(names, rules, went_out)
     if going_rummy and (not rules.is_basic or went_out is None):
-        raise ScoringError("only the player who went out in Basic Rummy can go Rummy",
-                           "bad-going-rummy")
+        raise ScoringError("bad-going-rummy", "scoring.bad-going-rummy")
     most = most_points(rules, len(points))
     for name, value in points:
         if not -most <= value <= most:
-            raise ScoringError(f"{name}'s {value} points are more than one hand can score "
-                               f"(at most {most} either way)", "points-out-of-range",
-                               player=name)
+            raise ScoringError("points-out-of-range", "scoring.points-out-of-range",
+                               {"player": name, "points": value, "most": most})
     rule_ids: tuple[str, ...]
     if not rules.is_basic:
         rule_ids = ("score.500",)
         deck = most_points(rules, len(points))
         if sum(abs(v) for _n, v in points) > deck:
-            raise ScoringError(f"the points add up, without their signs, to more than the "
-                               f"{deck} the cards in play are worth", "points-too-many")
+            raise ScoringError("points-too-many", "scoring.points-too-many", {"most": deck})
         for name, value in points:
             if name == went_out and value < 0:
-                raise ScoringError(f"{name} went out, holding nothing, so cannot score "
-                                   f"below zero", "went-out-below-zero", player=name)
+                raise ScoringError("went-out-below-zero", "scoring.went-out-holding-nothing",
+                                   {"player": name})
         if went_out is None:
             rule_ids += ("out.stock-empty",)
     else:
         rule_ids = ("score.basic",)
         for name, value in points:
             if name != went_out and value != 0:
-                raise ScoringError(f"only the player who went out scores in Basic Rummy: "
-                                   f"{name} scores 0", "only-winner-scores", player=name)
+                raise ScoringError("only-winner-scores", "scoring.only-winner-scores",
+                                   {"player": name})
             if name == went_out and value < 0:
-                raise ScoringError(f"{name} went out and cannot score below zero",
-                                   "went-out-below-zero", player=name)
+                raise ScoringError("went-out-below-zero", "scoring.went-out-below-zero",
+                                   {"player": name})
             if name == went_out and going_rummy and value % 2:
-                raise ScoringError("going Rummy doubles the pot, so the points are even",
-                                   "going-rummy-odd", player=name)
+                raise ScoringError("going-rummy-odd", "scoring.going-rummy-odd",
+                                   {"player": name})
         if going_rummy:
             rule_ids += ("score.going-rummy",)
         if went_out is None:

@@ -8,21 +8,44 @@ run or to a set of three.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from .cards import JOKER_RANK, Card, joker_as
 from .melds import SET, MeldKind, Reading, RunEnd, check_meld, max_position, meld_readings
 from .rules import RuleSet
-from .verdict import Param, Verdict
+from .verdict import Param, Verdict, error_template, plain_params, render
 
 
 class TableError(ValueError):
-    """A meld or lay-off that cannot be placed; ``verdict`` says why."""
+    """A meld or lay-off that cannot be placed, as data: ``code`` is a verdict's
+    (:data:`~referee.verdict.MESSAGES`, and ``verdict`` is that verdict) or one of
+    :data:`~referee.verdict.TABLE_MESSAGES`, ``params`` its typed parameters.  The
+    message is its template's English, filled as the JSON API writes parameters."""
 
-    def __init__(self, message: str, verdict: Verdict | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, params: Mapping[str, Param] | None = None,
+                 verdict: Verdict | None = None) -> None:
+        self.code = code
+        self.params: Mapping[str, Param] = params or {}
         self.verdict = verdict
+        super().__init__(self.message)
+
+    def __reduce__(self) -> tuple[type[TableError], tuple[str, Mapping[str, Param],
+                                                          Verdict | None]]:
+        return type(self), (self.code, self.params, self.verdict)  # (its data, not its text)
+
+    @classmethod
+    def of(cls, verdict: Verdict) -> TableError:
+        """The error that says what ``verdict`` says."""
+        return cls(verdict.code, verdict.params, verdict)
+
+    @property
+    def template(self) -> str:
+        return error_template(self.code)
+
+    @property
+    def message(self) -> str:
+        return render(self.template, plain_params(self.params))
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +142,7 @@ def resolve_meld(cards: Sequence[Card], rules: RuleSet) -> Reading:
     ordered = [r for r in readings if r.kind == SET or _in_order(cards, r)]
     if len(ordered) == 1:
         return ordered[0]
-    verdict = check_meld(cards, rules)
-    raise TableError(verdict.message, verdict)
+    raise TableError.of(check_meld(cards, rules))
 
 
 def make_meld(
@@ -136,7 +158,7 @@ def make_meld(
     if laid_by is None:
         return TableMeld(meld_id, reading, owner)
     if len(laid_by) != len(cards):
-        raise TableError("laid_by must name who laid each card")
+        raise TableError("table.laid-by-count")
     # match the given cards to their place in the reading
     pool = list(zip(cards, laid_by, strict=True))
     placed: list[str | None] = []
@@ -238,16 +260,18 @@ def apply_layoff(table: Table, meld_id: str, card: Card, laid_by: str | None,
     """
     verdict = check_layoff(table, card, rules, meld_id)
     if not verdict.legal:
-        raise TableError(verdict.message, verdict)
+        raise TableError.of(verdict)
     meld = table.get(meld_id)
     targets = fits(meld, card, rules)
     if end is not None:
         targets = [t for t in targets if t.end == end]
         if not targets:
-            raise TableError(f"{card} does not fit at the {end} end of meld {meld_id}")
+            code = {"low": "table.wrong-low-end", "high": "table.wrong-high-end"
+                    }.get(end, "table.wrong-end")
+            raise TableError(code, {"card": card, "end": end, "meld": meld_id}
+                             if code == "table.wrong-end" else {"card": card, "meld": meld_id})
     if len({t.card for t in targets}) > 1:
-        raise TableError(
-            f"say which card the joker stands for: {' or '.join(str(t.card) for t in targets)}")
+        raise TableError("table.say-joker", {"choices": tuple(t.card for t in targets)})
     return table.with_meld(place(meld, targets[0], laid_by))
 
 

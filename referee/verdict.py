@@ -10,7 +10,8 @@ The parameters are values, not text: cards are :class:`~referee.cards.Card` valu
 readings :class:`~referee.melds.Reading` values, lists are tuples.  What each
 placeholder holds is declared once in :data:`PLACEHOLDERS`; :func:`plain_text`
 writes a value the way the JSON API and the English messages always have (``7S 8S``,
-``A, B``), and the web's presenter writes it for a page (suit symbols, meld names,
+``A, B``; an id as given quoted, ``'x'``; a verdict within an error as its message),
+and the web's presenter writes it for a page (suit symbols, meld names,
 lists in the reader's language).
 """
 
@@ -222,6 +223,65 @@ RULES_MESSAGES: dict[str, str] = {
 }
 
 
+# ---- hands that cannot have happened (:class:`~referee.scoring.ScoringError`) ----------
+#: The English of every :class:`~referee.scoring.ScoringError` reason: the JSON API's error
+#: message exactly, and what a page translates (``%(name)s`` placeholders, as above).
+SCORING_MESSAGES: dict[str, str] = {
+    "scoring.duplicate-meld": N_("two melds have the id %(given_id)s"),
+    "scoring.illegal-meld": N_("%(player)s's meld %(cards)s: %(problem)s"),
+    "scoring.unknown-meld": N_(
+        "%(card)s is laid off on meld %(given_id)s, which is not on the table"),
+    "scoring.bad-end": N_(
+        "%(card)s is laid off at the %(given_end)s end of meld %(meld)s; a run's ends are low "
+        "and high"),
+    "scoring.set-low-end": N_(
+        "%(card)s is laid off at the low end of meld %(meld)s, a set, which has no ends"),
+    "scoring.set-high-end": N_(
+        "%(card)s is laid off at the high end of meld %(meld)s, a set, which has no ends"),
+    "scoring.bad-layoff": N_("%(card)s cannot be laid off on meld %(meld)s"),
+    "scoring.bad-layoff-low": N_("%(card)s cannot be laid off at the low end of meld %(meld)s"),
+    "scoring.bad-layoff-high": N_(
+        "%(card)s cannot be laid off at the high end of meld %(meld)s"),
+    "scoring.layoffs-impossible": N_("these lay-offs cannot all be made on the melds given"),
+    "scoring.duplicate-player": N_("two players have the same name"),
+    "scoring.bad-players": N_(
+        "%(family)s is played by %(low)s to %(high)s players, not %(count)s"),
+    "scoring.unknown-player": N_("%(given_name)s went out but is not a player"),
+    "scoring.went-out-with-cards": N_("%(player)s went out but still holds %(cards)s"),
+    "scoring.bad-going-rummy": N_("only the player who went out in Basic Rummy can go Rummy"),
+    "scoring.went-out-index": N_("went_out must be the index of a player"),
+    "scoring.points-out-of-range": N_(
+        "%(player)s's %(points)s points are more than one hand can score (at most %(most)s "
+        "either way)"),
+    "scoring.points-too-many": N_(
+        "the points add up, without their signs, to more than the %(most)s the cards in play "
+        "are worth"),
+    "scoring.went-out-holding-nothing": N_(
+        "%(player)s went out, holding nothing, so cannot score below zero"),
+    "scoring.only-winner-scores": N_(
+        "only the player who went out scores in Basic Rummy: %(player)s scores 0"),
+    "scoring.went-out-below-zero": N_("%(player)s went out and cannot score below zero"),
+    "scoring.going-rummy-odd": N_("going Rummy doubles the pot, so the points are even"),
+}
+
+# ---- melds and lay-offs that cannot be placed (:class:`~referee.table.TableError`) ------
+#: The English of a :class:`~referee.table.TableError` that is not a verdict's (the
+#: others carry the verdict, and say its :data:`MESSAGES` text).
+TABLE_MESSAGES: dict[str, str] = {
+    "table.laid-by-count": N_("laid_by must name who laid each card"),
+    "table.wrong-low-end": N_("%(card)s does not fit at the low end of meld %(meld)s"),
+    "table.wrong-high-end": N_("%(card)s does not fit at the high end of meld %(meld)s"),
+    "table.wrong-end": N_("%(card)s does not fit at the %(end)s end of meld %(meld)s"),
+    "table.say-joker": N_("say which card the joker stands for: %(choices)s"),
+}
+
+
+def error_template(reason: str) -> str:
+    """The English template of an error's ``reason``: a hand's (:data:`SCORING_MESSAGES`),
+    the table's (:data:`TABLE_MESSAGES`) or a verdict's (:data:`MESSAGES`)."""
+    return SCORING_MESSAGES.get(reason) or TABLE_MESSAGES.get(reason) or MESSAGES[reason]
+
+
 class Placeholder(StrEnum):
     """What a message's placeholder holds."""
 
@@ -235,6 +295,10 @@ class Placeholder(StrEnum):
     NAMES = "names"  # a tuple of names
     OPTION = "option"  # a house rule's option name (``floating``)
     FAMILY = "family"  # a rule family (``basic``)
+    QUOTED = "quoted"  # a text as given (an id, a name, an end), quoted: ``'x'``
+    TEXT = "text"  # a text as given, unquoted
+    CHOICES = "choices"  # a tuple of Cards, one of which is meant (``JK=4H or JK=8H``)
+    VERDICT = "verdict"  # a Verdict: what the referee said of a meld within the error
 
 
 #: Every placeholder name the messages use, and what it holds.
@@ -247,11 +311,15 @@ PLACEHOLDERS: dict[str, Placeholder] = {
     "winner": Placeholder.NAME, "player": Placeholder.NAME, "caller": Placeholder.NAME,
     "discarder": Placeholder.NAME, "players": Placeholder.NAMES,
     "option": Placeholder.OPTION, "other": Placeholder.OPTION, "family": Placeholder.FAMILY,
+    "points": Placeholder.COUNT, "most": Placeholder.COUNT,
+    "given_id": Placeholder.QUOTED, "given_end": Placeholder.QUOTED,
+    "given_name": Placeholder.QUOTED, "end": Placeholder.TEXT,
+    "choices": Placeholder.CHOICES, "problem": Placeholder.VERDICT,
 }
 
 #: A parameter's value: see :class:`Placeholder`.
 Param: TypeAlias = "int | str | Card | Reading | tuple[Card, ...] | tuple[Reading, ...] " \
-    "| tuple[str, ...]"
+    "| tuple[str, ...] | Verdict"
 
 
 def plain_text(name: str, value: Any) -> Any:
@@ -263,6 +331,12 @@ def plain_text(name: str, value: Any) -> Any:
         return value
     if kind is Placeholder.CARDS:
         return " ".join(str(c) for c in value)
+    if kind is Placeholder.CHOICES:
+        return " or ".join(str(c) for c in value)
+    if kind is Placeholder.QUOTED:
+        return repr(value)
+    if kind is Placeholder.VERDICT:
+        return value.message
     if kind is Placeholder.READINGS:
         return "; ".join(str(r) for r in value)
     if kind in (Placeholder.MELDS, Placeholder.NAMES):

@@ -11,13 +11,13 @@ from the text around them, house rules by the names the new-game form gives them
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from babel.lists import format_list
 from flask_babel import get_locale, gettext
 from flask_babel import lazy_gettext as _l
 
-from referee import Card, RulesError, Verdict
+from referee import Card, RulesError, ScoringError, TableError, Verdict
 from referee.rules import FAMILY_NAMES, Family
 from referee.verdict import MESSAGES, PLACEHOLDERS, RULES_MESSAGES, Placeholder, render
 from scorebook.models import DRAW, STOCK_OUT, WENT_OUT
@@ -56,9 +56,10 @@ def card_list(cards: Iterable[Card]) -> str:
     return " ".join(c.pretty() for c in cards)
 
 
-def word_list(items: Iterable[str]) -> str:
-    """Words joined as the page's language joins a list: “A, B and C”, “A, B y C”."""
-    return format_list(list(items), locale=str(get_locale() or "en"))
+def word_list(items: Iterable[str], style: Literal["standard", "or"] = "standard") -> str:
+    """Words joined as the page's language joins a list: “A, B and C”, “A, B y C”
+    (``style="or"``: “A, B or C”, “A, B o C”)."""
+    return format_list(list(items), style=style, locale=str(get_locale() or "en"))
 
 
 def param_text(name: str, value: Any, name_melds: bool = True) -> str:
@@ -83,6 +84,14 @@ def param_text(name: str, value: Any, name_melds: bool = True) -> str:
         return option_label(value)
     if kind is Placeholder.FAMILY:
         return gettext(FAMILY_NAMES[value]) if value in FAMILY_NAMES else str(value)
+    if kind is Placeholder.QUOTED:
+        return gettext("“%(text)s”", text=isolate(str(value)))
+    if kind is Placeholder.TEXT:
+        return isolate(str(value))
+    if kind is Placeholder.CHOICES:
+        return word_list((c.pretty() for c in value), style="or")
+    if kind is Placeholder.VERDICT:
+        return explain(value, name_melds)
     if kind is Placeholder.COUNT and isinstance(value, int):
         return number(value)
     return str(value)
@@ -108,6 +117,13 @@ def rules_error_text(exc: RulesError) -> str:
     for the few a page's own choices can never produce)."""
     template = RULES_MESSAGES.get(exc.code)
     return str(exc) if template is None else say(template, exc.params)
+
+
+def error_text(error: ScoringError | TableError, name_melds: bool = True) -> str:
+    """Why a hand cannot have happened (:class:`~referee.ScoringError`), or a meld or
+    lay-off cannot be placed (:class:`~referee.TableError`), in the page's language: its
+    catalogued template and typed parameters, as a verdict's."""
+    return say(error.template, error.params, name_melds)
 
 
 def family_name(family: str) -> str:

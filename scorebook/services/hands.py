@@ -76,7 +76,7 @@ from scorebook.models import (
     HandScore as StoredScore,
 )
 from scorebook.services import history
-from scorebook.services.entry import Entry, HandError, Problem, as_is, stored_players
+from scorebook.services.entry import Entry, HandError, Problem, stored_players
 from scorebook.services.errors import Sentence, sentence
 from scorebook.services.games import live_hand, next_dealer_position, next_hand_number, recompute
 from scorebook.services.transaction import transaction
@@ -218,7 +218,7 @@ def _points_problem(exc: ScoringError, rules: RuleSet, count: int, entry: Entry)
     elif exc.code == "going-rummy-odd":
         said = sentence("hand.going-rummy-odd", name=who)
     else:
-        said = as_is(str(exc))
+        said = sentence("hand.impossible", error=exc)
     return Problem(said, name, "points" if name else None)
 
 
@@ -296,13 +296,13 @@ def _scoring_problem(exc: ScoringError, players: Sequence[PlayerHand],
     if exc.code == "bad-layoff" and exc.card:
         for p in players:
             for j, (card, onto, end) in enumerate(p.layoff_ends()):
-                if str(card) == exc.card:
+                if card == exc.card:
                     owner, index = owners[onto][:2]
                     said = sentence(_NOT_LAID_OFF[end], card=card, owner=owner, index=index)
                     return Problem(said, p.name, "layoffs", j)
     if exc.code == "bad-layoff":
         return Problem(sentence("hand.layoffs-impossible"), field="cards")
-    return Problem(as_is(str(exc)), field="cards")
+    return Problem(sentence("hand.impossible", error=exc), field="cards")
 
 
 #: Why a card cannot be laid off on a meld, by the end of the run it was laid at.

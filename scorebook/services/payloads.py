@@ -73,12 +73,21 @@ _CARD_RE = re.compile(CARD_PATTERN)
 _CARDS_TEXT_RE = re.compile(cards_text_pattern())
 
 
+#: The ``reason`` of a name or an id given as nothing but spaces (code ``bad-request``).
+BLANK_TEXT = "payload.blank-text"
+#: The ``reason`` of cards in one text not kept apart by spaces, commas or semicolons.
+CARDS_APART = "payload.cards-apart"
+
+
 class PayloadError(ValueError):
     """Bad input: ``code`` for programs, ``message`` for people (in English, as the JSON
     API says it), ``status`` for HTTP.  ``reason`` and ``params`` say the same as data
     where a page words it in its own language: a referee message id
-    (:data:`referee.verdict.MESSAGES`, :data:`~referee.verdict.RULES_MESSAGES`) or none
-    (the page words ``code``), with its typed parameters."""
+    (:data:`referee.verdict.MESSAGES`, :data:`~referee.verdict.RULES_MESSAGES`,
+    :data:`~referee.verdict.SCORING_MESSAGES`, :data:`~referee.verdict.TABLE_MESSAGES`),
+    one of this module's own
+    (:data:`BLANK_TEXT`, :data:`CARDS_APART`) where one code covers several mistakes, or
+    none (the page words ``code``), with its typed parameters."""
 
     def __init__(self, code: str, message: str, status: int = 400, *,
                  reason: str | None = None, params: Mapping[str, Any] | None = None) -> None:
@@ -173,10 +182,12 @@ def check_budget(body: Mapping[str, Any], rules: RuleSet, players: int) -> None:
             cards += _count(p.get("layoffs")) + _count(p.get("hand"))
     if melds > most_melds:
         raise PayloadError("too-many-melds", f"the question has {melds} melds; the {deck} "
-                                             f"cards in play make at most {most_melds}")
+                                             f"cards in play make at most {most_melds}",
+                           params={"count": melds, "deck": deck, "most": most_melds})
     if cards > deck:
         raise PayloadError("too-many-cards", f"the question names {cards} cards; the decks in "
-                                             f"play hold {deck}")
+                                             f"play hold {deck}",
+                           params={"count": cards, "deck": deck})
 
 
 def require_object(obj: Any, what: str = "the request body") -> Mapping[str, Any]:
@@ -219,7 +230,7 @@ def card_from(obj: Any, what: str = "card") -> Card:
         raise PayloadError("bad-card", f"{what}: {exc}", params={"token": exc.token}) from exc
     if not _CARD_RE.search(obj):
         raise PayloadError("bad-card", f"{what}: {obj!r} is not written as a card is, "
-                                       "e.g. 7S, 10H, JK or JK=8H")
+                                       "e.g. 7S, 10H, JK or JK=8H", params={"token": obj})
     return card
 
 
@@ -241,7 +252,8 @@ def _cards_text(text: str, what: str) -> list[Card]:
         raise PayloadError("bad-card", f"{what}: {exc}", params={"token": exc.token}) from exc
     if not _CARDS_TEXT_RE.search(text):
         raise PayloadError("bad-card", f"{what}: write the cards as 7S 10H JK JK=8H, "
-                                       "apart by spaces, commas or semicolons")
+                                       "apart by spaces, commas or semicolons",
+                           reason=CARDS_APART)
     return cards
 
 
@@ -255,13 +267,15 @@ def text_from(obj: Any, what: str, *, required: bool = True) -> str | None:
             raise PayloadError("bad-request", f"{what} is too big a number for a name or an id")
         obj = str(obj)
     if not isinstance(obj, str) or not obj.strip():
-        raise PayloadError("bad-request", f"{what} must be a non-empty text")
+        raise PayloadError("bad-request", f"{what} must be a non-empty text",
+                           reason=BLANK_TEXT if isinstance(obj, str) else None)
     problem = unwanted_problem(obj, what)
     if problem is not None:
         raise PayloadError("bad-text", problem)
     if len(obj) > MAX_TEXT:
         raise PayloadError("text-too-long", f"{what} is {len(obj)} characters long: at most "
-                                            f"{MAX_TEXT} characters are allowed")
+                                            f"{MAX_TEXT} characters are allowed",
+                           params={"count": len(obj), "max": MAX_TEXT})
     assert _TEXT_RE.search(obj), obj  # the checks above are TEXT_PATTERN's
     return obj.strip()
 
@@ -308,12 +322,10 @@ def table_from(obj: Any, rules: RuleSet) -> Table:
             meld = make_meld(meld_id, cards, rules, owner,
                              laid_by if any(b != owner for b in laid_by) else None)
         except TableError as exc:
+            # (a Verdict is falsy when it is not legal)
             code = "ambiguous-meld" if exc.verdict and exc.verdict.legal else "illegal-meld"
-            why = exc.verdict  # (a Verdict is falsy when it is not legal)
-            raise PayloadError(code, f"table meld {meld_id}: {exc}",
-                               reason=why.code if why is not None else None,
-                               params={**(why.params if why is not None else {}),
-                                       "table_meld": meld_id}) from exc
+            raise PayloadError(code, f"table meld {meld_id}: {exc.message}", reason=exc.code,
+                               params={**exc.params, "table_meld": meld_id}) from exc
         table = table.with_meld(meld)
     return table
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from referee import MESSAGES
-from referee.verdict import RULES_MESSAGES
+from referee.verdict import RULES_MESSAGES, SCORING_MESSAGES, TABLE_MESSAGES
 
 HERE = Path(__file__).resolve().parent
 REPO = Path(__file__).resolve().parents[2]
@@ -90,8 +90,9 @@ def test_every_rule_id_is_cited_in_the_test_sources() -> None:
 
 
 def test_the_referee_cites_only_ids_the_rule_book_defines() -> None:
-    """Every id-shaped string in referee/ that is not a message code (a verdict's, or a
-    rule set's error: ``RulesError.code``) is a rule id."""
+    """Every id-shaped string in referee/ that is not a message code (a verdict's, a
+    rule set's error: ``RulesError.code``, a hand's or the table's error: ``reason``,
+    ``code``) is a rule id."""
     defined = set(rule_ids())
     shaped = re.compile(r"^[a-z0-9]+\.[a-z0-9-]*[a-z0-9]$")  # not f"meld.ok-{kind}"
     strings: set[str] = set()
@@ -101,7 +102,7 @@ def test_the_referee_cites_only_ids_the_rule_book_defines() -> None:
                     and shaped.match(node.value):
                 strings.add(node.value)
     assert strings, "found no rule ids in referee/"
-    codes = {*MESSAGES, *RULES_MESSAGES, "rules.invalid"}
+    codes = {*MESSAGES, *RULES_MESSAGES, *SCORING_MESSAGES, *TABLE_MESSAGES, "rules.invalid"}
     unknown = sorted(strings - codes - defined)
     assert not unknown, f"referee/ cites ids RULES.md does not define: {unknown}"
 

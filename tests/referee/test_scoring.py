@@ -153,7 +153,7 @@ def test_scoring_refuses_a_card_twice_in_one_deck() -> None:
     bo = PlayerHand("Bo", hand=parse_cards("7H"))
     with pytest.raises(ScoringError) as info:
         score_hand(PAGAT, [ada, bo], None)
-    assert info.value.code == "too-many-copies" and info.value.card == "7H"
+    assert info.value.code == "too-many-copies" and info.value.card == parse_card("7H")
     five = [ada, bo, PlayerHand("Cy"), PlayerHand("Di"), PlayerHand("Ed")]
     assert score_hand(PAGAT, five, None).by_name()["Bo"].score == -7  # two decks
 

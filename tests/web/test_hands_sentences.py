@@ -13,7 +13,15 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from referee import check_meld, make_rules, parse_card, parse_cards
+from referee import (
+    PlayerHand,
+    ScoringError,
+    check_meld,
+    make_rules,
+    parse_card,
+    parse_cards,
+    score_hand,
+)
 from scorebook.presenters.bidi import isolate
 from scorebook.presenters.sentences import catalogue, say, say_all
 from scorebook.services.entry import HandError, entry_from_text
@@ -94,6 +102,21 @@ def test_the_wording_in_english_and_spanish(app: Flask, said, english: str,
         assert say(said) == english
     with app.test_request_context(headers={"Accept-Language": "es"}):
         assert say(said) == spanish
+
+
+def test_a_hand_that_cannot_have_happened_is_worded_from_its_reason(app: Flask) -> None:
+    """hand.impossible: a ScoringError no sentence of its own covers, by its reason."""
+    pagat = make_rules("pagat-500")
+    players = [PlayerHand("Ann", melds=[("Ann-1", parse_cards("7h 8h 9h"))]),
+               PlayerHand("Ben", hand=parse_cards("2c kd"))]
+    with pytest.raises(ScoringError) as info:
+        score_hand(pagat, players, "Ben")
+    said = sentence("hand.impossible", error=info.value)
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert say(said) == f"{isolate('Ben')} went out but still holds 2♣ K♦"
+    with app.test_request_context(headers={"Accept-Language": "es"}):
+        assert say(said) == f"{isolate('Ben')} cerró, pero todavía tiene 2♣ K♦"
+    assert str(info.value) == "Ben went out but still holds 2C KD"  # the API's English
 
 
 def test_a_verdict_is_worded_as_the_referee_pages_word_it(app: Flask) -> None:

@@ -20,7 +20,7 @@ from flask import session
 from referee import parse_card
 from referee.rulebook import OPTION_TEXTS, RULE_TEXTS, SECTIONS
 from referee.rules import FAMILY_NAMES
-from referee.verdict import MESSAGES, RULES_MESSAGES
+from referee.verdict import MESSAGES, RULES_MESSAGES, SCORING_MESSAGES, TABLE_MESSAGES
 from scorebook.presenters.i18n import safe_next
 from tests.reading import readable
 
@@ -96,9 +96,10 @@ def test_template_is_up_to_date_with_the_source(tmp_path):
 
 
 def test_referee_texts_are_in_the_template():
-    """The referee's N_() texts: every verdict, rule-set error, rule, section, option and
-    family name."""
-    wanted = {*MESSAGES.values(), *RULES_MESSAGES.values(), *SECTIONS.values(),
+    """The referee's N_() texts: every verdict, rule-set error, scoring and table error,
+    rule, section, option and family name."""
+    wanted = {*MESSAGES.values(), *RULES_MESSAGES.values(), *SCORING_MESSAGES.values(),
+              *TABLE_MESSAGES.values(), *SECTIONS.values(),
               *OPTION_TEXTS.values(), *FAMILY_NAMES.values(), *(r.title for r in RULE_TEXTS),
               *(r.text for r in RULE_TEXTS)}
     assert not wanted - ids(read_catalog(POT))

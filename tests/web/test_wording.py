@@ -3,13 +3,17 @@ joined the way the page's language joins them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import pytest
 from flask import Flask
 
-from referee import Verdict, make_rules, parse_card, parse_cards
+from referee import ScoringError, TableError, Verdict, make_rules, parse_card, parse_cards
 from referee.rules import RulesError
 from scorebook.presenters.bidi import plain
 from scorebook.presenters.wording import (
     card_list,
+    error_text,
     explain,
     meld_label,
     meld_label_parts,
@@ -54,6 +58,51 @@ def test_a_rules_error_is_worded_from_its_code_not_its_english(app: Flask) -> No
     with app.test_request_context(headers={"Accept-Language": "es"}):
         text = rules_error_text(error)
     assert "discard_required" not in text and "«" in text, text
+
+
+def _scoring_cases() -> list[tuple[str, Callable[[], object], str]]:
+    from tests.referee.test_error_catalogue import SCORING_CASES, TABLE_CASES
+    return SCORING_CASES + TABLE_CASES
+
+
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_scoring_and_table_errors_are_worded_from_their_reason(app: Flask, lang: str) -> None:
+    """Every ScoringError and TableError reason reads in the page's language, with the
+    cards as cards and names isolated; its English stays the JSON API's."""
+    for reason, ask, english in _scoring_cases():
+        with pytest.raises((ScoringError, TableError)) as info:
+            ask()
+        assert str(info.value) == english
+        with app.test_request_context(headers={"Accept-Language": lang}):
+            text = plain(error_text(info.value))
+        with app.test_request_context():
+            in_english = plain(error_text(info.value))
+        assert text != in_english, (reason, lang, text)
+        assert " the " not in text and " cannot " not in text, (reason, lang, text)
+
+
+def test_a_scoring_error_on_a_page(app: Flask) -> None:
+    from referee import PlayerHand, apply_layoff, make_meld, score_hand
+    from referee.table import Table
+
+    pagat = make_rules("pagat-500")
+    ada = PlayerHand("Ada", melds=[("Ada-1", parse_cards("7H 8H 9H"))])
+    with pytest.raises(ScoringError) as info:
+        score_hand(pagat, [ada, PlayerHand("Bo", layoffs=[(parse_card("QS"), "zz")])], None)
+    with app.test_request_context():
+        assert plain(error_text(info.value)) == (
+            "Q♠ is laid off on meld “zz”, which is not on the table")
+    with pytest.raises(ScoringError) as info:
+        score_hand(pagat, [PlayerHand("Ada", melds=[("Ada-1", parse_cards("8S 10D"))]),
+                           PlayerHand("Bo")], None)
+    with app.test_request_context(headers={"Accept-Language": "es"}):
+        text = plain(error_text(info.value))
+    assert text.startswith("la combinación 8♠ 10♦ de Ada: Una combinación necesita"), text
+    table = Table().with_meld(make_meld("B", parse_cards("5H 6H 7H"), pagat, "Ada"))
+    with pytest.raises(TableError) as caught:
+        apply_layoff(table, "B", parse_card("JK"), "Bo", pagat)
+    with app.test_request_context(headers={"Accept-Language": "it"}):
+        assert plain(error_text(caught.value)).endswith("🃏=4♥ o 🃏=8♥"), error_text(caught.value)
 
 
 def test_meld_labels_round_trip_even_with_a_dash_in_the_name() -> None:

@@ -17,7 +17,7 @@ from flask_babel import gettext
 from scorebook.presenters.bidi import isolate
 from scorebook.presenters.i18n import signed_number
 from scorebook.presenters.sentences import words
-from scorebook.presenters.wording import explain, meld_name, param_text
+from scorebook.presenters.wording import error_text, explain, meld_name, param_text
 from scorebook.services.entry import END_WORDS
 
 # --- helpers: the parameters as the sentences show them ----------------------------------
@@ -65,6 +65,11 @@ def _meld(p: Mapping[str, Any]) -> str:
 @words("hand.verdict")
 def _verdict(p: Mapping[str, Any]) -> str:
     return explain(p["verdict"])
+
+
+@words("hand.impossible")
+def _impossible(p: Mapping[str, Any]) -> str:
+    return error_text(p["error"])
 
 
 @words("hand.as-is")

@@ -19,15 +19,16 @@ from referee import ScoringError, build_table
 from referee.arrange import SearchTooLarge
 from referee.rulebook import RULES_BY_ID
 from referee.rules import FAMILY_NAMES
-from referee.verdict import MESSAGES, RULES_MESSAGES
+from referee.verdict import MESSAGES, RULES_MESSAGES, SCORING_MESSAGES, TABLE_MESSAGES
 from scorebook.models import Game
-from scorebook.plain_text import db_int
+from scorebook.plain_text import TEXT_MESSAGE, db_int
 from scorebook.presenters import sentences
 from scorebook.presenters.cards import picker_texts
+from scorebook.presenters.i18n import number
 from scorebook.presenters.wording import explain, param_text, say
 from scorebook.services.games import live_hand
 from scorebook.services.hands import live_table_players
-from scorebook.services.payloads import PayloadError
+from scorebook.services.payloads import BLANK_TEXT, CARDS_APART, PayloadError
 from scorebook.services.questions import TOO_MANY_WAYS, VERDICTS, verdict_json
 from scorebook.web.games.views import get_game
 from scorebook.web.referee.forms import (
@@ -162,7 +163,9 @@ def rule_entries(rule_ids: list[str], family: str) -> list[dict[str, Any]]:
 def error_text(exc: PayloadError) -> str:
     """A bad question's explanation in the page's language, from its code and parameters
     (the referee's own message where it gave one)."""
-    template = MESSAGES.get(exc.reason or "") or RULES_MESSAGES.get(exc.reason or "")
+    reason = exc.reason or ""
+    template = (MESSAGES.get(reason) or RULES_MESSAGES.get(reason)
+                or SCORING_MESSAGES.get(reason) or TABLE_MESSAGES.get(reason))
     if template is not None and "table_meld" in exc.params:  # a meld of the table given
         return gettext("Meld %(meld)s on the table: %(problem)s",
                        meld=param_text("meld", exc.params["table_meld"], name_melds=False),
@@ -178,6 +181,25 @@ def error_text(exc: PayloadError) -> str:
             return gettext("Enter the card first: tap it below or type it, like 8h.")
         return gettext("“%(token)s” is not a card (write cards like 7s, 10h, qd, as or jk).",
                        token=token)
+    if reason == CARDS_APART:
+        return gettext("Write the cards like 7s 10h jk jk=8h, apart by spaces, commas or "
+                       "semicolons.")
+    if reason == BLANK_TEXT:
+        return gettext("A meld id or a name cannot be only spaces.")
+    if exc.code == "bad-text":
+        return str(TEXT_MESSAGE)
+    if exc.code == "text-too-long":
+        return gettext("A meld id or a name can be at most %(max)s characters long; this one "
+                       "has %(count)s.", max=number(exc.params["max"]),
+                       count=number(exc.params["count"]))
+    if exc.code == "too-many-cards":
+        return gettext("The question names %(count)s cards, but the decks in play hold only "
+                       "%(deck)s.", count=number(exc.params["count"]),
+                       deck=number(exc.params["deck"]))
+    if exc.code == "too-many-melds":
+        return gettext("The question has %(count)s melds, but the %(deck)s cards in play make "
+                       "at most %(most)s.", count=number(exc.params["count"]),
+                       deck=number(exc.params["deck"]), most=number(exc.params["most"]))
     if exc.code == "take-too-deep":
         return ngettext("The discard pile holds only %(num)s card.",
                         "The discard pile holds only %(num)s cards.", exc.params["count"])
