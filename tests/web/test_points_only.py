@@ -18,9 +18,14 @@ from sqlalchemy import select
 from referee import make_rules
 from scorebook.extensions import db
 from scorebook.models import FINISHED, Change, Game, GameResult, Hand, HandScore
-from scorebook.presenters.sentences import say
+from scorebook.presenters.sentences import say, say_all
 from scorebook.services import hands, league, ratings
-from scorebook.services.exports import export_league, game_csv, import_league
+from scorebook.services.exports import (
+    LeagueImportError,
+    export_league,
+    game_csv,
+    import_league,
+)
 from scorebook.services.games import create_game, default_league
 from tests.web.test_api_document import body_schema, validator
 
@@ -285,8 +290,9 @@ def test_export_import_round_trip_and_an_old_export(app: Flask, client: FlaskCli
             db.drop_all()
             db.create_all()
             if data is tampered:
-                with pytest.raises(Exception, match="below zero"):
+                with pytest.raises(LeagueImportError) as caught:
                     import_league(json.loads(json.dumps(data)))
+                assert "below zero" in say_all(caught.value.sentences)
                 continue
             imported = import_league(json.loads(json.dumps(data)))
             assert hands.verify(list(db.session.scalars(select(Game)))) == []
