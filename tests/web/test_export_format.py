@@ -21,6 +21,7 @@ from scorebook.presenters.sentences import say_all
 from scorebook.services.export_format import SCHEMA_FILE, SCHEMA_PATH, json_schema, schema_text
 from scorebook.services.exports import LeagueImportError, import_league
 from tests.reading import page
+from tests.web.test_league_moves import exported
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,22 +40,6 @@ def test_the_site_serves_the_schema_and_the_export_page_links_it(app: Flask) -> 
     client.post("/games/new", data={"players-0": "Ann", "players-1": "Ben",
                                     "family": "rummy-500", "first_dealer": "0"})
     assert f'href="{SCHEMA_PATH}"' in page(client.get("/league/export"))
-
-
-def exported(make_app: Callable[..., Flask]) -> dict[str, Any]:
-    """A league of one finished hand's game (with a history), and an empty install."""
-    app = make_app()
-    client = app.test_client()
-    client.post("/games/new", data={"players-0": "Ann", "players-1": "Ben",
-                                    "family": "rummy-500", "first_dealer": "0"})
-    client.post("/games/1/hands/new", data={"number": "1", "players-0-melds": "7s 8s 9s",
-                                            "players-1-hand": "kd", "outcome": "p0"})
-    data = json.loads(client.get("/league/export.json").get_data(as_text=True))
-    with app.app_context():
-        db.session.remove()
-        db.drop_all()
-        db.create_all()
-    return data
 
 
 def test_an_export_is_valid_by_the_schema_and_a_broken_one_is_not(
