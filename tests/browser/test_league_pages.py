@@ -69,6 +69,7 @@ def joined(page, league_server) -> None:  # type: ignore[no-untyped-def]
     """Each test's browser opens the scorer invite link and joins the league."""
     page.goto(f"{league_server}/join/{SCORER_TOKEN}")
     page.get_by_role("button", name="Join").click()
+    page.wait_for_url(lambda url: "/join" not in url)  # joined: the page it leads to
     page.wait_for_load_state()
 
 

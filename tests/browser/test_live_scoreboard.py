@@ -39,6 +39,7 @@ def share(writer, watcher, live_server: str, role: str = "viewer") -> None:  # t
     link = writer.locator(f"#{role}-url").input_value()
     watcher.goto(link)
     watcher.get_by_role("button", name="Join").click()
+    watcher.wait_for_url(lambda url: "/join" not in url)  # joined: the page it leads to
     watcher.wait_for_load_state()
 
 

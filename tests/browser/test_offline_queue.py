@@ -70,6 +70,7 @@ def drafts(page: Page) -> dict[str, Any]:
 def join(page: Page, url: str) -> None:
     page.goto(url)
     page.get_by_role("button", name=re.compile("^Join")).click()
+    page.wait_for_url(lambda url: "/join" not in url)  # joined: the page it leads to
     page.wait_for_load_state()
 
 

@@ -355,6 +355,7 @@ def scorer_link(owner: Page, live_server: str) -> str:
 def join_with(phone: Page, link: str) -> None:
     phone.goto(link)
     phone.get_by_role("button", name="Join").click()
+    phone.wait_for_url(lambda url: "/join" not in url)  # joined: the page it leads to
     phone.wait_for_load_state()
 
 

@@ -45,6 +45,7 @@ def stats_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str,
 def join(page, server) -> None:  # type: ignore[no-untyped-def]
     page.goto(f"{server['url']}/join/{SCORER_TOKEN}")
     page.get_by_role("button", name="Join").click()
+    page.wait_for_url(lambda url: "/join" not in url)  # joined: the page it leads to
     page.wait_for_load_state()
 
 

@@ -63,6 +63,7 @@ def seed(app: Flask, name: str, hands_played: int) -> tuple[int, int, str]:
 def join(page: Page, url: str) -> None:
     page.goto(url)
     page.get_by_role("button", name=re.compile("^Join")).click()
+    page.wait_for_url(lambda url: "/join" not in url)  # joined: the page it leads to
     page.wait_for_load_state()
 
 
@@ -148,6 +149,7 @@ def test_a_scanned_code_joins_and_opens_the_game(browser, table: tuple[Flask, st
         other.goto(decoded)
         expect(other.locator("h1")).to_contain_text("Family Scan")
         other.get_by_role("button", name=re.compile("^Join")).click()
+        other.wait_for_url(lambda url: "/join" not in url)  # joined: the page it leads to
         other.wait_for_load_state()
         assert other.url == f"{url}/games/{game_id}"
         expect(other.get_by_role("link", name="Record hand 1")).to_be_visible()

@@ -59,6 +59,7 @@ def join(phone: Page, link: str, name: str | None = None) -> None:
     if name:
         phone.get_by_label("Whose phone is this? (optional)").fill(name)
     phone.get_by_role("button", name=re.compile("^Join")).click()
+    phone.wait_for_url(lambda url: "/join" not in url)  # joined: the page it leads to
     phone.wait_for_load_state()
 
 
