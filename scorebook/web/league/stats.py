@@ -38,7 +38,7 @@ from scorebook.services.stats.cards import MeldShape
 from scorebook.services.stats.games import GameSummary, game_summary
 from scorebook.services.stats.players import PlayerStats, everyone, player_stats
 from scorebook.services.stats.scope import Scope
-from scorebook.web.league.views import _league, _season, _season_choice, fixed
+from scorebook.web.league.scope import _league, _season, _season_choice, fixed
 
 bp = Blueprint("stats", __name__)
 

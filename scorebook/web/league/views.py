@@ -28,7 +28,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorebook.extensions import db
 from scorebook.limits import size_text
-from scorebook.models import Game, League, Player, Season, utcnow
+from scorebook.models import Game, League, Player, utcnow
 from scorebook.plain_text import db_int
 from scorebook.presenters.bidi import isolate
 from scorebook.presenters.charts import histogram, rating_chart
@@ -51,34 +51,13 @@ from scorebook.services.exports import (
 )
 from scorebook.services.games import load_game
 from scorebook.services.ratings import START_MU, display_rating
-from scorebook.web import Page, membership
+from scorebook.web import Page
 from scorebook.web.league.forms import ActionForm, ImportForm, MergeForm, PlayerNameForm, SeasonForm
+from scorebook.web.league.scope import _league, _season, _season_choice, fixed
+from scorebook.web.league.stats import player_sections
 
 bp = Blueprint("league", __name__)
-
-
-@bp.app_template_filter("fixed")
-def fixed(value: float, places: int = 1) -> str:
-    """A number with exactly ``places`` decimals in the page's language: ``23.0``."""
-    pattern = "#,##0." + "0" * places if places else "#,##0"
-    return str(format_decimal(value, format=pattern)).replace("-", "\u2212")
-
-
-def _league() -> League:
-    """The league this browser has open, if it may do what the request asks there (read:
-    a viewer; change: a scorer); without one, a redirect to /leagues."""
-    league = membership.current_league()
-    g.league = league  # the page's language may follow the league's
-    return league
-
-
-def _season(season_id: int) -> tuple[League, Season]:
-    """The open league and its season `season_id`; a 404 for another league's season."""
-    league = _league()
-    season = db.session.get(Season, season_id)
-    if season is None or season.league_id != league.id:
-        abort(404)
-    return league, season
+bp.add_app_template_filter(fixed, "fixed")
 
 
 @bp.app_template_global()
@@ -93,28 +72,6 @@ def _player(league: League, player_id: int) -> Player:
     if player is None or player.league_id != league.id:
         abort(404)
     return player
-
-
-def _season_choice(league: League, seasons: list[Season], default_current: bool
-                   ) -> tuple[Season | None, str]:
-    """The season asked for by ``?season=`` (an id or ``all``); without it, the season
-    holding today's date when ``default_current`` (else all time)."""
-    value = request.args.get("season", "")
-    if value == "all":
-        return None, "all"
-    if value.isdigit():
-        season = next((s for s in seasons if s.id == int(value)), None)
-        if season is None:
-            abort(404)
-        return season, str(season.id)
-    if value:
-        abort(404)
-    if default_current:
-        today = service.utcnow().date()
-        current = service.season_of_day(seasons, today)
-        if current is not None:
-            return current, str(current.id)
-    return None, "all"
 
 
 def file_stem(league: League) -> str:
@@ -184,8 +141,6 @@ def _games_played(league: League) -> dict[int, int]:
 
 @bp.get("/players/<int:player_id>")
 def player(player_id: int) -> str:
-    from scorebook.web.league.stats import player_sections  # (it imports this module)
-
     league = _league()
     seasons = service.prepare(league)
     who = _player(league, player_id)
