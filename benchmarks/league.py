@@ -53,7 +53,7 @@ from scorebook.models import (  # noqa: E402
     Seat,
     player_stat_sum,
 )
-from scorebook.services import access, ratings  # noqa: E402
+from scorebook.services import access, ratings, seasons  # noqa: E402
 from scorebook.services.stats import cache as stats_cache  # noqa: E402
 
 TARGETS = {"standings": 200, "player": 200, "history": 200, "results.csv first byte": 200,
@@ -175,8 +175,7 @@ def run(url: str, games: int, players: int, runs: int, only: list[str] | None = 
             began = time.perf_counter()
             ratings.rebuild(league_id)
             db.session.commit()
-            from scorebook.services import league as service
-            service.ensure_seasons(db.session.get(League, league_id))
+            seasons.ensure_seasons(db.session.get(League, league_id))
             print(f"every result and rating, once: {time.perf_counter() - began:.1f} s")
             began = time.perf_counter()
             stats_cache.refresh(league_id)

@@ -13,7 +13,7 @@ The pages are fetched through Flask's test client; each figure is the median of
 ``--runs`` requests after one warm-up, with the CPU time of this process beside it
 (SQLite runs in it), each with the statistics kept in the process forgotten first
 (as on the first view after a change: everything aggregated again from the cache
-tables), then again as a page seen before (the figures kept, ``scorebook.services.stats.memo``).
+tables), then again as a page seen before (the figures kept, ``scorebook.services.memo``).
 Apart: the first request (every result and rating built), the
 first count of every game's cards into the statistics cache (what ``flask scorebook
 stats`` does; the pages spread it over a few requests), and, after one hand of a game
@@ -40,8 +40,12 @@ from sqlalchemy import update  # noqa: E402
 from app import create_app  # noqa: E402
 from scorebook.extensions import db  # noqa: E402
 from scorebook.models import Game, League, Player, Season  # noqa: E402
-from scorebook.services import access, ratings  # noqa: E402
-from scorebook.services.stats import cache, memo  # noqa: E402
+from scorebook.services import (  # noqa: E402
+    access,
+    memo,  # noqa: E402
+    ratings,
+)
+from scorebook.services.stats import cache  # noqa: E402
 
 TARGET_MS = 200  # every league and statistics page, median
 #: Pages with a target (the history is timed for comparison).

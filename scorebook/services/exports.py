@@ -79,13 +79,8 @@ from scorebook.services.export_format import (
 from scorebook.services.games import MAX_NAME_LENGTH, complete_hands, verdict_of
 from scorebook.services.hands import _scoring_problem, _store, check_entry, check_melds
 from scorebook.services.history import clean_player_name
-from scorebook.services.league import (
-    MAX_SEASON_NAME,
-    as_utc,
-    ensure_seasons,
-    prepare,
-    season_of_day,
-)
+from scorebook.services.league import MAX_SEASON_NAME, prepare
+from scorebook.services.seasons import as_utc, ensure_seasons, season_of_day
 from scorebook.services.transaction import transaction
 
 

@@ -1,4 +1,6 @@
-"""Leagues that last for years: the roster, seasons, standings, player pages, history.
+"""Leagues that last for years: the roster, seasons, standings, player pages, history
+(which season a day belongs to, and the seasons every finished game needs, are
+:mod:`scorebook.services.seasons`).
 
 Every figure comes from the database's aggregation of the stored results
 (:class:`GameResult`, one row per player per finished game, built from the stored
@@ -9,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, and_, case, exists, func, or_, select, update
@@ -34,10 +36,10 @@ from scorebook.models import (
     utcnow,
 )
 from scorebook.plain_text import has_unwanted
-from scorebook.services import ratings
+from scorebook.services import ratings, sums
 from scorebook.services.errors import Sentence, sentence
 from scorebook.services.games import MAX_NAME_LENGTH, clean_name
-from scorebook.services.stats import sums
+from scorebook.services.seasons import as_utc, ensure_seasons, season_bounds, seasons_of
 from scorebook.services.transaction import transaction
 
 MAX_SEASON_NAME = 40
@@ -52,11 +54,6 @@ class LeagueError(ValueError):
         self.code = said.id
         self.sentence = said
         self.field = field
-
-
-def as_utc(value: datetime) -> datetime:
-    """A stored time as an aware UTC time (SQLite hands them back naive)."""
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 # --- the roster -------------------------------------------------------------------------
@@ -151,63 +148,6 @@ def merge_players(keep: Player, gone: Player) -> None:
 
 
 # --- seasons ----------------------------------------------------------------------------
-
-
-def season_bounds(season: Season) -> tuple[datetime, datetime]:
-    """The season as [start, end) in UTC times."""
-    start = datetime.combine(season.starts_on, time.min, tzinfo=UTC)
-    end = datetime.combine(season.ends_on + timedelta(days=1), time.min, tzinfo=UTC)
-    return start, end
-
-
-def seasons_of(league: League) -> list[Season]:
-    return list(db.session.scalars(select(Season).where(Season.league_id == league.id)
-                                   .order_by(Season.starts_on.desc())))
-
-
-def season_of_day(seasons: Sequence[Season], day: date) -> Season | None:
-    return next((s for s in seasons if s.starts_on <= day <= s.ends_on), None)
-
-
-def ensure_seasons(league: League, days: set[date] | None = None) -> list[Season]:
-    """Give every finished game a season (or the games finished on ``days``, when a
-    write names them): a day no season holds gets the season of its calendar year
-    (as much of the year as the other seasons leave free).  In the write that needs them
-    (a season saved or deleted, an import, :func:`ratings.sync` as a write commits)."""
-    seasons = seasons_of(league)
-    if days is None:
-        # (cast: the query keeps the games that have a finish)
-        days = {as_utc(cast(datetime, at)).date() for at in db.session.scalars(
-            select(Game.finished_at).where(Game.league_id == league.id,
-                                           Game.status == FINISHED,
-                                           Game.finished_at.is_not(None)))}
-    made: list[Season] = []
-    for day in sorted(days):
-        if season_of_day(seasons, day) is not None:
-            continue
-        start, end = date(day.year, 1, 1), date(day.year, 12, 31)
-        for s in seasons:
-            if s.ends_on < day:
-                start = max(start, s.ends_on + timedelta(days=1))
-            if s.starts_on > day:
-                end = min(end, s.starts_on - timedelta(days=1))
-        taken = {s.name for s in seasons}
-        name, n = str(day.year), 2
-        while name in taken:
-            name, n = f"{day.year} ({n})", n + 1
-        season = Season(league_id=league.id, name=name, starts_on=start, ends_on=end)
-        db.session.add(season)
-        seasons.append(season)
-        made.append(season)
-    added = bool(made)
-    if added:
-        db.session.flush()
-        # (the new seasons' sums; their tallies come with the write that finished the games:
-        # ratings.sync at its commit, or the retally of a season saved or deleted)
-        sums.resum(db.session, league.id, [s.id for s in made])
-        db.session.flush()
-        seasons.sort(key=lambda s: s.starts_on, reverse=True)
-    return seasons
 
 
 def save_season(league: League, name: str, starts_on: date | None, ends_on: date | None,

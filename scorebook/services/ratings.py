@@ -43,6 +43,7 @@ from scorebook.models import (
     Season,
     Seat,
 )
+from scorebook.services.seasons import ensure_seasons
 from scorebook.services.transaction import transaction
 
 RATING_SCALE = 40
@@ -455,11 +456,10 @@ def sync(session: AnySession, game_ids: set[int], deleted: dict[int, int],
         else:
             deferred.add(league_id)
     if days:
-        from scorebook.services import league as league_service  # (it imports this module)
         for league_id, seen in days.items():
             league = session.get(League, league_id)
             if league is not None:
-                league_service.ensure_seasons(league, days=seen)
+                ensure_seasons(league, days=seen)
     for league_id, (players, seen) in touched.items():
         if players:
             retally(session, league_id, players, seen)

@@ -53,6 +53,7 @@ from scorebook.services.exports import (
     import_league,
     league_csv,
 )
+from scorebook.services.seasons import as_utc
 from tests.reading import page as read
 
 T = dict[str, dict[str, str]]
@@ -957,7 +958,7 @@ def test_history_pages_follow_on_by_keyset_while_games_finish(
         return unescape(found.group(1))
 
     order = [g.id for g in sorted(made.values(), key=lambda g: (
-        league.as_utc(g.finished_at or g.started_at), g.id), reverse=True)]
+        as_utc(g.finished_at or g.started_at), g.id), reverse=True)]
     first = read(client.get("/league/history"))
     assert list(dict.fromkeys(shown(first))) == order[:2]
     # a game finishes (a newer one) and another is played before the next page is opened

@@ -16,6 +16,7 @@ from sqlalchemy import select
 from scorebook.extensions import db
 from scorebook.models import Game, Player, PlayerTally, Season
 from scorebook.services import exports, hands, league
+from scorebook.services.seasons import as_utc, season_of_day, seasons_of
 from tests.web import test_league as base
 from tests.web.test_league import the_league
 from tests.web.test_league_fresh import finished_games, random_game
@@ -32,13 +33,13 @@ def figures(rows: list[league.Standing]) -> list[tuple[Any, ...]]:
 
 def assert_tallies_counted(where: str) -> None:
     the = the_league()
-    for season in [None, *league.seasons_of(the)]:
+    for season in [None, *seasons_of(the)]:
         kept = figures(league.standings(the, season))
         counted = figures(league.counted_standings(the, season))
         assert kept == counted, (where, season)
         for row in counted:  # a player's page reads the same row alone
             assert figures(league.standings(the, season, player_id=row[0])) == [row]
-    seasons = {s.id for s in league.seasons_of(the)} | {0}
+    seasons = {s.id for s in seasons_of(the)} | {0}
     assert set(db.session.scalars(select(PlayerTally.season_id))) <= seasons, where
 
 
@@ -70,7 +71,7 @@ def test_random_writes_keep_the_tallies_of_a_fresh_count(made: dict[str, Game], 
             who = rng.choice(list(db.session.scalars(select(Player))))
             league.rename_player(who, f"{who.name}-{step}")
         elif move == "season":  # a season shrunk: the days it lets go get their year's
-            seasons = league.seasons_of(the_league())
+            seasons = seasons_of(the_league())
             if seasons:
                 season = rng.choice(seasons)
                 length = (season.ends_on - season.starts_on).days
@@ -78,7 +79,7 @@ def test_random_writes_keep_the_tallies_of_a_fresh_count(made: dict[str, Game], 
                 last = first + timedelta(days=rng.randint(0, (season.ends_on - first).days))
                 league.save_season(the_league(), f"Cut {step}", first, last, season)
         elif move == "drop season":
-            seasons = league.seasons_of(the_league())
+            seasons = seasons_of(the_league())
             if seasons:
                 league.delete_season(rng.choice(seasons))
         else:  # two players who never sat together become one
@@ -102,14 +103,14 @@ def test_an_import_counts_the_tallies(made: dict[str, Game], app: Flask) -> None
     for _ in range(5):
         random_game(rng, date(2024, 1, 1) + timedelta(days=rng.randint(0, 900)))
     data = exports.export_league(the_league())
-    before = {(s.name if s else '', *f[1:]) for s in [None, *league.seasons_of(the_league())]
+    before = {(s.name if s else '', *f[1:]) for s in [None, *seasons_of(the_league())]
               for f in figures(league.standings(the_league(), s))}
     db.session.remove()
     db.drop_all()
     db.create_all()
     exports.import_league(data)
     assert_tallies_counted("imported")
-    after = {(s.name if s else '', *f[1:]) for s in [None, *league.seasons_of(the_league())]
+    after = {(s.name if s else '', *f[1:]) for s in [None, *seasons_of(the_league())]
              for f in figures(league.standings(the_league(), s))}
     assert before == after
 
@@ -117,11 +118,11 @@ def test_an_import_counts_the_tallies(made: dict[str, Game], app: Flask) -> None
 def test_a_season_edit_recounts_its_games(made: dict[str, Game], app: Flask) -> None:
     the = the_league()
     games = sorted(finished_games(), key=lambda g: g.finished_at)
-    day = league.as_utc(games[-1].finished_at).date()
-    season = league.season_of_day(league.seasons_of(the), day)
+    day = as_utc(games[-1].finished_at).date()
+    season = season_of_day(seasons_of(the), day)
     assert season is not None
     league.save_season(the, "Only the last day", day, day, season)
     assert sum(r.games for r in league.standings(the, season)) == sum(
-        len(g.seats) for g in games if league.as_utc(g.finished_at).date() == day)
+        len(g.seats) for g in games if as_utc(g.finished_at).date() == day)
     assert_tallies_counted("shrunk")
     assert db.session.get(Season, season.id) is not None

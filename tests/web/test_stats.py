@@ -681,7 +681,7 @@ def records_said(client) -> str:  # type: ignore[no-untyped-def]
 
 
 def test_every_write_reaches_the_records_page(client, made: dict[str, Game]) -> None:
-    """A page seen before keeps its figures (scorebook.services.stats.memo) until something
+    """A page seen before keeps its figures (scorebook.services.memo) until something
     under them changes: a hand saved, edited or deleted, a game deleted.  Each step's
     answer is worked out from the cards in this module's docstring."""
     page = records_said(client)

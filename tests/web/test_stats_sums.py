@@ -29,12 +29,13 @@ from scorebook.models import (
     player_score_sum,
     player_stat_sum,
 )
-from scorebook.services import games, hands, league
+from scorebook.services import games, hands, league, memo
 from scorebook.services.entry import entry_from_text
-from scorebook.services.stats import cache, memo
+from scorebook.services.seasons import season_bounds
+from scorebook.services.stats import cache
 from scorebook.services.stats.players import everyone
 from scorebook.services.stats.scope import Scope
-from scorebook.services.stats.sums import COUNTS
+from scorebook.services.sums import COUNTS
 from tests.web.test_stats import ctx, made, play, stats, who  # noqa: F401
 
 P = PlayerGameStat
@@ -43,7 +44,7 @@ P = PlayerGameStat
 def scopes(league_id: int) -> list[tuple[int, tuple[datetime, datetime] | None]]:
     out: list[tuple[int, tuple[datetime, datetime] | None]] = [(ALL_TIME, None)]
     for s in db.session.scalars(select(Season).where(Season.league_id == league_id)):
-        out.append((s.id, league.season_bounds(s)))
+        out.append((s.id, season_bounds(s)))
     return out
 
 

@@ -13,4 +13,7 @@
   turning point.
 
 Every figure is a SQL aggregate over the cache; the pages never walk hands or cards.
+The sums per player and season (:mod:`scorebook.services.sums`) and the figures kept in
+this process (:mod:`scorebook.services.memo`) sit beside this package, below the league
+and the ratings, whose writes keep them up to date too.
 """

@@ -56,7 +56,8 @@ from scorebook.models import (
     StatTally,
     StrandedCard,
 )
-from scorebook.services.stats import cards, memo, sums
+from scorebook.services import memo, sums
+from scorebook.services.stats import cards
 from scorebook.services.stats.cards import (
     JOKER_TEXT,
     Values,

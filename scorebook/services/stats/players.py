@@ -25,12 +25,12 @@ from scorebook.models import (
     StatTally,
     player_stat_sum,
 )
-from scorebook.services.league import season_bounds
 from scorebook.services.ratings import START_MU, display_rating
+from scorebook.services.seasons import season_bounds
 from scorebook.services.stats.cache import MELD, MELDED, STRANDED
 from scorebook.services.stats.cards import JOKER_TEXT, MeldShape, parse_shape
 from scorebook.services.stats.scope import Scope
-from scorebook.services.stats.sums import COUNTS
+from scorebook.services.sums import COUNTS
 
 P = PlayerGameStat
 
@@ -159,7 +159,7 @@ class PlayerStats:
 def _summed(scope: Scope, player_id: int | None = None) -> tuple[Sums, int, int]:
     """(the sums, games with jokers, games of Basic Rummy) of one player over the scope,
     or of everyone (None): the maintained rows of :data:`player_stat_sum`, one per
-    player (:mod:`scorebook.services.stats.sums`), whatever the league's age."""
+    player (:mod:`scorebook.services.sums`), whatever the league's age."""
     t = player_stat_sum.c
     season_id = ALL_TIME if scope.season is None else scope.season.id
     where = [t.league_id == scope.league_id, t.season_id == season_id]

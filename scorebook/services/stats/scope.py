@@ -1,7 +1,7 @@
 """Which games a figure counts: a league's finished games, in one season or all time.
 
 A finished game counts in the season holding the day it finished (as the standings
-count it, :func:`scorebook.services.league.season_bounds`).
+count it, :func:`scorebook.services.seasons.season_bounds`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorebook.models import FINISHED, Game, Season
-from scorebook.services.league import season_bounds
+from scorebook.services.seasons import season_bounds
 
 
 @dataclass(frozen=True)

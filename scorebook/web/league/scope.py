@@ -9,6 +9,7 @@ from flask_babel import format_decimal
 from scorebook.extensions import db
 from scorebook.models import League, Season
 from scorebook.services import league as service
+from scorebook.services.seasons import season_of_day
 from scorebook.web import membership
 
 
@@ -51,7 +52,7 @@ def _season_choice(league: League, seasons: list[Season], default_current: bool
         abort(404)
     if default_current:
         today = service.utcnow().date()
-        current = service.season_of_day(seasons, today)
+        current = season_of_day(seasons, today)
         if current is not None:
             return current, str(current.id)
     return None, "all"

@@ -31,7 +31,8 @@ from scorebook.presenters.cards import RANK_NAMES, cards_html
 from scorebook.presenters.charts import count_bars, points_split_chart
 from scorebook.presenters.i18n import day, number
 from scorebook.services import league as league_service
-from scorebook.services.stats import cache, memo
+from scorebook.services import memo
+from scorebook.services.stats import cache
 from scorebook.services.stats import recap as recap_service
 from scorebook.services.stats import records as records_service
 from scorebook.services.stats.cards import MeldShape
@@ -46,7 +47,7 @@ T = TypeVar("T")
 
 
 def remembered(league_id: int, key: Hashable, compute: Callable[[], T]) -> T:
-    """:func:`scorebook.services.stats.memo.remembered`, the league's version read once
+    """:func:`scorebook.services.memo.remembered`, the league's version read once
     per request."""
     seen = g.setdefault("stats_versions", {}) if has_request_context() else None
     return memo.remembered(league_id, key, compute, seen)

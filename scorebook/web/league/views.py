@@ -51,6 +51,7 @@ from scorebook.services.exports import (
 )
 from scorebook.services.games import load_game
 from scorebook.services.ratings import START_MU, display_rating
+from scorebook.services.seasons import seasons_of
 from scorebook.web import Page
 from scorebook.web.league.forms import ActionForm, ImportForm, MergeForm, PlayerNameForm, SeasonForm
 from scorebook.web.league.scope import _league, _season, _season_choice, fixed
@@ -336,7 +337,7 @@ def edit_season(season_id: int) -> Page:
             return redirect(url_for("league.seasons"))
     else:
         error = _form_errors(form)
-    all_seasons = service.seasons_of(league)
+    all_seasons = seasons_of(league)
     edits = {s.id: SeasonForm(prefix=f"s{s.id}", obj=s, formdata=None) for s in all_seasons}
     edits[season.id] = form
     page = render_template("league/seasons.html", league=league, seasons=all_seasons,

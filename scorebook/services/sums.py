@@ -36,7 +36,7 @@ from scorebook.models import (
     player_score_sum,
     player_stat_sum,
 )
-from scorebook.services.stats import memo
+from scorebook.services import memo
 
 #: The ``stat_tally`` kind that counts a player's hand scores in a game (item: the score).
 SCORE = "score"
