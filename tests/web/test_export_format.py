@@ -128,6 +128,19 @@ CASES: dict[str, tuple[Callable[[Any], Any], tuple[str, ...]]] = {
 }
 
 
+def refused(make_app: Callable[..., Flask], body: bytes) -> tuple[Flask, str]:
+    """``body`` sent to the import page of an install with one game of Cy and Dee: the
+    app and the page, which must be a 400."""
+    app = make_app(PROPAGATE_EXCEPTIONS=False)
+    client = app.test_client()
+    client.post("/games/new", data={"players-0": "Cy", "players-1": "Dee"})
+    answer = client.post("/league/import", content_type="multipart/form-data", data={
+        "file": (io.BytesIO(body), "league.json")})
+    text = page(answer)
+    assert answer.status_code == 400, text[-1500:]
+    return app, text
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_a_hostile_file_is_refused_in_words_with_a_400(
         make_app: Callable[..., Flask], case: str) -> None:
@@ -136,13 +149,7 @@ def test_a_hostile_file_is_refused_in_words_with_a_400(
     changed = change(data)
     body = changed if isinstance(changed, bytes) else json.dumps(
         data if changed is None else changed).encode()
-    app = make_app(PROPAGATE_EXCEPTIONS=False)
-    client = app.test_client()
-    client.post("/games/new", data={"players-0": "Cy", "players-1": "Dee"})
-    answer = client.post("/league/import", content_type="multipart/form-data", data={
-        "file": (io.BytesIO(body), "league.json")})
-    text = page(answer)
-    assert answer.status_code == 400, text[-1500:]
+    app, text = refused(make_app, body)
     for word in words:
         assert word in text, (word, text[text.find('id="import-error"'):][:600])
     with app.app_context():  # nothing of the file stored
@@ -164,13 +171,7 @@ def test_a_hostile_file_is_refused_in_words_with_a_400(
         "bad UTF-8"])
 def test_a_file_that_is_no_league_export_is_a_400(make_app: Callable[..., Flask],
                                                    body: bytes) -> None:
-    app = make_app(PROPAGATE_EXCEPTIONS=False)
-    client = app.test_client()
-    client.post("/games/new", data={"players-0": "Cy", "players-1": "Dee"})
-    answer = client.post("/league/import", content_type="multipart/form-data", data={
-        "file": (io.BytesIO(body), "league.json")})
-    text = page(answer)
-    assert answer.status_code == 400, text[-1500:]
+    _app, text = refused(make_app, body)
     assert ("not JSON" in text or "not a Rummy Scorebook league export" in text
             or "nests its values more than 64 deep" in text), text[-1500:]
 
