@@ -27,3 +27,14 @@ class Sentence:
 def sentence(id: str, **params: Any) -> Sentence:
     """``sentence("game-over", number=3)``: a :class:`Sentence` with those parameters."""
     return Sentence(id, params)
+
+
+class SentenceError(ValueError):
+    """A service's refusal, as data: ``sentence`` says why (worded by the presenters'
+    ``say``), ``code`` is its id for programs, ``field`` the form field at fault if any."""
+
+    def __init__(self, said: Sentence, field: str | None = None) -> None:
+        super().__init__(said.id)
+        self.code = said.id
+        self.sentence = said
+        self.field = field

@@ -29,22 +29,15 @@ from scorebook.models import (
     utcnow,
 )
 from scorebook.plain_text import has_unwanted
-from scorebook.services.errors import Sentence, sentence
+from scorebook.services.errors import SentenceError, sentence
 from scorebook.services.transaction import transaction
 
 DEFAULT_LEAGUE_NAME = "Our table"
 MAX_NAME_LENGTH = 40
 
 
-class GameSetupError(ValueError):
-    """A game that cannot be started: ``code`` says why (the id of its ``sentence``, which
-    the presenters word with ``say``); ``field`` names the form field at fault."""
-
-    def __init__(self, said: Sentence, field: str | None = None) -> None:
-        super().__init__(said.id)
-        self.code = said.id
-        self.sentence = said
-        self.field = field
+class GameSetupError(SentenceError):
+    """A game that cannot be started (see :class:`SentenceError`)."""
 
 
 # --- the league and its players -----------------------------------------------------

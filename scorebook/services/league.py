@@ -37,7 +37,7 @@ from scorebook.models import (
 )
 from scorebook.plain_text import has_unwanted
 from scorebook.services import ratings, sums
-from scorebook.services.errors import Sentence, sentence
+from scorebook.services.errors import SentenceError, sentence
 from scorebook.services.games import MAX_NAME_LENGTH, clean_name
 from scorebook.services.seasons import as_utc, ensure_seasons, season_bounds, seasons_of
 from scorebook.services.transaction import transaction
@@ -45,15 +45,8 @@ from scorebook.services.transaction import transaction
 MAX_SEASON_NAME = 40
 
 
-class LeagueError(ValueError):
-    """Something the league cannot do: ``code`` says why (the id of its ``sentence``, which
-    the presenters word with ``say``); ``field`` names the form field at fault."""
-
-    def __init__(self, said: Sentence, field: str | None = None) -> None:
-        super().__init__(said.id)
-        self.code = said.id
-        self.sentence = said
-        self.field = field
+class LeagueError(SentenceError):
+    """Something the league cannot do (see :class:`SentenceError`)."""
 
 
 # --- the roster -------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from referee import (
@@ -353,17 +353,24 @@ def end_from(obj: Any, what: str) -> str | None:
     return str(obj)
 
 
-def players_from(obj: Any) -> list[PlayerHand]:
-    """The players of a hand: ``[{"name", "melds": [{"id", "cards"}], "layoffs":
-    [{"card", "onto", "end"?}], "hand": [...], "going_rummy"?}]`` (a lay-off's ``end``,
-    ``low`` or ``high``, says where an ace went on a run 2…K: ``values.ace-end``)."""
+def _named_players(obj: Any) -> Iterator[tuple[Mapping[str, Any], str]]:
+    """Each player object of a hand's ``players`` list with its name, checked: the list
+    must hold at least one, each an object with a name."""
     if not isinstance(obj, list) or not obj:
         raise PayloadError("bad-request", "players must be a list of the players of the hand")
-    players = []
     for i, item in enumerate(obj):
         item = require_object(item, f"player {i + 1}")
         name = text_from(item.get("name"), f"player {i + 1}'s name")
         assert name is not None
+        yield item, name
+
+
+def players_from(obj: Any) -> list[PlayerHand]:
+    """The players of a hand: ``[{"name", "melds": [{"id", "cards"}], "layoffs":
+    [{"card", "onto", "end"?}], "hand": [...], "going_rummy"?}]`` (a lay-off's ``end``,
+    ``low`` or ``high``, says where an ace went on a run 2…K: ``values.ace-end``)."""
+    players = []
+    for item, name in _named_players(obj):
         melds = []
         raw_melds = [] if item.get("melds") is None else item["melds"]
         if not isinstance(raw_melds, list):
@@ -406,13 +413,8 @@ def points_from(obj: Any, what: str) -> int:
 def point_players_from(obj: Any) -> list[tuple[PlayerHand, int]]:
     """The players of a hand given as points only: ``[{"name", "points", "going_rummy"?}]``,
     each with no cards (no melds, lay-offs or hand: the hand was not itemised)."""
-    if not isinstance(obj, list) or not obj:
-        raise PayloadError("bad-request", "players must be a list of the players of the hand")
     out = []
-    for i, item in enumerate(obj):
-        item = require_object(item, f"player {i + 1}")
-        name = text_from(item.get("name"), f"player {i + 1}'s name")
-        assert name is not None
+    for item, name in _named_players(obj):
         if any(item.get(key) not in (None, [], "") for key in ("melds", "layoffs", "hand")):
             raise PayloadError("bad-points", f"{name}: a points-only hand has no cards; leave "
                                              "melds, layoffs and hand out (or send the cards "
