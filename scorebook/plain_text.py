@@ -96,8 +96,8 @@ def _at_most(limit: int) -> str:
     """A regular expression of the whole numbers from 0 to ``limit`` (leading zeros
     allowed)."""
     digits = str(limit)
-    shorter = f"\\d{{1,{len(digits) - 1}}}" if len(digits) > 1 else None
-    same = [f"{digits[:i]}[0-{int(d) - 1}]\\d{{{len(digits) - i - 1}}}"
+    shorter = f"[0-9]{{1,{len(digits) - 1}}}" if len(digits) > 1 else None
+    same = [f"{digits[:i]}[0-{int(d) - 1}][0-9]{{{len(digits) - i - 1}}}"
             for i, d in enumerate(digits) if d != "0"]
     return "0*(?:" + "|".join(p for p in (shorter, *same, digits) if p) + ")"
 

@@ -80,7 +80,14 @@ from scorebook.services.games import MAX_NAME_LENGTH, complete_hands, verdict_of
 from scorebook.services.hands import _scoring_problem, _store, check_entry, check_melds
 from scorebook.services.history import clean_player_name
 from scorebook.services.league import MAX_SEASON_NAME, prepare
-from scorebook.services.seasons import as_utc, ensure_seasons, season_of_day
+from scorebook.services.seasons import (
+    FIRST_DAY,
+    LAST_DAY,
+    as_utc,
+    day_kept,
+    ensure_seasons,
+    season_of_day,
+)
 from scorebook.services.transaction import transaction
 
 
@@ -455,15 +462,30 @@ def _parse_time(value: str | None, what: str, required: bool = True) -> datetime
     except ValueError:
         raise LeagueImportError(sentence("exports.bad-time", what=what,
                                          value=value[:40])) from None
-    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
+    try:
+        utc = parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
+    except OverflowError:  # (9999-12-31T23:59:59-12:00 is in the year 10000 in UTC)
+        utc = None
+    if utc is None or not day_kept(utc.date()):
+        raise LeagueImportError(_out_of_range(what, value))
+    return utc
 
 
 def _parse_date(value: str, what: str) -> date:
     try:
-        return date.fromisoformat(value)
+        parsed = date.fromisoformat(value)
     except ValueError:
         raise LeagueImportError(sentence("exports.bad-date", what=what,
                                          value=value[:40])) from None
+    if not day_kept(parsed):
+        raise LeagueImportError(_out_of_range(what, value))
+    return parsed
+
+
+def _out_of_range(what: str, value: str) -> Sentence:
+    """A day or time before :data:`FIRST_DAY` or after :data:`LAST_DAY` (in UTC)."""
+    return sentence("exports.day-range", what=what, value=value[:40], first=FIRST_DAY,
+                    last=LAST_DAY)
 
 
 def _empty(league: League) -> bool:

@@ -36,6 +36,7 @@ from markupsafe import Markup
 from scorebook.extensions import db
 from scorebook.lan import is_loopback_host
 from scorebook.models import League
+from scorebook.plain_text import db_int
 from scorebook.services import access
 from scorebook.services.access import INVITE_ROLES
 
@@ -60,16 +61,21 @@ def door_token(league: League, role: str) -> str | None:
 
 
 def opened_by(token: str) -> tuple[League, str] | None:
-    """The league and role a door token opens, or None (not one, or its door changed)."""
+    """The league and role a door token opens, or None (not one, or its door changed).
+    The league id is ASCII digits within the database's ids (``"²".isdigit()`` is true,
+    and ``"١"`` reads as 1), and the token is compared as bytes (``compare_digest``
+    raises on text that is not ASCII)."""
     head, dot, _mac = token.partition(".")
-    if not dot or not head.isdigit() or len(head) > 12:
+    league_id = db_int(head) if dot and head == head.strip() else None
+    if league_id is None:
         return None
-    league = db.session.get(League, int(head))
+    league = db.session.get(League, league_id)
     if league is None:
         return None
+    given = token.encode("utf-8", "surrogatepass")
     for role in INVITE_ROLES:
         expected = door_token(league, role)
-        if expected is not None and hmac.compare_digest(expected, token):
+        if expected is not None and hmac.compare_digest(expected.encode(), given):
             return league, role
     return None
 

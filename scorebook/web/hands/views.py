@@ -145,8 +145,9 @@ def parse_outcome(value: str | None, names: list[str]) -> tuple[str, str | None]
     """``(ending, went_out)`` from the outcome radio, or None when nothing was chosen."""
     if value in (STOCK_OUT, DRAW):
         return value, None
-    if value and value.startswith("p") and value[1:].isdigit() and int(value[1:]) < len(names):
-        return WENT_OUT, names[int(value[1:])]
+    seat = db_int(value[1:]) if value and value.startswith("p") else None
+    if seat is not None and seat < len(names):
+        return WENT_OUT, names[seat]
     return None
 
 
