@@ -28,11 +28,20 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    event,
     func,
+    inspect,
     text,
 )
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import (
+    Mapped,
+    Mapper,
+    Session,
+    UOWTransaction,
+    mapped_column,
+    relationship,
+)
 from sqlalchemy.sql.elements import ColumnElement
 
 from referee import RuleSet, make_rules
@@ -56,6 +65,55 @@ MELD_LABEL_LENGTH = 80
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+# --- the columns' lengths, kept on every database -----------------------------------------
+# PostgreSQL refuses a text longer than its column (``varchar(n)`` counts characters);
+# SQLite stores it, so a league kept there could hold what it can never move to
+# PostgreSQL. Every flush checks the rows it writes against the lengths declared below,
+# on both, before any SQL: the same limits, and the same error, everywhere.
+
+
+class TooLong(ValueError):
+    """A text longer than its column holds: ``table``, ``column`` (the column's name),
+    ``attribute`` (the model's attribute, which may be named otherwise), its ``length``
+    and the ``value`` refused.  Nothing of the flush is written."""
+
+    def __init__(self, table: str, column: str, attribute: str, length: int,
+                 value: str) -> None:
+        super().__init__(f"{table}.{column} holds at most {length} characters, "
+                         f"not {len(value)}")
+        self.table, self.column, self.attribute = table, column, attribute
+        self.length, self.value = length, value
+
+
+_LENGTHS: dict[type, list[tuple[str, str, int]]] = {}
+
+
+def column_lengths(model: type) -> list[tuple[str, str, int]]:
+    """``(attribute, column, length)`` of each of ``model``'s text columns with a length."""
+    found = _LENGTHS.get(model)
+    if found is None:
+        mapper: Mapper[Any] = inspect(model)
+        found = [(key, column.name, column.type.length)
+                 for key, column in mapper.columns.items()
+                 if isinstance(column.type, String) and column.type.length]
+        _LENGTHS[model] = found
+    return found
+
+
+def check_lengths(session: Session, _context: UOWTransaction, _instances: object) -> None:
+    """Before a flush: every new or changed row's texts fit their columns (else
+    :class:`TooLong`)."""
+    for row in (*session.new, *session.dirty):
+        state = row.__dict__
+        for attribute, column, length in column_lengths(type(row)):
+            value = state.get(attribute)
+            if isinstance(value, str) and len(value) > length:
+                raise TooLong(type(row).__table__.name, column, attribute, length, value)
+
+
+event.listen(Session, "before_flush", check_lengths)
 
 
 class _InsertContext(Protocol):

@@ -126,6 +126,12 @@ def _bad_time(p: P) -> str:
                    value=p["value"])
 
 
+@words("exports.too-long")
+def _too_long(p: P) -> str:
+    return gettext("%(key)s in the file is longer than %(max)s characters: %(value)s",
+                   key=p["key"], max=p["max"], value=isolate(p["value"]))
+
+
 @words("exports.day-range")
 def _day_range(p: P) -> str:
     return gettext("%(what)s must fall between %(first)s and %(last)s: %(value)s",
