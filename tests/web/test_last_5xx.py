@@ -90,6 +90,8 @@ def test_numbers_in_queries_and_forms_are_ascii_digits(app: Flask, owner: FlaskC
                     f"/league/head-to-head?a=1&b={digits}", f"/league/records?season={digits}",
                     f"/league/players/1?season={digits}"):
             assert owner.get(url).status_code == 404, url
+        for url in (f"/games/{digits}", f"/api/v1/games/{digits}", f"/games/1/hands/{digits}"):
+            assert owner.get(url).status_code == 404, url  # (no other spelling of game 1)
         refused = owner.post("/games/1/hands/new", data={
             "number": "2", "players-0-melds": "7h 8h 9h", "players-1-hand": "kd",
             "outcome": f"p{digits}"})
