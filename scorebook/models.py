@@ -312,15 +312,12 @@ class Hand(Model):
     themselves (:mod:`scorebook.services.hands`): an edit or a live move adds one, a hand that
     takes a number starts above :attr:`Game.hand_version_mark`.
 
-    ``record_key`` and ``edit_key`` are the keys the phone made for the send that
-    recorded the hand and for the last send that changed it (static/js/outbox.js): a
-    send tried again after the network cut its answer finds its key here and is told
-    "stored" instead of storing the hand twice or being refused as another phone's."""
+    The keys of the sends that recorded or changed it are kept apart (:class:`SendKey`),
+    so they outlive the hand."""
 
     __tablename__ = "hand"
     __table_args__ = (
         UniqueConstraint("game_id", "number"),
-        UniqueConstraint("game_id", "record_key"),
         CheckConstraint(f"ending IN {HAND_ENDINGS!r}", name="ending"),
     )
 
@@ -339,8 +336,6 @@ class Hand(Model):
     points_only: Mapped[bool] = mapped_column(Boolean, default=False,
                                               server_default=text("false"))
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=_first_hand_version)
-    record_key: Mapped[str | None] = mapped_column(String(64))
-    edit_key: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
@@ -371,6 +366,38 @@ class Hand(Model):
         statistic that needs cards (points melded or stranded, melds, cards) filters or
         weighs its hands by it; totals, wins and hand scores count every hand."""
         return cls.points_only.is_(False)
+
+
+#: What a send did with its key: recorded a hand, or changed one.
+SEND_KINDS = ("record", "edit")
+
+
+class SendKey(Model):
+    """The key a phone sent a hand with (the offline queue's ``client_key``, the API's
+    ``Idempotency-Key``) and what that send did: the hand it stored (``hand_id``; None
+    once that hand is deleted), its number then and the version it left it at.  A send
+    tried again after the network cut its answer finds its key here and is answered as
+    the first try was, never stored twice; kept apart from the hand, it outlives a hand
+    another phone deleted meanwhile, so the retry is told so instead of bringing the hand
+    back.  Unique per game and kind: of two sends with one key at once, one stores the
+    hand, the other finds it.  Kept for ``SEND_KEY_DAYS`` (:mod:`scorebook.services.hands`)."""
+
+    __tablename__ = "send_key"
+    __table_args__ = (
+        UniqueConstraint("game_id", "kind", "key"),
+        CheckConstraint(f"kind IN {SEND_KINDS!r}", name="kind"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(6))
+    key: Mapped[str] = mapped_column(String(64))
+    hand_id: Mapped[int | None] = mapped_column(ForeignKey("hand.id", ondelete="SET NULL"),
+                                                index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
+                                                 index=True)
 
 
 class Meld(Model):
