@@ -14,6 +14,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from scorebook import limits
+from scorebook.models import TooLong
 
 API_PREFIX = "/api/"
 
@@ -122,7 +123,18 @@ def handle_csrf_error(error: CSRFError) -> Response:
     return error_response(400, str(STALE_FORM_MESSAGE), slug="csrf_failed")
 
 
+def handle_too_long(error: TooLong) -> Response:
+    """A text longer than its column (:class:`scorebook.models.TooLong`, on every
+    database): the forms and the services say so in their own words first; this is the
+    last word, never a 500. The write was rolled back."""
+    current_app.logger.warning("refused a text too long for its column: %s", error)
+    return error_response(400, gettext(
+        "Something you sent is longer than the %(most)s characters it may have: nothing "
+        "was saved.", most=error.length), slug="too_long")
+
+
 def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(CSRFError, handle_csrf_error)
+    app.register_error_handler(TooLong, handle_too_long)
     app.register_error_handler(InternalServerError, handle_internal_error)
     app.register_error_handler(HTTPException, handle_http_exception)

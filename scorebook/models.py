@@ -28,11 +28,20 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    event,
     func,
+    inspect,
     text,
 )
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import (
+    Mapped,
+    Mapper,
+    Session,
+    UOWTransaction,
+    mapped_column,
+    relationship,
+)
 from sqlalchemy.sql.elements import ColumnElement
 
 from referee import RuleSet, make_rules
@@ -56,6 +65,55 @@ MELD_LABEL_LENGTH = 80
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+# --- the columns' lengths, kept on every database -----------------------------------------
+# PostgreSQL refuses a text longer than its column (``varchar(n)`` counts characters);
+# SQLite stores it, so a league kept there could hold what it can never move to
+# PostgreSQL. Every flush checks the rows it writes against the lengths declared below,
+# on both, before any SQL: the same limits, and the same error, everywhere.
+
+
+class TooLong(ValueError):
+    """A text longer than its column holds: ``table``, ``column`` (the column's name),
+    ``attribute`` (the model's attribute, which may be named otherwise), its ``length``
+    and the ``value`` refused.  Nothing of the flush is written."""
+
+    def __init__(self, table: str, column: str, attribute: str, length: int,
+                 value: str) -> None:
+        super().__init__(f"{table}.{column} holds at most {length} characters, "
+                         f"not {len(value)}")
+        self.table, self.column, self.attribute = table, column, attribute
+        self.length, self.value = length, value
+
+
+_LENGTHS: dict[type, list[tuple[str, str, int]]] = {}
+
+
+def column_lengths(model: type) -> list[tuple[str, str, int]]:
+    """``(attribute, column, length)`` of each of ``model``'s text columns with a length."""
+    found = _LENGTHS.get(model)
+    if found is None:
+        mapper: Mapper[Any] = inspect(model)
+        found = [(key, column.name, column.type.length)
+                 for key, column in mapper.columns.items()
+                 if isinstance(column.type, String) and column.type.length]
+        _LENGTHS[model] = found
+    return found
+
+
+def check_lengths(session: Session, _context: UOWTransaction, _instances: object) -> None:
+    """Before a flush: every new or changed row's texts fit their columns (else
+    :class:`TooLong`)."""
+    for row in (*session.new, *session.dirty):
+        state = row.__dict__
+        for attribute, column, length in column_lengths(type(row)):
+            value = state.get(attribute)
+            if isinstance(value, str) and len(value) > length:
+                raise TooLong(type(row).__table__.name, column, attribute, length, value)
+
+
+event.listen(Session, "before_flush", check_lengths)
 
 
 class _InsertContext(Protocol):
@@ -254,15 +312,12 @@ class Hand(Model):
     themselves (:mod:`scorebook.services.hands`): an edit or a live move adds one, a hand that
     takes a number starts above :attr:`Game.hand_version_mark`.
 
-    ``record_key`` and ``edit_key`` are the keys the phone made for the send that
-    recorded the hand and for the last send that changed it (static/js/outbox.js): a
-    send tried again after the network cut its answer finds its key here and is told
-    "stored" instead of storing the hand twice or being refused as another phone's."""
+    The keys of the sends that recorded or changed it are kept apart (:class:`SendKey`),
+    so they outlive the hand."""
 
     __tablename__ = "hand"
     __table_args__ = (
         UniqueConstraint("game_id", "number"),
-        UniqueConstraint("game_id", "record_key"),
         CheckConstraint(f"ending IN {HAND_ENDINGS!r}", name="ending"),
     )
 
@@ -281,8 +336,6 @@ class Hand(Model):
     points_only: Mapped[bool] = mapped_column(Boolean, default=False,
                                               server_default=text("false"))
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=_first_hand_version)
-    record_key: Mapped[str | None] = mapped_column(String(64))
-    edit_key: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
@@ -313,6 +366,38 @@ class Hand(Model):
         statistic that needs cards (points melded or stranded, melds, cards) filters or
         weighs its hands by it; totals, wins and hand scores count every hand."""
         return cls.points_only.is_(False)
+
+
+#: What a send did with its key: recorded a hand, or changed one.
+SEND_KINDS = ("record", "edit")
+
+
+class SendKey(Model):
+    """The key a phone sent a hand with (the offline queue's ``client_key``, the API's
+    ``Idempotency-Key``) and what that send did: the hand it stored (``hand_id``; None
+    once that hand is deleted), its number then and the version it left it at.  A send
+    tried again after the network cut its answer finds its key here and is answered as
+    the first try was, never stored twice; kept apart from the hand, it outlives a hand
+    another phone deleted meanwhile, so the retry is told so instead of bringing the hand
+    back.  Unique per game and kind: of two sends with one key at once, one stores the
+    hand, the other finds it.  Kept for ``SEND_KEY_DAYS`` (:mod:`scorebook.services.hands`)."""
+
+    __tablename__ = "send_key"
+    __table_args__ = (
+        UniqueConstraint("game_id", "kind", "key"),
+        CheckConstraint(f"kind IN {SEND_KINDS!r}", name="kind"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(6))
+    key: Mapped[str] = mapped_column(String(64))
+    hand_id: Mapped[int | None] = mapped_column(ForeignKey("hand.id", ondelete="SET NULL"),
+                                                index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
+                                                 index=True)
 
 
 class Meld(Model):

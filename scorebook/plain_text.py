@@ -9,16 +9,26 @@ every name from the text around it (:mod:`scorebook.presenters.bidi`).
 
 Ids are PostgreSQL ``integer`` columns: up to :data:`MAX_ID` (SQLite would take up to
 2**63 - 1). A URL naming a bigger id finds nothing (404, :class:`IdConverter`); a form or
-JSON field holding one is refused (:func:`db_int`).
+JSON field holding one is refused (:func:`db_int`). Numbers are ASCII digits: "²" and
+"١" are digits to ``str.isdigit()``, not to a URL or a form here.
+
+A form's body is UTF-8 text (:class:`Utf8Request`): one that is not is a 400 that says
+so, where Werkzeug would read it with U+FFFD or ``%FF`` in place of what was sent.
 """
 
 from __future__ import annotations
 
+import codecs
 import re
-from typing import Any
+from typing import IO, Any
+from urllib.parse import parse_qsl
 
-from flask import Flask
+from flask import Flask, Request
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import FileStorage, Headers, MultiDict
+from werkzeug.exceptions import BadRequest
+from werkzeug.formparser import FormDataParser, MultiPartParser
 from werkzeug.routing import IntegerConverter
 from wtforms import Field, Form, ValidationError
 
@@ -96,8 +106,8 @@ def _at_most(limit: int) -> str:
     """A regular expression of the whole numbers from 0 to ``limit`` (leading zeros
     allowed)."""
     digits = str(limit)
-    shorter = f"\\d{{1,{len(digits) - 1}}}" if len(digits) > 1 else None
-    same = [f"{digits[:i]}[0-{int(d) - 1}]\\d{{{len(digits) - i - 1}}}"
+    shorter = f"[0-9]{{1,{len(digits) - 1}}}" if len(digits) > 1 else None
+    same = [f"{digits[:i]}[0-{int(d) - 1}][0-9]{{{len(digits) - i - 1}}}"
             for i, d in enumerate(digits) if d != "0"]
     return "0*(?:" + "|".join(p for p in (shorter, *same, digits) if p) + ")"
 
@@ -115,6 +125,82 @@ class IdConverter(IntegerConverter):
         super().__init__(map, *args, **kwargs)
 
 
+# --- form bodies: UTF-8 only ----------------------------------------------------------------
+
+#: The codec a multipart form's text fields are read with: UTF-8, strictly, whatever
+#: error handling Werkzeug asks of it (it asks for "replace").
+STRICT_UTF8 = "scorebook_strict_utf_8"
+
+
+def _find_strict_utf8(name: str) -> codecs.CodecInfo | None:
+    if name != STRICT_UTF8:
+        return None
+
+    def decode(data: Any, errors: str = "strict", /) -> tuple[str, int]:
+        return codecs.utf_8_decode(data, "strict", True)
+
+    return codecs.CodecInfo(codecs.lookup("utf-8").encode, decode, name=STRICT_UTF8)
+
+
+codecs.register(_find_strict_utf8)
+
+
+class NotUtf8(BadRequest):
+    """A form whose body is not UTF-8: refused, as a name holding NUL is (nothing
+    stored), instead of being read with characters that were not sent."""
+
+    def __init__(self) -> None:
+        super().__init__(description=gettext(
+            "What was sent is not UTF-8 text, so it cannot be read as it was typed: "
+            "nothing was saved. Send the form again from the page."))
+
+
+FormParts = tuple[IO[bytes], MultiDict[str, str], MultiDict[str, FileStorage]]
+
+
+class _Utf8Parts(MultiPartParser):
+    def get_part_charset(self, headers: Headers) -> str:
+        return STRICT_UTF8
+
+
+class Utf8FormParser(FormDataParser):
+    """Werkzeug's form parser, reading text as UTF-8 and refusing what is not
+    (:class:`NotUtf8`); files are left as they are."""
+
+    def _parse_urlencoded(self, stream: IO[bytes], mimetype: str,
+                          content_length: int | None, options: dict[str, str]
+                          ) -> FormParts:
+        try:
+            items = parse_qsl(stream.read().decode("utf-8"), keep_blank_values=True,
+                              encoding="utf-8", errors="strict")
+        except UnicodeDecodeError:
+            raise NotUtf8() from None
+        return stream, self.cls(items), self.cls()
+
+    def _parse_multipart(self, stream: IO[bytes], mimetype: str,
+                         content_length: int | None, options: dict[str, str]
+                         ) -> FormParts:
+        parser = _Utf8Parts(stream_factory=self.stream_factory,
+                            max_form_memory_size=self.max_form_memory_size,
+                            max_form_parts=self.max_form_parts, cls=self.cls)
+        boundary = options.get("boundary", "").encode("ascii")
+        if not boundary:
+            raise ValueError("Missing boundary")
+        try:
+            form, files = parser.parse(stream, boundary, content_length)
+        except UnicodeDecodeError:
+            raise NotUtf8() from None
+        return stream, form, files
+
+
+class Utf8Request(Request):
+    """The app's request: its form is read by :class:`Utf8FormParser`."""
+
+    form_data_parser_class = Utf8FormParser
+
+
 def init_app(app: Flask) -> None:
-    """Use :class:`IdConverter` for ``<int:…>`` (call before any route is added)."""
+    """Use :class:`IdConverter` for ``<int:…>`` (call before any route is added), and
+    read forms as UTF-8 only (:class:`Utf8Request`)."""
     app.url_map.converters["int"] = IdConverter
+    app.request_class = Utf8Request

@@ -37,7 +37,7 @@ from scorebook.services.hands import (
     check_stale,
     delete_hand,
     edit_hand,
-    record_hand,
+    record_sent,
     send_key,
     sent_before,
 )
@@ -250,13 +250,15 @@ def create_hand(game_id: int) -> Response | tuple[Response, int]:
             raise HandError(as_is("number must be the number of the hand being recorded"),
                             "bad-request")
         entry = _entry(body, game)
-        hand = record_hand(game, entry, number, key=key)
+        sent = record_sent(game, entry, number, key=key)
     except HandConflict as conflict:
         return _conflict(game, conflict)
     except HandError as error:
         return _hand_error(error)
+    if sent.replayed:  # the same key sent at the same moment: the other send stored it
+        return _replayed(game_or_404(game_id), sent.hand)
     game = game_or_404(game_id)
-    return jsonify({"hand": hand_json(game, hand), "game": game_json(game)}), 201
+    return jsonify({"hand": hand_json(game, sent.hand), "game": game_json(game)}), 201
 
 
 @bp.put("/<int:game_id>/hands/<int:number>")
@@ -273,7 +275,10 @@ def update_hand(game_id: int, number: int) -> Response:
         hand = _target(game, number, body)
         hand = edit_hand(hand, entry, _version(body), _hand_id(body), key=key)
     except HandConflict as conflict:
-        done = sent_before(game_id, key, "edit")  # the same change, sent twice at once
+        try:
+            done = sent_before(game_id, key, "edit")  # the same change, sent twice at once
+        except HandError as error:
+            return _hand_error(error)
         if done is not None:
             return _replayed(game_or_404(game_id), done)
         return _conflict(game, conflict)

@@ -23,6 +23,7 @@ from scorebook.api.schemas import (
     GameAfter,
     GameAnswer,
     GamePath,
+    Gone,
     HandBody,
     HandPath,
     HandRefused,
@@ -107,6 +108,9 @@ CONFLICT = Answer("Another phone saved or changed this hand first, or the hands 
 NO_VERSION = Answer("The change did not say which version of the hand it is for (neither "
                     "the body nor the query string)", VersionMissing)
 REPLAYED = {"Idempotent-Replayed": "true: a write sent again with the same Idempotency-Key"}
+GONE = Answer("The hand a write with this Idempotency-Key stored was deleted since, on "
+              "another phone (code hand-deleted-since): nothing is stored again; send it "
+              "with a new key to store it after all", Gone)
 
 #: Each question: its summary, and the 400s a body that fits can still get.
 QUESTION_DOCS: dict[str, tuple[str, list[str]]] = {
@@ -155,7 +159,7 @@ ROUTES: list[Route] = [
            200: Answer("The hand a write with the same Idempotency-Key stored before",
                        HandWritten, REPLAYED),
            400: _bad_input(HAND_CODES, HandRefused), 403: FORBIDDEN, 404: NOT_FOUND,
-           409: CONFLICT, 413: TOO_LARGE},
+           409: CONFLICT, 410: GONE, 413: TOO_LARGE},
           HandBody, (GamePath, WriteHeaders), HAND_CODES),
     Route("get", "/games/{game_id}/hands/{number}",
           "One recorded hand, card by card (or, points_only, each player's points)",
@@ -166,7 +170,7 @@ ROUTES: list[Route] = [
           "points only",
           {200: Answer("The hand as changed, and the game after", HandWritten, REPLAYED),
            400: _bad_input(HAND_CODES, HandRefused), 403: FORBIDDEN, 404: NOT_FOUND,
-           409: CONFLICT, 413: TOO_LARGE, 428: NO_VERSION},
+           409: CONFLICT, 410: GONE, 413: TOO_LARGE, 428: NO_VERSION},
           HandBody, (HandPath, ReadQuery, WriteHeaders), HAND_CODES,
           "version and id in the body, or as query parameters; without a version, 428"),
     Route("delete", "/games/{game_id}/hands/{number}",

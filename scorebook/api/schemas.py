@@ -37,7 +37,7 @@ from referee import FAMILIES
 from referee.rules import OPTION_SPECS, REQUIREMENTS, OptionSpec, Requirement
 from scorebook.models import GAME_STATUSES, HAND_ENDINGS
 from scorebook.plain_text import MAX_ID, MAX_POINTS
-from scorebook.services.hands import SEND_KEY
+from scorebook.services.hands import SEND_KEY, SEND_KEY_DAYS
 from scorebook.services.payloads import (
     CARD_PATTERN,
     MAX_CARDS,
@@ -768,6 +768,18 @@ class Conflict(Error):
     error: ConflictDetail
 
 
+class GoneDetail(HandErrorDetail):
+    code: str = Field(json_schema_extra={"enum": ["hand-deleted-since"]})
+
+
+class Gone(Error):
+    """The hand a write with this Idempotency-Key stored (or changed) was deleted since,
+    on another phone: nothing is stored again. To store it after all, send it with a new
+    key."""
+
+    error: GoneDetail
+
+
 NotFound = _coded("NotFound", ["not_found"], "No such game or hand (or not in your leagues).")
 Forbidden = _coded("Forbidden", ["forbidden"], "A viewer may read the game, not change it.")
 TooLarge = _coded("TooLarge", ["payload_too_large"], "The body is larger than the limit.")
@@ -813,10 +825,12 @@ class WriteHeaders(Parameters):
     located = "header"
     idempotency_key: str | None = Field(
         default=None, alias="Idempotency-Key", pattern=f"^({SEND_KEY.pattern})?$",
-        description="your key for this write (8 to 64 letters, digits, - or _): sent again "
-                    "with the same key, the write is answered with the hand it stored "
-                    "(Idempotent-Replayed: true) instead of storing it twice; a malformed "
-                    "key is a 400 (bad-key)")
+        description="your key for this write (8 to 64 letters, digits, - or _), kept "
+                    f"{SEND_KEY_DAYS} days: sent again with the same key (its answer lost, or sent "
+                    "twice at once), the write is answered with the hand it stored "
+                    "(200, Idempotent-Replayed: true) instead of storing it twice, or, "
+                    "if that hand was deleted since, with 410 (hand-deleted-since); a "
+                    "malformed key is a 400 (bad-key)")
 
 
 def parameters(models: tuple[type[Parameters], ...]) -> list[dict[str, Any]]:

@@ -33,7 +33,7 @@ def meld_label(player: str, k: int) -> str:
 def meld_label_parts(label: str) -> tuple[str, int] | None:
     """The owner and number in a label made by :func:`meld_label` (None for others)."""
     owner, dash, k = label.rpartition("-")
-    return (owner, int(k)) if owner and dash and k.isdigit() else None
+    return (owner, int(k)) if owner and dash and k.isascii() and k.isdigit() else None
 
 
 def meld_name(label: str) -> str:

@@ -46,6 +46,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorebook.extensions import db
 from scorebook.models import EndedMembership, Game, League
+from scorebook.plain_text import db_int
 from scorebook.services.errors import Sentence, sentence
 
 VIEWER = "viewer"
@@ -191,7 +192,8 @@ def _valid_role(browser: Browser, league: League | Doors, entry: Any) -> str | N
     if role not in RANK or not isinstance(fingerprint, str):
         return None
     door = _door(league, role)
-    if door is None or not hmac.compare_digest(fingerprint, _fingerprint(door)):
+    if door is None or not hmac.compare_digest(fingerprint.encode("utf-8", "surrogatepass"),
+                                               _fingerprint(door).encode()):
         return None
     if len(entry) == 3 and (not isinstance(entry[2], str)
                             or _ended(browser, league.id, entry[2])):
@@ -224,7 +226,7 @@ def has_role(browser: Browser, league: League | Doors | None, role: str) -> bool
 
 def member_leagues(browser: Browser) -> list[tuple[League, str]]:
     """Every league this browser is a member of, with its role, by name."""
-    ids = [int(k) for k in _memberships(browser.store) if k.isdigit()]
+    ids = [i for i in map(db_int, _memberships(browser.store)) if i is not None]
     if not ids:
         return []
     leagues = db.session.scalars(select(League).where(League.id.in_(ids))

@@ -184,10 +184,10 @@ def _layoff(line: str, owner: str, melds: Mapping[str, int], names: Sequence[str
     end = ends.get(rest[-1].lower()) if rest else None
     if end is not None:
         rest.pop()
-    if len(rest) == 1 and (m := re.fullmatch(r"(.+?)-(\d+)", rest[0])):
+    if len(rest) == 1 and (m := re.fullmatch(r"(.+?)-([0-9]+)", rest[0])):
         rest = [m.group(1), m.group(2)]
     number: int | None = None
-    if rest and rest[-1].isdigit():
+    if rest and rest[-1].isascii() and rest[-1].isdigit():
         number = int(rest.pop())
     wanted = " ".join(rest).lower()
     if not wanted:

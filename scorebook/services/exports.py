@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import reprlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, date, datetime
@@ -60,6 +61,7 @@ from scorebook.models import (
     Player,
     Season,
     Seat,
+    TooLong,
 )
 from scorebook.plain_text import MAX_ID, has_unwanted
 from scorebook.services import ratings
@@ -80,7 +82,14 @@ from scorebook.services.games import MAX_NAME_LENGTH, complete_hands, verdict_of
 from scorebook.services.hands import _scoring_problem, _store, check_entry, check_melds
 from scorebook.services.history import clean_player_name
 from scorebook.services.league import MAX_SEASON_NAME, prepare
-from scorebook.services.seasons import as_utc, ensure_seasons, season_of_day
+from scorebook.services.seasons import (
+    FIRST_DAY,
+    LAST_DAY,
+    as_utc,
+    day_kept,
+    ensure_seasons,
+    season_of_day,
+)
 from scorebook.services.transaction import transaction
 
 
@@ -140,12 +149,74 @@ _CLOSE = frozenset({"end_map", "end_array"})
 def _scan(stream: IO[bytes]) -> str | None:
     """One pass over the whole file's events (no values built, no paths kept): ``None``
     if it is no JSON object, else the event that opens its ``games`` (``""`` if it has
-    none). Refuses a file nested deeper than :data:`MAX_DEPTH`."""
+    none). Refuses a file nested deeper than :data:`MAX_DEPTH`, and one whose text
+    escapes a lone surrogate (:class:`_Surrogates`)."""
     stream.seek(0)
     try:
-        return _scan_events(iter(ijson.basic_parse(stream, use_float=True)))
+        return _scan_events(iter(ijson.basic_parse(_Surrogates(stream), use_float=True)))
     except UnicodeDecodeError:  # (JSON is UTF-8: the file is no JSON)
         raise JSONError("the file is not UTF-8") from None
+
+
+#: A backslash escape of JSON text: ``\uXXXX`` (its four hex digits), or any other.
+_ESCAPE = re.compile(rb"\\(?:u([0-9A-Fa-f]{4})|.)", re.DOTALL)
+
+
+class _Surrogates:
+    """The file as it is read, refusing a JSON escape of an unpaired UTF-16 surrogate
+    (``"\\ud800"``, a high half not followed at once by a low one, or a low half alone):
+    no database stores one, and the C parser ijson uses would not say so but read it as
+    ``?`` (or pair ``"\\ud800\\u0041"`` into another character), so the import's check
+    of every text would see something the file does not say. Raw surrogates are no UTF-8,
+    which the parser refuses itself."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.carry = b""  # the end of the last read: an escape the next read completes
+        self.read_so_far = 0
+        self.high_ends: int | None = None  # where a high half ends, awaiting its low half
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.stream.read(size)
+        if size != 0:
+            self._check(data, final=not data)
+        return data
+
+    def _check(self, data: bytes, final: bool) -> None:
+        text = self.carry + data
+        base = self.read_so_far - len(self.carry)  # where text starts in the file
+        self.read_so_far += len(data)
+        self.carry = b""
+        done = 0
+        for found in _ESCAPE.finditer(text):
+            if not final and found.start() > len(text) - 6:  # perhaps cut short: next read
+                break
+            done = found.end()
+            start, code = base + found.start(), found.group(1)
+            value = int(code, 16) if code else None
+            if self.high_ends is not None and start != self.high_ends:
+                self._refuse(text, found.start())
+            if value is not None and 0xDC00 <= value <= 0xDFFF:
+                if self.high_ends is None:
+                    self._refuse(text, found.start())
+                self.high_ends = None
+            elif value is not None and 0xD800 <= value <= 0xDBFF:
+                if self.high_ends is not None:
+                    self._refuse(text, found.start())
+                self.high_ends = base + found.end()
+            elif self.high_ends is not None:
+                self._refuse(text, found.start())
+        cut = text.find(b"\\", done)
+        if cut >= 0 and not final:
+            self.carry = text[cut:]
+        checked = base + len(text) - len(self.carry)
+        if self.high_ends is not None and (checked > self.high_ends or final):
+            self._refuse(text, max(0, self.high_ends - base - 6))
+
+    @staticmethod
+    def _refuse(text: bytes, at: int) -> None:
+        escape = text[at:at + 6].decode("ascii", "replace")  # (\\uXXXX, as the file has it)
+        raise LeagueImportError(sentence("exports.broken-text", text=escape))
 
 
 def _scan_events(events: Iterator[tuple[str, Any]]) -> str | None:
@@ -455,15 +526,30 @@ def _parse_time(value: str | None, what: str, required: bool = True) -> datetime
     except ValueError:
         raise LeagueImportError(sentence("exports.bad-time", what=what,
                                          value=value[:40])) from None
-    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
+    try:
+        utc = parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
+    except OverflowError:  # (9999-12-31T23:59:59-12:00 is in the year 10000 in UTC)
+        utc = None
+    if utc is None or not day_kept(utc.date()):
+        raise LeagueImportError(_out_of_range(what, value))
+    return utc
 
 
 def _parse_date(value: str, what: str) -> date:
     try:
-        return date.fromisoformat(value)
+        parsed = date.fromisoformat(value)
     except ValueError:
         raise LeagueImportError(sentence("exports.bad-date", what=what,
                                          value=value[:40])) from None
+    if not day_kept(parsed):
+        raise LeagueImportError(_out_of_range(what, value))
+    return parsed
+
+
+def _out_of_range(what: str, value: str) -> Sentence:
+    """A day or time before :data:`FIRST_DAY` or after :data:`LAST_DAY` (in UTC)."""
+    return sentence("exports.day-range", what=what, value=value[:40], first=FIRST_DAY,
+                    last=LAST_DAY)
 
 
 def _empty(league: League) -> bool:
@@ -496,6 +582,8 @@ def import_league(data: Any, replace: League | None = None,
         raise
     except JSONError:  # a streamed file, broken further on than its start
         raise LeagueImportError(NOT_JSON) from None
+    except TooLong as exc:  # (a row of the file's head: its names were checked already)
+        raise _too_long(exc) from None
     except DBAPIError as exc:
         # a last resort, never shown as it is (it quotes the SQL): the checks above
         # should have said what is wrong in words
@@ -643,14 +731,17 @@ def _import(data: Any, replace: League | None = None) -> League:
         try:
             _check_strings(raw)
             stored = _import_game(league, index, _valid_game(index, raw), who)
+            db.session.flush()  # (its history too: the columns' lengths are checked here)
         except _Placed:
             raise
         except LeagueImportError as exc:
             raise _Placed(sentence("exports.in-game", game=index,
                                    problem=exc.sentences)) from exc
+        except TooLong as exc:
+            raise _Placed(sentence("exports.in-game", game=index,
+                                   problem=_too_long(exc).sentences)) from None
         # stored and checked: let the session forget it (the transaction keeps it), so
         # memory holds one game at a time however many the file has
-        db.session.flush()
         for row in stored:
             db.session.expunge(row)
     db.session.flush()
@@ -676,6 +767,17 @@ def _check_name(name: str, longest: int, what: str) -> str:
         raise LeagueImportError(sentence("exports.name-length", what=what, max=longest,
                                          name=name[:60]))
     return name
+
+
+#: The file's name of a column the models name otherwise.
+_FILE_KEYS = {"session_key": "session", "run_end": "end"}
+
+
+def _too_long(exc: TooLong) -> LeagueImportError:
+    """A text of the file longer than its column holds (on every database alike)."""
+    key = _FILE_KEYS.get(exc.column, exc.column)
+    return LeagueImportError(sentence("exports.too-long", key=key, max=exc.length,
+                                      value=exc.value[:40]))
 
 
 def _check_strings(data: Any) -> None:

@@ -30,9 +30,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, select, update
+from sqlalchemy import CursorResult, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -69,6 +71,7 @@ from scorebook.models import (
     Hand,
     Meld,
     MeldCard,
+    SendKey,
     StrandedCard,
     utcnow,
 )
@@ -436,12 +439,45 @@ def _retire_versions(game: Game, leaving: Sequence[Hand]) -> int:
     return mark
 
 
+# --- the keys of the sends: the same send twice stores one hand ---------------------------
+# A phone that sent a hand cannot tell, when the network cut the answer, whether the server
+# stored it: it sends it again with the same key (static/js/outbox.js; the API's
+# Idempotency-Key). The key and what its send did are kept apart from the hand
+# (:class:`SendKey`), for SEND_KEY_DAYS, so the second try is answered as the first was --
+# with the hand it stored, wherever it is numbered now, or, if another phone deleted that
+# hand since, with a refusal that says so: the hand never comes back.
+
 #: A send's key (static/js/outbox.js makes one per hand sent): letters, digits, - and _.
 SEND_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
+#: How long a send's key (and what its send did) is kept: a send tried again within it is
+#: answered as its first try was. A phone's queue drops a hand untouched for 14 days
+#: (static/js/drafts.js); every save of a hand clears keys older than this.
+SEND_KEY_DAYS = 30
+RECORD, EDIT = "record", "edit"
+
+
+class SentHandDeleted(HandError):
+    """The hand a send with this key stored was deleted since (by another phone): 410.
+    It is not stored again; the phone is told so and stops sending it."""
+
+    status = 410
+
+    def __init__(self, number: int) -> None:
+        super().__init__(sentence("hand.deleted-since-sent", number=number),
+                         "hand-deleted-since")
+
+
+@dataclass(frozen=True)
+class Sent:
+    """What a send did: the ``hand`` it stored, or (``replayed``) the one a send with the
+    same key stored before."""
+
+    hand: Hand
+    replayed: bool = False
 
 
 def send_key(value: object) -> str | None:
-    """The key a phone sent with a hand (None when it sent none); a key not of the
+    """The key a phone sent a hand with (None when it sent none); a key not of the
     form :data:`SEND_KEY` is refused, as nothing could be matched by it."""
     if value is None or value == "":
         return None
@@ -450,14 +486,32 @@ def send_key(value: object) -> str | None:
     return value
 
 
-def sent_before(game_id: int, key: str | None, kind: str = "record") -> Hand | None:
+def sent_before(game_id: int, key: str | None, kind: str = RECORD) -> Hand | None:
     """The hand a send with ``key`` already stored in the game (``kind``: "record" or
-    "edit"), if it did: the same send tried again after its answer was lost."""
+    "edit"), if it did: the same send tried again after its answer was lost.  If that
+    hand was deleted since, :class:`SentHandDeleted`."""
     if not key:
         return None
-    column = Hand.record_key if kind == "record" else Hand.edit_key
-    return db.session.scalar(select(Hand).where(
-        Hand.game_id == game_id, column == key, Hand.complete.is_(True)))
+    kept = db.session.execute(select(SendKey.hand_id, SendKey.number).where(
+        SendKey.game_id == game_id, SendKey.kind == kind, SendKey.key == key)).first()
+    if kept is None:
+        return None
+    hand = db.session.get(Hand, kept.hand_id) if kept.hand_id is not None else None
+    if hand is None or not hand.complete:
+        raise SentHandDeleted(kept.number)
+    return hand
+
+
+def _keep_key(hand: Hand, key: str | None, kind: str) -> None:
+    """Keep ``key`` with what its send did to ``hand`` (in the send's own transaction: of
+    two sends with one key, the second cannot commit), and drop keys past their days."""
+    if key is None:
+        return
+    db.session.execute(delete(SendKey).where(
+        SendKey.created_at < utcnow() - timedelta(days=SEND_KEY_DAYS)
+    ).execution_options(synchronize_session=False))
+    db.session.add(SendKey(game_id=hand.game_id, kind=kind, key=key, hand_id=hand.id,
+                           number=hand.number, version=hand.version))
 
 
 def record_hand(game: Game, entry: Entry, number: int | None = None,
@@ -465,18 +519,26 @@ def record_hand(game: Game, entry: Entry, number: int | None = None,
     """Store a new hand (``number`` is the hand the scorer was recording: when
     another phone has just stored it, :class:`HandConflict`).  ``key`` is the phone's
     key for this send: when a send with it stored a hand already, that hand is the
-    answer (wherever it is now numbered) and nothing is stored again."""
+    answer (wherever it is now numbered) and nothing is stored again
+    (:func:`record_sent` says which it was)."""
+    return record_sent(game, entry, number, key).hand
+
+
+def record_sent(game: Game, entry: Entry, number: int | None = None,
+                key: str | None = None) -> Sent:
+    """:func:`record_hand`, saying whether the hand was stored now or by a send with the
+    same key before (``replayed``): of sends with one key at once, one stores it."""
     game_id = game.id
     done = sent_before(game_id, key)
     if done is not None:
-        return done
+        return Sent(done, replayed=True)
     try:
-        return _record(game, entry, number, key)
+        return Sent(_record(game, entry, number, key))
     except HandError:
         # the same send, tried twice at the same moment: the other one stored it
         done = sent_before(game_id, key)
         if done is not None:
-            return done
+            return Sent(done, replayed=True)
         raise
 
 
@@ -498,8 +560,7 @@ def _record(game: Game, entry: Entry, number: int | None, key: str | None) -> Ha
     players, result = check_entry(game, entry)
     dealer = game.seats[next_dealer_position(game)].player_id
     hand = Hand(game_id=game.id, number=expected, dealer_id=dealer, complete=True,
-                version=_fresh_version(game), melds=[], stranded=[], scores=[],
-                record_key=key)
+                version=_fresh_version(game), melds=[], stranded=[], scores=[])
     db.session.add(hand)
     _set_outcome(hand, game, entry)
     game_id = game.id
@@ -517,6 +578,7 @@ def _record(game: Game, entry: Entry, number: int | None, key: str | None) -> Ha
             recompute(game)
             history.log(game, history.RECORDED, summary(players, result), hand.number,
                         {"points_only": True} if entry.points is not None else None)
+            _keep_key(hand, key, RECORD)
     except (StaleDataError, IntegrityError):  # the game changed under us: nothing stored
         stored_id = db.session.scalar(select(Hand.id).where(
             Hand.game_id == game_id, Hand.number == expected))
@@ -582,8 +644,7 @@ def _store_complete(hand: Hand, game: Game, entry: Entry, action: str,
         _store(hand, game, players, result)
         hand.complete = True
         hand.version = hand.version + 1
-        if key is not None:
-            hand.edit_key = key
+        _keep_key(hand, key, EDIT)
         recompute(game)
         extra = None
         if details is not None:
@@ -597,7 +658,7 @@ def edit_hand(hand: Hand, entry: Entry, version: int | None, hand_id: int | None
               key: str | None = None) -> Hand:
     """Replace a stored hand's cards (``version``: the one the scorer edited; ``hand_id``:
     the hand the scorer edited, when the page or the client says; ``key``: the phone's
-    key for this send, kept as the hand's :attr:`Hand.edit_key`)."""
+    key for this send, kept with what it did: :class:`SendKey`)."""
     game = hand.game
     check_stale(game, hand.number, hand, hand_id, version)
     return _store_complete(hand, game, entry, history.EDITED, {"before": snapshot(hand)},

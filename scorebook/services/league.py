@@ -39,7 +39,15 @@ from scorebook.plain_text import has_unwanted
 from scorebook.services import ratings, sums
 from scorebook.services.errors import SentenceError, sentence
 from scorebook.services.games import MAX_NAME_LENGTH, clean_name
-from scorebook.services.seasons import as_utc, ensure_seasons, season_bounds, seasons_of
+from scorebook.services.seasons import (
+    FIRST_DAY,
+    LAST_DAY,
+    as_utc,
+    day_kept,
+    ensure_seasons,
+    season_bounds,
+    seasons_of,
+)
 from scorebook.services.transaction import transaction
 
 MAX_SEASON_NAME = 40
@@ -155,6 +163,9 @@ def save_season(league: League, name: str, starts_on: date | None, ends_on: date
         raise LeagueError(sentence("league.name-too-long", max=MAX_SEASON_NAME), "name")
     if starts_on is None or ends_on is None:
         raise LeagueError(sentence("league.season-days-missing"), "starts_on")
+    if not day_kept(starts_on) or not day_kept(ends_on):
+        raise LeagueError(sentence("league.season-days-range", first=FIRST_DAY, last=LAST_DAY),
+                          "ends_on" if day_kept(starts_on) else "starts_on")
     if ends_on < starts_on:
         raise LeagueError(sentence("league.season-ends-first"), "ends_on")
     for other in seasons_of(league):

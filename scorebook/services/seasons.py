@@ -14,6 +14,19 @@ from scorebook.extensions import db
 from scorebook.models import FINISHED, Game, League, Season
 from scorebook.services import sums
 
+#: The days a league keeps: every season falls within them, and so does every time a game
+#: started or finished (an imported file's too). The calendar's last year is left out so
+#: that a season's end (the midnight after its last day) and the season of a day's whole
+#: year always exist: 9999-12-31, a date field's own maximum, has no next day, and
+#: 9999-12-31T23:59:59-12:00 is in the year 10000 in UTC.
+FIRST_DAY = date(1900, 1, 1)
+LAST_DAY = date(9998, 12, 31)
+
+
+def day_kept(day: date) -> bool:
+    """True if a league may hold ``day`` (:data:`FIRST_DAY` to :data:`LAST_DAY`)."""
+    return FIRST_DAY <= day <= LAST_DAY
+
 
 def as_utc(value: datetime) -> datetime:
     """A stored time as an aware UTC time (SQLite hands them back naive)."""

@@ -19,7 +19,7 @@ from flask import Flask, abort, current_app, g, redirect, request, session, url_
 from scorebook.extensions import db
 from scorebook.models import League
 from scorebook.presenters.sentences import say
-from scorebook.services import access, history
+from scorebook.services import access, history, invites
 from scorebook.services.access import OWNER, Browser, Doors
 from scorebook.services.errors import sentence
 
@@ -109,6 +109,8 @@ def doors_of_game(game_id: int) -> Doors | None:
 def check_request() -> None:
     """Before every view: a URL that names a game or a league needs a member."""
     access.give_keys(session)
+    if "links" in session:  # raw invite tokens, kept by an older version: never again
+        session.pop("links")
     args = request.view_args or {}
     game_id = args.get("game_id")
     league_id = args.get("league_id")
@@ -120,6 +122,28 @@ def check_request() -> None:
         g.doors = doors  # (the board's fast path asks whether this browser may write)
     elif isinstance(league_id, int):
         require(db.session.get(League, league_id), needed_role())
+
+
+#: Where the session keeps the seeds of the invite links this browser made
+#: (:func:`scorebook.services.invites.open_door`): seeds, never tokens.
+LINK_SEEDS = "link_seeds"
+
+
+def link_seeds() -> dict[str, str]:
+    """The seeds of the invite links this browser made, by league and role."""
+    raw = session.get(LINK_SEEDS)
+    return {str(k): str(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+
+
+def keep_link_seed(league: League, role: str, seed: str | None) -> None:
+    """Remember (or, with None, forget) the seed of the ``role`` link this browser made."""
+    seeds = link_seeds()
+    key = invites.link_key(league, role)
+    if seed is None:
+        seeds.pop(key, None)
+    else:
+        seeds[key] = seed
+    session[LINK_SEEDS] = seeds
 
 
 def settings_url() -> str | None:

@@ -73,12 +73,13 @@ STANDINGS_PATH = "/league/"
 #: The session keys a kept page may be served to; any other: Flask's own answer.
 #: ``league`` (the open one) and ``lang`` are in the key; the others no page served
 #: here reads: ``device`` and ``players`` (the name this phone joined a league as) are
-#: only written into the history with a change, ``links`` (the invite links this
-#: owner made) only shown on the "Add a phone" pages. Every phone that joined through
-#: an invite link has ``players`` (empty when it gave no name): without it here no
-#: joined phone was ever served a kept page.
+#: only written into the history with a change, ``link_seeds`` (of the invite links this
+#: owner made) only read on the "Add a phone" and settings pages. (An older version's
+#: ``links``, raw tokens, is not served here: Flask drops it from the session.) Every
+#: phone that joined through an invite link has ``players`` (empty when it gave no
+#: name): without it here no joined phone was ever served a kept page.
 KNOWN_SESSION_KEYS = frozenset({"leagues", "csrf_token", "lang", "_permanent", "device",
-                                "league", "players", "links"})
+                                "league", "players", "link_seeds"})
 #: The board alone (``/games/<id>/board``) shows no flashed message and leaves them
 #: waiting for the page (the cookie is sent back as it came).
 BOARD_SESSION_KEYS = KNOWN_SESSION_KEYS | {"_flashes"}

@@ -15,8 +15,11 @@
 //   {key, answer: {number, url, game_url, message}};
 // - refused (any other 4xx: a second phone's hand, a renumbered game, a hand the referee
 //   refuses, an expired form): the draft stays, in the state "refused" with
-//   meta.refusal = {message, url, number, status}; "scorebook:refused". Nothing is shown as
-//   stored; the record page opens the draft again with the reason, to fix and save;
+//   meta.refusal = {message, url, number, status, gone}; "scorebook:refused". Nothing is
+//   shown as stored; the record page opens the draft again with the reason, to fix and save;
+// - gone (410: the hand this key stored was deleted since on another phone): refused as
+//   above, never sent again by itself; the draft forgets its key, so saving it once more,
+//   on purpose, is a new send that stores it;
 // - no answer (the network failed, or a 5xx): it stays queued and is sent again later.
 //   A send whose answer was lost may have been stored: sent again with the same key,
 //   the server answers with the hand it stored and stores nothing twice.
@@ -120,14 +123,17 @@
         }
         if (response.status >= 400 && response.status < 500) {
           var error = answer.error || {};
+          var gone = response.status === 410;
           var refusal = {
             message: answer.message || error.message || text("refused-unknown", { status: response.status }),
             url: answer.url || null, number: answer.number || null, status: response.status,
-            code: answer.code || error.code || ""
+            code: answer.code || error.code || "", gone: gone
           };
-          Drafts.update(draft.key, { state: "refused", meta: { refusal: refusal } });
+          var meta = { refusal: refusal };
+          if (gone) { meta.clientKey = ""; }  // a new save of it is a new send
+          Drafts.update(draft.key, { state: "refused", meta: meta });
           last = { refused: { key: draft.key, number: draft.meta.number, kind: draft.meta.kind,
-            message: refusal.message, fix: send.url } };
+            message: refusal.message, fix: send.url, gone: gone } };
           fire("scorebook:refused", { key: draft.key, refusal: refusal });
           return "refused";
         }
@@ -199,7 +205,8 @@
       message = text(last.sent.kind === "edit" ? "sent-edit" : "sent", { number: last.sent.number });
       if (last.sent.url) { links.appendChild(link(last.sent.url, text("see", { number: last.sent.number }))); }
     } else if (last && last.refused && !owned[last.refused.key]) {
-      message = text("refused", { number: last.refused.number, reason: last.refused.message });
+      message = last.refused.gone ? text("gone", { number: last.refused.number })
+        : text("refused", { number: last.refused.number, reason: last.refused.message });
       links.appendChild(link(last.refused.fix, text("fix")));
       box.classList.add("outbox-refused");
     }

@@ -1015,6 +1015,8 @@
       message = qt(kind === "edit" ? "queued-sent-edit" : "queued-sent", { number: stored });
       if (detail && detail.url) { links.push({ label: f(texts.seeHand, { number: stored }), href: detail.url, primary: true }); }
       links.push({ label: texts.toScoreboard, href: (detail && detail.game_url) || form.getAttribute("data-game-url") });
+    } else if (detail && detail.gone) {
+      message = qt("queued-gone", { number: number });
     } else {
       message = qt("queued-refused", { number: number, reason: (detail && detail.message) || "" });
       if (detail && detail.url) { links.push({ label: qt("see-stored"), href: detail.url }); }
@@ -1068,6 +1070,8 @@
 
   function showRefused(refusal) {
     queued = false;
+    // its hand was stored, then deleted on another phone: saving it again is a new send
+    if (refusal && refusal.gone) { keyInput.value = ""; }
     lock(false);
     notice("");
     queueNotice("refused", refusal);

@@ -18,7 +18,7 @@ from playwright.sync_api import Page, Route, expect
 
 from referee import make_rules
 from scorebook.extensions import db
-from scorebook.models import Hand, League
+from scorebook.models import Hand, League, SendKey
 from scorebook.services import games, hands, invites
 from scorebook.services.entry import entry_from_text
 from tests.browser.conftest import PHONE
@@ -171,8 +171,8 @@ def test_a_hand_saved_offline_is_kept_and_sent_once_on_reconnect(
     assert stored(app, game_id) == [(1, ["KD"])]
     assert drafts(page) == {}
     with app.app_context():
-        assert db.session.scalar(db.select(Hand.record_key).where(
-            Hand.game_id == game_id)) == key
+        assert db.session.scalar(db.select(SendKey.key).where(
+            SendKey.game_id == game_id, SendKey.kind == "record")) == key
     expect(page.locator("#hand-1")).to_be_visible(timeout=15_000)  # the scoreboard caught up
     page.reload()
     page.wait_for_timeout(500)
@@ -237,6 +237,61 @@ def test_a_send_whose_answer_was_lost_is_not_stored_twice(
         keys = [re.search(r"client_key=([^&]+)", s).group(1) for s in sends]  # type: ignore[union-attr]
         assert keys[0] == keys[1]
         assert stored(app, game_id) == [(1, ["KD"])]
+    finally:
+        context.close()
+
+
+def test_a_send_whose_hand_was_deleted_meanwhile_is_not_stored_again(
+        browser, table: tuple[Flask, str]) -> None:  # type: ignore[no-untyped-def]
+    """The server stored the hand, its answer was lost, and another phone deleted the hand
+    before this one sent it again: the phone is told so and stops sending it; the hand
+    does not come back until someone saves it again on purpose."""
+    app, url = table
+    game_id, code = seed(app, "Family Deleted Meanwhile")
+    context = browser.new_context(viewport=PHONE, service_workers="block")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        join(page, url + code)
+        page.goto(f"{url}/games/{game_id}/hands/new")
+        enter_hand(page)
+        sends: list[str] = []
+
+        def cut_the_first_answer(route: Route) -> None:
+            if route.request.method != "POST":
+                route.continue_()
+                return
+            sends.append(route.request.post_data or "")
+            if len(sends) == 1:
+                route.fetch()  # the server stores it...
+                with app.app_context():  # ...another phone deletes it...
+                    hand = db.session.scalars(db.select(Hand).where(
+                        Hand.game_id == game_id)).one()
+                    hands.delete_hand(hand, hand.version, hand.id)
+                route.abort("internetdisconnected")  # ...and the answer was lost
+            else:
+                route.continue_()
+
+        page.route(re.compile(r".*/hands/new$"), cut_the_first_answer)
+        context.set_offline(True)
+        expect(page.locator("[data-offline-banner]")).to_be_visible()
+        page.get_by_role("button", name="Save hand 1").click()
+        expect(page.locator("[data-queue-notice]")).to_contain_text(QUEUED)
+        context.set_offline(False)
+        notice = page.locator("[data-queue-notice]")
+        expect(notice).to_contain_text("Hand 1 had been stored, then another phone deleted "
+                                       "it: it is not stored again.", timeout=40_000)
+        page.evaluate("window.scrollTo(0, 0)")
+        shot(page, "offline-hand-deleted-meanwhile")
+        assert len(sends) == 2 and stored(app, game_id) == []
+        page.wait_for_timeout(1_000)
+        assert len(sends) == 2  # refused: not sent again by itself
+        # saved again on purpose: a new send, which stores it
+        page.get_by_role("button", name="Save hand 1").click()
+        page.wait_for_url(re.compile(rf".*/games/{game_id}(#.*)?$"))
+        assert len(sends) == 3 and stored(app, game_id) == [(1, ["KD"])]
+        keys = [re.search(r"client_key=([^&]+)", s).group(1) for s in sends]  # type: ignore[union-attr]
+        assert keys[0] == keys[1] != keys[2]
     finally:
         context.close()
 

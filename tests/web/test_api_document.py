@@ -381,8 +381,10 @@ def test_every_answer_of_the_games_api_fits_its_documented_model(
     _fits_answer("PUT", hand, client.put(f"{base}/hands/2", json=body), 428)
     _fits_answer("PUT", hand, client.put(f"{base}/hands/2", json={**body, "version": 99}), 409)
     stored = client.get(f"{base}/hands/2").get_json()
+    edit_key = {"Idempotency-Key": "document-edit-1"}
     _fits_answer("PUT", hand, client.put(f"{base}/hands/2?version={stored['version']}"
-                                         f"&id={stored['id']}", json=points), 200)
+                                         f"&id={stored['id']}", json=points,
+                                         headers=edit_key), 200)
     _fits_answer("DELETE", hand, client.delete(f"{base}/hands/2"), 428)
     _fits_answer("DELETE", hand, client.delete(f"{base}/hands/2?version=x"), 400)
     _fits_answer("DELETE", hand, client.delete(f"{base}/hands/2?version=1&id={stored['id']}"),
@@ -390,6 +392,10 @@ def test_every_answer_of_the_games_api_fits_its_documented_model(
     stored = client.get(f"{base}/hands/2").get_json()
     _fits_answer("DELETE", hand, client.delete(f"{base}/hands/2?version={stored['version']}"
                                                f"&id={stored['id']}"), 200)
+    # the keys' hand is gone: sent again, they store nothing (410)
+    _fits_answer("POST", hands, client.post(f"{base}/hands", json=body, headers=key), 410)
+    _fits_answer("PUT", hand, client.put(f"{base}/hands/2?version=1&id=1", json=points,
+                                         headers=edit_key), 410)
     _fits_answer("DELETE", hand, client.delete(f"{base}/hands/2?version=1&id={stored['id']}"),
                  409)
     with app.test_request_context():

@@ -11,6 +11,7 @@ from flask_babel import lazy_gettext as _l
 
 from referee.rules import FAMILY_NAMES
 from scorebook.presenters.bidi import isolate
+from scorebook.presenters.i18n import day
 from scorebook.presenters.sentences import say, say_all, words
 from scorebook.presenters.wording import ending_label, explain, rules_error_text
 from scorebook.services.entry import Problem
@@ -122,6 +123,19 @@ def _not_a_time(p: P) -> str:
 @words("exports.bad-time")
 def _bad_time(p: P) -> str:
     return gettext("%(what)s is not a date and time: %(value)s", what=p["what"],
+                   value=p["value"])
+
+
+@words("exports.too-long")
+def _too_long(p: P) -> str:
+    return gettext("%(key)s in the file is longer than %(max)s characters: %(value)s",
+                   key=p["key"], max=p["max"], value=isolate(p["value"]))
+
+
+@words("exports.day-range")
+def _day_range(p: P) -> str:
+    return gettext("%(what)s must fall between %(first)s and %(last)s: %(value)s",
+                   what=p["what"], first=day(p["first"]), last=day(p["last"]),
                    value=p["value"])
 
 

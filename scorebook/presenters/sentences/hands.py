@@ -341,6 +341,12 @@ def _deleted(p: Mapping[str, Any]) -> str:
                    number=p["number"])
 
 
+@words("hand.deleted-since-sent")
+def _deleted_since_sent(p: Mapping[str, Any]) -> str:
+    return gettext("Hand %(number)s was stored when it was first sent, then deleted on "
+                   "another phone: it is not stored again.", number=p["number"])
+
+
 @words("hand.not-found")
 def _not_found(p: Mapping[str, Any]) -> str:
     return gettext("There is no hand %(number)s.", number=p["number"])

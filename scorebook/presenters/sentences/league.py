@@ -81,6 +81,12 @@ def _season_days_missing(p: Mapping[str, Any]) -> str:
     return str(gettext("Give the first and the last day of the season."))
 
 
+@words("league.season-days-range")
+def _season_days_range(p: Mapping[str, Any]) -> str:
+    return str(gettext("Seasons must fall between %(first)s and %(last)s.",
+                       first=day(p["first"]), last=day(p["last"])))
+
+
 @words("league.season-ends-first")
 def _season_ends_first(p: Mapping[str, Any]) -> str:
     return str(gettext("The season must end on or after the day it starts."))

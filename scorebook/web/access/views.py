@@ -189,13 +189,17 @@ def login() -> Page:
 # --- invite links ------------------------------------------------------------------------------
 
 
+def _stopped() -> str:
+    return gettext(
+        "This invite link does not work (any more): its league's owner may have "
+        "stopped it or made a new one. Ask them for the link they use now.")
+
+
 def _invited(token: str) -> tuple[League, str]:
     """The league and role an invite token opens; 404 for an unknown or revoked one."""
     if not 20 <= len(token) <= 100:
         abort(404)
-    stopped = gettext(
-        "This invite link does not work (any more): its league's owner may have "
-        "stopped it or made a new one. Ask them for the link they use now.")
+    stopped = _stopped()
     if invites.is_door_token(token):  # a scanned code (scorebook.services.invites)
         found = invites.opened_by(token)
         if found is None:
@@ -219,27 +223,32 @@ def join(token: str) -> Page:
     # Where the phone goes once in: the game whose code it scanned (?next=), else the league.
     landing = safe_next(request.args["next"]) if request.args.get("next") else None
     if request.method == "GET":
-        session["invite"] = token
+        # a note of the door, never the token: the cookie may be read on a LAN's plain http
+        session["invite"] = invites.invite_note(league, role)
         session["invite_next"] = landing
         return redirect(url_for("access.invite"), code=303)
-    return _join(token, league, role, landing)
+    return _join(league, role, landing)
 
 
 @bp.route("/join", methods=["GET", "POST"])
 @invite_limit
 def invite() -> Page:
     """The invite the browser opened last (kept in its session): join with one tap."""
-    token = session.get("invite")
-    if not isinstance(token, str):
+    note = session.get("invite")
+    if note is None or isinstance(note, str):  # (a token, kept by an older version: gone)
+        session.pop("invite", None)
         abort(400, description=gettext(
             "Open the invite link you were sent again: this page shows the league it "
             "invites you to."))
-    league, role = _invited(token)
+    found = invites.noted_invite(note)
+    if found is None:
+        abort(404, description=_stopped())
+    league, role = found
     landing = session.get("invite_next")
-    return _join(token, league, role, safe_next(landing) if isinstance(landing, str) else None)
+    return _join(league, role, safe_next(landing) if isinstance(landing, str) else None)
 
 
-def _join(token: str, league: League, role: str, landing: str | None) -> Page:
+def _join(league: League, role: str, landing: str | None) -> Page:
     held = membership.role_in(league)
     form = ButtonForm()
     if request.method == "POST":
@@ -267,23 +276,14 @@ def _join(token: str, league: League, role: str, landing: str | None) -> Page:
 # --- the owner's settings ------------------------------------------------------------------------
 
 
-def _links_here() -> dict[str, str]:
-    raw = session.get("links")
-    return dict(raw) if isinstance(raw, dict) else {}
-
-
 def _shown_links(league: League) -> dict[str, str | None]:
     """The invite links this browser made and can still show (a link made elsewhere, or
     since replaced, cannot be shown: only its hash is stored)."""
-    known = _links_here()
+    seeds = membership.link_seeds()
     shown: dict[str, str | None] = {}
     for role in INVITE_ROLES:
-        token = known.get(f"{league.id}:{role}")
-        stored = getattr(league, f"{role}_token_hash")
-        if token and stored and access.token_hash(token) == stored:
-            shown[role] = links.external_url("access.join", token=token)
-        else:
-            shown[role] = None
+        token = invites.token_here(league, role, seeds)
+        shown[role] = links.external_url("access.join", token=token) if token else None
     return shown
 
 
@@ -370,12 +370,9 @@ def new_link(league_id: int, role: str) -> Response:
     if not ButtonForm().validate_on_submit():
         abort(400)
     replaced = getattr(league, f"{role}_token_hash") is not None
-    token = access.new_token()
     with transaction():
-        setattr(league, f"{role}_token_hash", access.token_hash(token))
-    links = _links_here()
-    links[f"{league.id}:{role}"] = token
-    session["links"] = links
+        seed = invites.open_door(league, role)
+    membership.keep_link_seed(league, role, seed)
     if replaced:
         flash(gettext("A new link replaces the old one, which no longer works."))
     return redirect(url_for("access.settings", league_id=league.id, _anchor=f"{role}-link"))
@@ -390,8 +387,6 @@ def revoke_link(league_id: int, role: str) -> Response:
         abort(400)
     with transaction():
         setattr(league, f"{role}_token_hash", None)
-    links = _links_here()
-    links.pop(f"{league.id}:{role}", None)
-    session["links"] = links
+    membership.keep_link_seed(league, role, None)
     flash(gettext("The link no longer works, and whoever joined with it is out."))
     return redirect(url_for("access.settings", league_id=league.id, _anchor=f"{role}-link"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -49,6 +50,7 @@ from scorebook.services.errors import sentence
 from scorebook.services.games import live_hand, next_dealer_position, next_hand_number
 from scorebook.services.hands import (
     HandConflict,
+    SentHandDeleted,
     cancel_live,
     check_stale,
     delete_hand,
@@ -145,8 +147,9 @@ def parse_outcome(value: str | None, names: list[str]) -> tuple[str, str | None]
     """``(ending, went_out)`` from the outcome radio, or None when nothing was chosen."""
     if value in (STOCK_OUT, DRAW):
         return value, None
-    if value and value.startswith("p") and value[1:].isdigit() and int(value[1:]) < len(names):
-        return WENT_OUT, names[int(value[1:])]
+    seat = db_int(value[1:]) if value and value.startswith("p") else None
+    if seat is not None and seat < len(names):
+        return WENT_OUT, names[seat]
     return None
 
 
@@ -380,9 +383,17 @@ def new(game_id: int) -> Page:
     except HandError as error:
         if wants_json():
             return refused_answer(game, error, kept)
+        fresh_key_if_deleted(form, error)
         return render_record(game, form, number, error=error, status=error.status)
     return stored_answer(game, hand, kept, gettext("Hand %(number)s saved.",
                                                    number=hand.number))
+
+
+def fresh_key_if_deleted(form: HandForm, error: HandError) -> None:
+    """The hand this form's send stored was deleted since on another phone: the form
+    shown again takes a new key, so that saving it once more, on purpose, stores it."""
+    if isinstance(error, SentHandDeleted):
+        form.client_key.data = secrets.token_urlsafe(24)
 
 
 @bp.get("/<int:number>")
@@ -426,17 +437,31 @@ def edit(game_id: int, number: int) -> Page:
             entry = read_entry(form, game)
             done = edit_hand(hand, entry, version, hand_id, key=key)
     except HandConflict as conflict:
-        done = sent_before(game.id, key, "edit")  # the same change, sent twice at once
+        try:
+            done = sent_before(game.id, key, "edit")  # the same change, sent twice at once
+        except SentHandDeleted as gone:
+            return deleted_answer(game, gone, kept)
         if done is not None:
             return edited_answer(game, done, kept)
         if wants_json():
             return refused_answer(game, conflict, kept)
         return render_conflict(game, conflict, kept=kept)
+    except SentHandDeleted as gone:
+        return deleted_answer(game, gone, kept)
     except HandError as error:
         if wants_json():
             return refused_answer(game, error, kept)
         return render_record(game, form, number, hand, error=error, status=error.status)
     return edited_answer(game, done, kept)
+
+
+def deleted_answer(game: Game, gone: SentHandDeleted, kept: str) -> Page:
+    """A change sent again whose hand another phone deleted since: not made again."""
+    if wants_json():
+        return refused_answer(game, gone, kept)
+    page, _status = render_conflict(game, HandConflict(gone.problems[0].sentence, None,
+                                                       gone.code), kept=kept)
+    return page, gone.status
 
 
 def edited_answer(game: Game, hand: Hand, kept: str) -> Response:

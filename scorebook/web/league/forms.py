@@ -11,6 +11,10 @@ from wtforms.validators import InputRequired, Optional
 from scorebook.plain_text import PlainText
 from scorebook.services.games import MAX_NAME_LENGTH
 from scorebook.services.league import MAX_SEASON_NAME
+from scorebook.services.seasons import FIRST_DAY, LAST_DAY
+
+#: A season's days, as the date fields offer them (the service refuses others in words).
+DAYS_KEPT = {"min": FIRST_DAY.isoformat(), "max": LAST_DAY.isoformat()}
 
 
 class PlayerNameForm(FlaskForm):
@@ -35,8 +39,8 @@ class SeasonForm(FlaskForm):
     name = StringField(_l("Name"), validators=[InputRequired(_l("Give the season a name.")),
                                                PlainText()],
                        render_kw={"maxlength": MAX_SEASON_NAME, "autocomplete": "off"})
-    starts_on = DateField(_l("First day"), validators=[Optional()])
-    ends_on = DateField(_l("Last day"), validators=[Optional()])
+    starts_on = DateField(_l("First day"), validators=[Optional()], render_kw=DAYS_KEPT)
+    ends_on = DateField(_l("Last day"), validators=[Optional()], render_kw=DAYS_KEPT)
 
 
 class ImportForm(FlaskForm):

@@ -8,6 +8,7 @@ from flask_babel import format_decimal
 
 from scorebook.extensions import db
 from scorebook.models import League, Season
+from scorebook.plain_text import db_int
 from scorebook.services import league as service
 from scorebook.services.seasons import season_of_day
 from scorebook.web import membership
@@ -43,8 +44,8 @@ def _season_choice(league: League, seasons: list[Season], default_current: bool
     value = request.args.get("season", "")
     if value == "all":
         return None, "all"
-    if value.isdigit():
-        season = next((s for s in seasons if s.id == int(value)), None)
+    if (season_id := db_int(value)) is not None:
+        season = next((s for s in seasons if s.id == season_id), None)
         if season is None:
             abort(404)
         return season, str(season.id)

@@ -26,6 +26,7 @@ from markupsafe import Markup, escape
 
 from scorebook.extensions import db
 from scorebook.models import Game, League, Player, Season
+from scorebook.plain_text import db_int
 from scorebook.presenters.bidi import isolate
 from scorebook.presenters.cards import RANK_NAMES, cards_html
 from scorebook.presenters.charts import count_bars, points_split_chart
@@ -158,9 +159,10 @@ def _chosen(players: list[Player], name: str) -> Player | None:
     value = request.args.get(name, "")
     if not value:
         return None
-    if not value.isdigit():
+    wanted = db_int(value)
+    if wanted is None:
         abort(404)
-    found = next((p for p in players if p.id == int(value)), None)
+    found = next((p for p in players if p.id == wanted), None)
     if found is None:
         abort(404)
     return found

@@ -248,8 +248,8 @@ def history() -> str:
     everyone = service.players_of(league)
     player_value = request.args.get("player", "")
     who = None
-    if player_value.isdigit():
-        who = next((p for p in everyone if p.id == int(player_value)), None)
+    if (player_id := db_int(player_value)) is not None:
+        who = next((p for p in everyone if p.id == player_id), None)
         if who is None:
             abort(404)
     elif player_value:

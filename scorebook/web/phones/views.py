@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
@@ -33,11 +33,6 @@ from scorebook.web.access.forms import ButtonForm
 bp = Blueprint("phones", __name__)
 
 
-def _links_here() -> dict[str, str]:
-    raw = session.get("links")
-    return {str(k): str(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
-
-
 def _codes(league: League, next_url: str | None) -> list[dict[str, Any]]:
     """One entry per code this browser may show: its role, link and picture (None while
     the door is shut)."""
@@ -46,7 +41,7 @@ def _codes(league: League, next_url: str | None) -> list[dict[str, Any]]:
               VIEWER: gettext("QR code of the viewer link")}
     codes = []
     for role in roles:
-        url = links.join_url(league, role, _links_here(), next_url)
+        url = links.join_url(league, role, membership.link_seeds(), next_url)
         codes.append({"role": role, "url": url,
                       "svg": invites.qr_svg(url, titles[role]) if url else None})
     return codes
@@ -97,10 +92,8 @@ def make_link(league_id: int, role: str) -> Response:
                      or url_for("phones.for_league"))
     if getattr(league, f"{role}_token_hash") is None:
         with transaction():
-            token = invites.open_door(league, role)
-        links = _links_here()
-        links[f"{league.id}:{role}"] = token
-        session["links"] = links
+            seed = invites.open_door(league, role)
+        membership.keep_link_seed(league, role, seed)
         flash(gettext("The scorer code is ready: scan it with the other phone.") if role == SCORER
               else gettext("The viewer code is ready: scan it with the other phone."))
     # else: another tap (or device) made it meanwhile; show that one, never replace it
