@@ -42,11 +42,13 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import bindparam, func, select, text
+from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorebook.extensions import db
 from scorebook.models import EndedMembership, Game, League
 from scorebook.services.errors import Sentence, sentence
+from scorebook.services.transaction import transaction
 
 VIEWER = "viewer"
 SCORER = "scorer"
@@ -104,6 +106,49 @@ def _door(league: League | Doors, role: str) -> str | None:
 
 def _fingerprint(door: str) -> str:
     return hashlib.sha256(b"scorebook-member:" + door.encode()).hexdigest()[:16]
+
+
+# --- a league's name ------------------------------------------------------------------------
+
+
+class LeagueNameTaken(Exception):
+    """Another league has that name (letter case aside), or took it at the same moment.
+    The pages refuse it without naming or confirming the other league."""
+
+
+def league_name_taken(name: str, league: League | None = None) -> bool:
+    """True if a league other than ``league`` has this name, whatever its letter case."""
+    found = db.session.scalar(select(League.id).where(func.lower(League.name) == name.lower()))
+    return found is not None and (league is None or found != league.id)
+
+
+def create_league(name: str, password: str) -> League:
+    """A new league of that name, owned by whoever holds ``password``.  Two browsers
+    making a league of one name at the same moment both pass the check; the database's
+    unique name lets one in and the other gets :class:`LeagueNameTaken`, as it would
+    have a moment later (nothing of it is written)."""
+    if league_name_taken(name):
+        raise LeagueNameTaken(name)
+    password_hash = hash_password(password)
+    try:
+        with transaction():
+            league = League(name=name, password_hash=password_hash)
+            db.session.add(league)
+    except IntegrityError:
+        raise LeagueNameTaken(name) from None
+    return league
+
+
+def rename_league(league: League, name: str) -> None:
+    """Give ``league`` a new name (:class:`LeagueNameTaken` as for :func:`create_league`,
+    the league keeping its name)."""
+    if league_name_taken(name, league):
+        raise LeagueNameTaken(name)
+    try:
+        with transaction():
+            league.name = name
+    except IntegrityError:  # (rolled back: the league reads its old name again)
+        raise LeagueNameTaken(name) from None
 
 
 # --- memberships in the session -------------------------------------------------------------
