@@ -47,6 +47,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorebook.extensions import db
 from scorebook.models import EndedMembership, Game, League
+from scorebook.services import history
 from scorebook.services.errors import Sentence, sentence
 from scorebook.services.transaction import transaction
 
@@ -196,18 +197,36 @@ def remember(store: MutableMapping[str, Any], league: League, role: str) -> None
     store["league"] = league.id
 
 
-def forget(store: MutableMapping[str, Any], league_id: int) -> None:
+def forget(store: MutableMapping[str, Any], league_id: int, agent: str = "") -> None:
     """Leave the league on this browser, and end the membership on the server: a copy of
-    this session cookie no longer opens it either (the caller commits)."""
+    this session cookie no longer opens it either (the caller commits).  The owner sees
+    who left (:func:`left`): the role this browser held, its browser and system (from
+    ``agent``, its User-Agent) and the player name it joined as."""
     leagues = _memberships(store)
     entry = leagues.pop(str(league_id), None)
     key = entry[2] if isinstance(entry, list | tuple) and len(entry) == 3 else None
     if (isinstance(key, str) and db.session.get(EndedMembership, key) is None
             and db.session.get(League, league_id) is not None):
-        db.session.add(EndedMembership(key=key, league_id=league_id))
+        role = str(entry[0]) if entry[0] in RANK else ""
+        db.session.add(EndedMembership(
+            key=key, league_id=league_id, role=role,
+            device=history.describe_agent(agent)[:80],
+            player=history.player_of(store, league_id)))
     store["leagues"] = leagues
     if store.get("league") == league_id:
         store.pop("league", None)
+
+
+#: How many of the latest departures the owner's settings list.
+LEFT_SHOWN = 50
+
+
+def left(league: League, limit: int = LEFT_SHOWN) -> list[EndedMembership]:
+    """The browsers that left ``league`` (their memberships ended by leaving), the latest
+    first: what its owner is shown."""
+    return list(db.session.scalars(
+        select(EndedMembership).where(EndedMembership.league_id == league.id)
+        .order_by(EndedMembership.ended_at.desc(), EndedMembership.key).limit(limit)))
 
 
 def _session_keys(browser: Browser) -> list[str]:

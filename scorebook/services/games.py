@@ -212,11 +212,10 @@ def _completed_now(game: Game) -> bool:
     """Whether this write records or completes one of the game's hands (a hand recorded
     at the end, or a live hand finished), as against one that edits or deletes a hand
     already kept.  Read off the session before anything is flushed."""
-    for obj in (*db.session.new, *db.session.dirty):
-        if isinstance(obj, Hand) and obj.game_id == game.id and obj.complete:
-            if obj in db.session.new or get_history(obj, "complete").added:
-                return True
-    return False
+    new = db.session.new
+    return any(isinstance(obj, Hand) and obj.game_id == game.id and obj.complete
+               and (obj in new or get_history(obj, "complete").added)
+               for obj in (*new, *db.session.dirty))
 
 
 def _ended_at_the_table(game: Game) -> datetime:

@@ -112,18 +112,26 @@ def open_league(league_id: int) -> Response:
     return redirect(_next())
 
 
-@bp.post("/leagues/<int:league_id>/leave")
+@bp.route("/leagues/<int:league_id>/leave", methods=["GET", "POST"])
 @access.requires(VIEWER)
-def leave(league_id: int) -> Response:
+def leave(league_id: int) -> Page:
+    """Any member leaves the league on this browser: the page says what it means (and,
+    to an owner without a password, what to do first), its button leaves."""
     league = db.get_or_404(League, league_id)
+    role = membership.role_in(league)
+    stranded = role == OWNER and not league.password_hash
+    if request.method == "GET":
+        return render_template("access/leave.html", league=league, role=role,
+                               stranded=stranded, form=ButtonForm())
     if not ButtonForm().validate_on_submit():
         abort(400)
-    if membership.role_in(league) == OWNER and not league.password_hash:
+    if stranded:
         flash(gettext("Set a password for %(name)s before you leave it: without one, nobody "
                       "could ever open it again.", name=isolate(league.name)))
         return redirect(url_for("access.settings", league_id=league.id, _anchor="league-password"))
     with transaction():
-        access.forget(session, league.id)  # ended server-side too: a copied cookie is out
+        # ended server-side too (a copied cookie is out), and its owner sees who left
+        access.forget(session, league.id, request.headers.get("User-Agent", ""))
     flash(gettext("This browser has left %(name)s.", name=isolate(league.name)))
     return redirect(url_for("access.leagues"))
 
@@ -290,7 +298,7 @@ def _settings_page(league: League, rename: RenameLeagueForm | None = None,
         "access/settings.html", league=league,
         rename=rename or RenameLeagueForm(formdata=None, data={"name": league.name}),
         password=password or PasswordForm(formdata=None), button=ButtonForm(),
-        links=_shown_links(league), errors=errors or {})
+        links=_shown_links(league), errors=errors or {}, left=access.left(league))
     return (page, 400) if errors else page
 
 
