@@ -1,11 +1,15 @@
 """What a phone is told (issue 24), in a phone's browser at 390×844: a live move
 refused because another phone sent the same card first keeps its reason beside the
-move until the player acts."""
+move until the player acts; times are shown in the phone's own time zone (and say
+"UTC" without JavaScript)."""
 
 from __future__ import annotations
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import PHONE
 from tests.browser.test_trust_at_the_table import join, scorer_link, start_game
@@ -120,3 +124,41 @@ def test_a_refusal_that_comes_back_after_the_table_moved_on_is_shown(
         expect(error).to_contain_text("K♠", timeout=WAIT_MS)
     finally:
         other.close()
+
+
+def local(element: Locator, zone: str) -> tuple[datetime, str]:
+    """The moment a <time> element carries (in UTC), in ``zone``; and the words shown."""
+    at = datetime.fromisoformat(str(element.get_attribute("datetime")).replace("Z", "+00:00"))
+    return at.astimezone(ZoneInfo(zone)), element.inner_text()
+
+
+def test_times_are_shown_in_the_phones_own_time_zone(browser, live_server: str) -> None:  # type: ignore[no-untyped-def]
+    zone = "America/Los_Angeles"  # never UTC's hour, whatever the date
+    context = browser.new_context(viewport=PHONE, timezone_id=zone)
+    try:
+        phone = context.new_page()
+        phone.set_default_timeout(WAIT_MS)
+        board = start_game(phone, live_server, ["Ann", "Ben"])
+        phone.get_by_text("Game details").click()
+        started = phone.locator("details", has_text="Game details").locator("time")
+        expect(started).to_have_attribute("data-local-shown", "", timeout=WAIT_MS)
+        at, shown = local(started, zone)
+        assert "UTC" not in shown, shown
+        assert f"{at.hour % 12 or 12}:{at.minute:02d}" in shown, (at, shown)
+        assert shown.startswith(f"{at.month}/{at.day}/"), (at, shown)  # "12/1/26, 8:26 PM"
+        # the game's history, in Spanish: the day and 24-hour time where the phone is
+        phone.goto(board + "/history?lang=es")
+        changed = phone.locator("time[data-local=moment]").first
+        expect(changed).to_have_attribute("data-local-shown", "", timeout=WAIT_MS)
+        at, shown = local(changed, zone)
+        assert "UTC" not in shown and f"{at.hour}:{at.minute:02d}" in shown, (at, shown)
+    finally:
+        context.close()
+
+
+def test_without_javascript_a_time_says_it_is_utc(writer: Page, live_server: str) -> None:
+    board = start_game(writer, live_server, ["Ann", "Ben"])
+    writer.goto(board + "/history")
+    at, shown = local(writer.locator("time[data-local=moment]").first, "UTC")
+    assert shown.endswith("UTC"), shown
+    assert f"{at.hour % 12 or 12}:{at.minute:02d}" in shown, (at, shown)
