@@ -5,6 +5,7 @@ move until the player acts; times are shown in the phone's own time zone (and sa
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -12,6 +13,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import PHONE
+from tests.reading import sentence
 from tests.browser.test_trust_at_the_table import join, scorer_link, start_game
 
 pytestmark = pytest.mark.browser
@@ -162,3 +164,33 @@ def test_without_javascript_a_time_says_it_is_utc(writer: Page, live_server: str
     at, shown = local(writer.locator("time[data-local=moment]").first, "UTC")
     assert shown.endswith("UTC"), shown
     assert f"{at.hour % 12 or 12}:{at.minute:02d}" in shown, (at, shown)
+
+
+def test_a_phone_that_joined_with_an_invite_leaves_and_the_owner_sees_it(
+        page: Page, live_server: str, browser) -> None:  # type: ignore[no-untyped-def]
+    page.set_default_timeout(WAIT_MS)
+    start_game(page, live_server, ["Ann", "Ben"])
+    page.goto(f"{live_server}/leagues")
+    page.get_by_role("link", name="Settings").first.click()
+    settings = page.url
+    page.locator("#viewer-link").get_by_role("button", name="Make a link").click()
+    link = page.locator("#viewer-url").input_value()
+    other = browser.new_context(viewport=PHONE)
+    try:
+        phone = other.new_page()
+        phone.set_default_timeout(WAIT_MS)
+        join(phone, link, "Uncle Joe")
+        phone.goto(f"{live_server}/league/")
+        phone.locator(".league-nav").get_by_role("link", name="Leave").click()
+        expect(phone.locator("h1")).to_contain_text("Leave")
+        expect(phone.get_by_text("ask its owner for an invite link")).to_be_visible()
+        phone.locator("form").get_by_role("button", name=re.compile("^Leave")).click()
+        expect(phone.locator(".flash")).to_contain_text("has left", timeout=WAIT_MS)
+        expect(phone.locator("h1")).to_have_text("Your leagues")
+    finally:
+        other.close()
+    page.goto(settings)
+    who = page.locator("#who-left")
+    expect(who).to_contain_text(sentence("Uncle Joe's phone"))
+    expect(who).to_contain_text("a viewer")
+    expect(who.locator("time[data-local-shown]")).to_have_count(1)
