@@ -13,8 +13,8 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import PHONE
-from tests.reading import sentence
 from tests.browser.test_trust_at_the_table import join, scorer_link, start_game
+from tests.reading import sentence
 
 pytestmark = pytest.mark.browser
 

@@ -101,9 +101,9 @@ def test_browsers_creating_a_league_of_one_name_at_once(server: tuple[Flask, str
     app, url = server
     for k in range(ROUNDS):
         name = f"{NAME} {k}"
-        answers = at_once([Phone(url) for _ in range(PHONES)], lambda phone: phone.post(
-            "/leagues/new", {"name": name, "password": "a long secret", "confirm":
-                             "a long secret"}))
+        form = {"name": name, "password": "a long secret", "confirm": "a long secret"}
+        answers = at_once([Phone(url) for _ in range(PHONES)],
+                          lambda phone, form=form: phone.post("/leagues/new", form))
         check(answers)
         assert leagues_named(app, name) == 1
 
@@ -111,7 +111,6 @@ def test_browsers_creating_a_league_of_one_name_at_once(server: tuple[Flask, str
 def test_owners_renaming_their_leagues_to_one_name_at_once(server: tuple[Flask, str]) -> None:
     app, url = server
     phones = [Phone(url) for _ in range(PHONES)]
-    ids = []
     for i, phone in enumerate(phones):
         status, _ = phone.post("/leagues/new", {"name": f"League {i}", "password":
                                                 "a long secret", "confirm": "a long secret"})
@@ -120,7 +119,7 @@ def test_owners_renaming_their_leagues_to_one_name_at_once(server: tuple[Flask, 
         ids = [league.id for league in db.session.scalars(select(League).order_by(League.id))]
     for k in range(ROUNDS):
         name = f"{NAME} again {k}"
-        answers = at_once(phones, lambda phone: phone.post(
+        answers = at_once(phones, lambda phone, name=name: phone.post(
             f"/leagues/{ids[phones.index(phone)]}/name", {"name": name}))
         check(answers)
         assert leagues_named(app, name) == 1

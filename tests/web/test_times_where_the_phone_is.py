@@ -55,7 +55,8 @@ def test_the_pages_carry_every_time_in_utc(client: FlaskClient, app: Flask) -> N
     assert shown.group(1) == started.replace(tzinfo=UTC, microsecond=0).isoformat()[:19] + "Z"
     changes = client.get("/games/1/history").get_data(as_text=True)
     assert "when (UTC)" not in changes
-    assert len([m for m in TIME.finditer(changes) if m.group(2) == "moment"]) == 2  # started, recorded
+    moments = [m for m in TIME.finditer(changes) if m.group(2) == "moment"]
+    assert len(moments) == 2  # the game started, the hand recorded
     league = client.get("/league/history").get_data(as_text=True)
     day = TIME.search(league)
     assert day is not None and day.group(2) == "day"
