@@ -159,6 +159,7 @@ def test_times_are_shown_in_the_phones_own_time_zone(browser, live_server: str) 
 
 
 def test_without_javascript_a_time_says_it_is_utc(writer: Page, live_server: str) -> None:
+    writer.set_default_timeout(WAIT_MS)
     board = start_game(writer, live_server, ["Ann", "Ben"])
     writer.goto(board + "/history")
     at, shown = local(writer.locator("time[data-local=moment]").first, "UTC")
@@ -182,15 +183,16 @@ def test_a_phone_that_joined_with_an_invite_leaves_and_the_owner_sees_it(
         join(phone, link, "Uncle Joe")
         phone.goto(f"{live_server}/league/")
         phone.locator(".league-nav").get_by_role("link", name="Leave").click()
-        expect(phone.locator("h1")).to_contain_text("Leave")
-        expect(phone.get_by_text("ask its owner for an invite link")).to_be_visible()
+        expect(phone.locator("h1")).to_contain_text("Leave", timeout=WAIT_MS)
+        expect(phone.get_by_text("ask its owner for an invite link")).to_be_visible(
+            timeout=WAIT_MS)
         phone.locator("form").get_by_role("button", name=re.compile("^Leave")).click()
         expect(phone.locator(".flash")).to_contain_text("has left", timeout=WAIT_MS)
-        expect(phone.locator("h1")).to_have_text("Your leagues")
+        expect(phone.locator("h1")).to_have_text("Your leagues", timeout=WAIT_MS)
     finally:
         other.close()
     page.goto(settings)
     who = page.locator("#who-left")
-    expect(who).to_contain_text(sentence("Uncle Joe's phone"))
-    expect(who).to_contain_text("a viewer")
-    expect(who.locator("time[data-local-shown]")).to_have_count(1)
+    expect(who).to_contain_text(sentence("Uncle Joe's phone"), timeout=WAIT_MS)
+    expect(who).to_contain_text("a viewer", timeout=WAIT_MS)
+    expect(who.locator("time[data-local-shown]")).to_have_count(1, timeout=WAIT_MS)
