@@ -320,11 +320,11 @@ def standings(league: League, season: Season | None = None, sort: str = DEFAULT_
         if last_mu is not None:
             row.rating = ratings.display_rating(last_mu)
         table.append(row)
-    rows = sort_standings(table, sort, descending)
+    placed = sort_standings(table, sort, descending)
     if player_id is not None:
-        for row in rows:
-            row.place = 0  # (one player alone has no place among the others)
-    return rows
+        for one in placed:
+            one.place = 0  # (one player alone has no place among the others)
+    return placed
 
 
 def counted_standings(league: League, season: Season | None = None,
