@@ -176,7 +176,11 @@ class League(Model):
 class EndedMembership(Model):
     """A browser's membership of a league that it ended ("leave this league"): its key
     (kept in that browser's session cookie) no longer opens the league, so a copy of the
-    cookie made before leaving does not either (:mod:`scorebook.services.access`)."""
+    cookie made before leaving does not either (:mod:`scorebook.services.access`).
+
+    It also tells the owner who left and when: the ``role`` the browser held, its
+    ``device`` (browser and system) and the ``player`` name it joined as, if it gave one
+    (empty in rows from before they were kept)."""
 
     __tablename__ = "ended_membership"
 
@@ -184,6 +188,9 @@ class EndedMembership(Model):
     league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"),
                                            index=True)
     ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    role: Mapped[str] = mapped_column(String(10), default="", server_default=text("''"))
+    device: Mapped[str] = mapped_column(String(80), default="", server_default=text("''"))
+    player: Mapped[str] = mapped_column(String(40), default="", server_default=text("''"))
 
 
 class Player(Model):

@@ -28,10 +28,13 @@ from scorebook.api.schemas import (
     HandPath,
     HandRefused,
     HandWritten,
+    LeaguePath,
     NotFound,
     Parameters,
     ReadQuery,
     SearchTooLarge,
+    SeasonQuery,
+    StandingsAnswer,
     StoredHand,
     TooLarge,
     TooManyRequests,
@@ -181,6 +184,12 @@ ROUTES: list[Route] = [
           parameters=(HandPath, ReadQuery),
           description="version and id as query parameters, or as a JSON body "
                       "{\"version\": …, \"id\": …}; without a version, 428"),
+    Route("get", "/leagues/{league_id}/standings",
+          "A league's standings, all time or one season, placed as its standings page "
+          "places them (equal records share a place)",
+          {200: Answer("The standings", StandingsAnswer),
+           404: Answer("No such league or season (or not in your leagues)", NotFound)},
+          parameters=(LeaguePath, SeasonQuery)),
 ]
 
 

@@ -711,6 +711,45 @@ class GameAfter(Answer):
     game: GameAnswer
 
 
+class StandingRow(Answer):
+    """A player's line of the standings, in the standings' order."""
+
+    place: int = Field(description=(
+        "the place in the standings: by the first of ranked_by, then the others in turn "
+        "(the better first); players equal on all of them share a place (1, 2, 2, 4)"))
+    player: str
+    games: int
+    wins: int
+    win_rate: float = Field(description="wins / games, 0 to 1")
+    avg_position: float | None = Field(description="average finishing place (2 decimals)")
+    avg_hand: float | None = Field(description="average hand score (1 decimal)")
+    best_hand: int | None
+    best_total: int | None = Field(description="highest final total")
+    melded: int = Field(description="points melded and laid off")
+    stranded: int = Field(description="points left stranded in hand")
+    streak: int = Field(description="wins in a row (3), or games without a win (-2)")
+    rating: int | None
+    retired: bool
+
+
+class SeasonSummary(Answer):
+    id: int
+    name: str
+    starts_on: str = Field(description="first day, YYYY-MM-DD")
+    ends_on: str = Field(description="last day, YYYY-MM-DD")
+
+
+class StandingsAnswer(Answer):
+    """A league's standings over a season or all time, placed as its standings page
+    places them."""
+
+    league: str
+    season: SeasonSummary | None = Field(description="none: all time")
+    ranked_by: list[str] = Field(description=(
+        "what places go by, in order: wins, then win_rate, then avg_position"))
+    standings: list[StandingRow]
+
+
 # --- errors ---------------------------------------------------------------------------
 
 
@@ -809,6 +848,17 @@ class GamePath(Parameters):
 
 class HandPath(GamePath):
     number: int = Field(ge=0, le=MAX_ID, description="the hand's number in the game")
+
+
+class LeaguePath(Parameters):
+    located = "path"
+    league_id: int = Field(ge=0, le=MAX_ID)
+
+
+class SeasonQuery(Parameters):
+    located = "query"
+    season_id: int | None = Field(default=None, ge=0, le=MAX_ID, description=(
+        "one of the league's seasons (without it: all time)"))
 
 
 class ReadQuery(Parameters):

@@ -17,7 +17,7 @@ from flask import Blueprint
 from flask_babel import gettext
 from markupsafe import Markup, escape
 
-from scorebook.models import DRAW, STOCK_OUT, Change
+from scorebook.models import DRAW, STOCK_OUT, Change, EndedMembership
 from scorebook.presenters.bidi import bdi, isolate
 from scorebook.presenters.cards import card_html, cards_html
 from scorebook.presenters.i18n import signed_number
@@ -180,9 +180,10 @@ def change_details(change: Change) -> list[Markup]:
     return []
 
 
-def device_name(change: Change) -> str:
-    """The phone a change came from, as a family knows it: "Ann's phone (Chrome ·
-    Android)", or just the browser when the phone never said whose it is."""
+def device_name(change: Change | EndedMembership) -> str:
+    """The phone a change came from (or that left the league), as a family knows it:
+    "Ann's phone (Chrome · Android)", or just the browser when the phone never said
+    whose it is."""
     device = change.device or gettext("unknown device")
     if change.player:
         return gettext("%(name)s's phone (%(device)s)", name=isolate(change.player),

@@ -29,10 +29,12 @@ from flask import (
     url_for,
 )
 from flask_babel import format_date, format_datetime, format_decimal, get_locale
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorebook.presenters import bidi
 from scorebook.presenters.options import OPTION_HELP
+from scorebook.services.seasons import as_utc
 
 bp = Blueprint("language", __name__)
 
@@ -143,12 +145,43 @@ def moment(value: datetime | None, format: str = "medium") -> str:
     return "" if value is None else str(format_datetime(value, format))
 
 
+# Times are stored in UTC, and a page may be kept and sent to several phones
+# (scorebook/web/pages.py), so the server cannot know the reader's time zone.  A moment
+# on a page is a <time> element carrying it in UTC (``datetime``) and worded in UTC, with
+# "UTC" said; static/js/local-time.js words it again in the phone's own time zone, in
+# the page's language (Intl.DateTimeFormat with <html lang>, the formats by the names
+# Babel and Intl share: short, medium, long, full).  Without JavaScript it stays in UTC
+# and says so.  A calendar date (a season's first day) is no moment: it is shown as is.
+
+def _time_element(at: datetime, kind: str, format: str, text: str, note: str) -> Markup:
+    at = as_utc(at).replace(microsecond=0)
+    return Markup('<time datetime="{}" data-local="{}" data-format="{}">{}{}</time>').format(
+        at.isoformat().replace("+00:00", "Z"), kind, format, text,
+        Markup('<span class="utc-note"> {}</span>').format(note) if note else "")
+
+
+def moment_html(value: datetime | None, format: str = "medium") -> Markup:
+    """The ``moment`` filter: a date and time, in the phone's time zone once the page's
+    script has run (in UTC, saying so, until then)."""
+    if value is None:
+        return Markup("")
+    return _time_element(value, "moment", format, moment(as_utc(value), format), "UTC")
+
+
+def day_html(value: date | datetime | None, format: str = "medium") -> Markup | str:
+    """The ``day`` filter: a calendar date as it is; the day of a moment (a game's end)
+    as the phone's time zone has it once the page's script has run."""
+    if isinstance(value, datetime):
+        return _time_element(value, "day", format, day(as_utc(value), format), "")
+    return day(value, format)
+
+
 def init_app(app: Flask) -> None:
     """Register the switch route, its template global and the filters."""
     app.register_blueprint(bp)
     app.jinja_env.globals["language_links"] = switch_links
     app.jinja_env.filters["number"] = number
     app.jinja_env.filters["signed_number"] = signed_number
-    app.jinja_env.filters["day"] = day
-    app.jinja_env.filters["moment"] = moment
+    app.jinja_env.filters["day"] = day_html
+    app.jinja_env.filters["moment"] = moment_html
     bidi.init_app(app)  # |bdi and |isolate: names shown apart from the text around them

@@ -61,8 +61,8 @@ def game_share(board: Any) -> Shared:
 def standings_text(league_name: str, season_name: str | None, rows: Sequence[Any]) -> str:
     """``Our table, season 2026: 1. Ann (5 wins) · 2. Ben (3 wins) · …``"""
     named = [ngettext("%(place)s. %(name)s (%(num)s win)", "%(place)s. %(name)s (%(num)s wins)",
-                      int(r.wins), place=place, name=r.name)
-             for place, r in enumerate(rows[:MAX_NAMED], start=1)]
+                      int(r.wins), place=r.place, name=r.name)
+             for r in rows[:MAX_NAMED]]  # (the standings' places: equal records share one)
     if len(rows) > MAX_NAMED:
         named.append("…")
     if season_name:

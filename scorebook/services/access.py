@@ -42,12 +42,15 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import bindparam, func, select, text
+from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorebook.extensions import db
 from scorebook.models import EndedMembership, Game, League
 from scorebook.plain_text import db_int
+from scorebook.services import history
 from scorebook.services.errors import Sentence, sentence
+from scorebook.services.transaction import transaction
 
 VIEWER = "viewer"
 SCORER = "scorer"
@@ -107,6 +110,49 @@ def _fingerprint(door: str) -> str:
     return hashlib.sha256(b"scorebook-member:" + door.encode()).hexdigest()[:16]
 
 
+# --- a league's name ------------------------------------------------------------------------
+
+
+class LeagueNameTaken(Exception):
+    """Another league has that name (letter case aside), or took it at the same moment.
+    The pages refuse it without naming or confirming the other league."""
+
+
+def league_name_taken(name: str, league: League | None = None) -> bool:
+    """True if a league other than ``league`` has this name, whatever its letter case."""
+    found = db.session.scalar(select(League.id).where(func.lower(League.name) == name.lower()))
+    return found is not None and (league is None or found != league.id)
+
+
+def create_league(name: str, password: str) -> League:
+    """A new league of that name, owned by whoever holds ``password``.  Two browsers
+    making a league of one name at the same moment both pass the check; the database's
+    unique name lets one in and the other gets :class:`LeagueNameTaken`, as it would
+    have a moment later (nothing of it is written)."""
+    if league_name_taken(name):
+        raise LeagueNameTaken(name)
+    password_hash = hash_password(password)
+    try:
+        with transaction():
+            league = League(name=name, password_hash=password_hash)
+            db.session.add(league)
+    except IntegrityError:
+        raise LeagueNameTaken(name) from None
+    return league
+
+
+def rename_league(league: League, name: str) -> None:
+    """Give ``league`` a new name (:class:`LeagueNameTaken` as for :func:`create_league`,
+    the league keeping its name)."""
+    if league_name_taken(name, league):
+        raise LeagueNameTaken(name)
+    try:
+        with transaction():
+            league.name = name
+    except IntegrityError:  # (rolled back: the league reads its old name again)
+        raise LeagueNameTaken(name) from None
+
+
 # --- memberships in the session -------------------------------------------------------------
 
 
@@ -152,18 +198,36 @@ def remember(store: MutableMapping[str, Any], league: League, role: str) -> None
     store["league"] = league.id
 
 
-def forget(store: MutableMapping[str, Any], league_id: int) -> None:
+def forget(store: MutableMapping[str, Any], league_id: int, agent: str = "") -> None:
     """Leave the league on this browser, and end the membership on the server: a copy of
-    this session cookie no longer opens it either (the caller commits)."""
+    this session cookie no longer opens it either (the caller commits).  The owner sees
+    who left (:func:`left`): the role this browser held, its browser and system (from
+    ``agent``, its User-Agent) and the player name it joined as."""
     leagues = _memberships(store)
     entry = leagues.pop(str(league_id), None)
     key = entry[2] if isinstance(entry, list | tuple) and len(entry) == 3 else None
     if (isinstance(key, str) and db.session.get(EndedMembership, key) is None
             and db.session.get(League, league_id) is not None):
-        db.session.add(EndedMembership(key=key, league_id=league_id))
+        role = str(entry[0]) if entry[0] in RANK else ""
+        db.session.add(EndedMembership(
+            key=key, league_id=league_id, role=role,
+            device=history.describe_agent(agent)[:80],
+            player=history.player_of(store, league_id)))
     store["leagues"] = leagues
     if store.get("league") == league_id:
         store.pop("league", None)
+
+
+#: How many of the latest departures the owner's settings list.
+LEFT_SHOWN = 50
+
+
+def left(league: League, limit: int = LEFT_SHOWN) -> list[EndedMembership]:
+    """The browsers that left ``league`` (their memberships ended by leaving), the latest
+    first: what its owner is shown."""
+    return list(db.session.scalars(
+        select(EndedMembership).where(EndedMembership.league_id == league.id)
+        .order_by(EndedMembership.ended_at.desc(), EndedMembership.key).limit(limit)))
 
 
 def _session_keys(browser: Browser) -> list[str]:

@@ -81,7 +81,13 @@ from scorebook.services.export_format import (
 from scorebook.services.games import MAX_NAME_LENGTH, complete_hands, verdict_of
 from scorebook.services.hands import _scoring_problem, _store, check_entry, check_melds
 from scorebook.services.history import clean_player_name
-from scorebook.services.league import MAX_SEASON_NAME, prepare
+from scorebook.services.league import (
+    MAX_SEASON_NAME,
+    STANDING_FIELDS,
+    prepare,
+    standing_record,
+    standings,
+)
 from scorebook.services.seasons import (
     FIRST_DAY,
     LAST_DAY,
@@ -360,6 +366,16 @@ def league_csv_chunks(league: League, say: Say) -> Iterator[str]:
             rows = []
     if rows:
         yield _csv(rows)
+
+
+def standings_csv(league: League, season: Season | None, say: Say) -> str:
+    """The standings of a season (None: all time) as the page shows them by default, one
+    row per player with the place the standings give it (equal records share one; the
+    tie-breaks are the page's: :func:`scorebook.services.league.ranked_by`)."""
+    rows = [standing_record(r) for r in standings(league, season)]
+    return _csv([[say(_column(key)) for key in STANDING_FIELDS],
+                 *([r[key] if key != "retired" else int(r[key]) for key in STANDING_FIELDS]
+                   for r in rows)])
 
 
 # --- JSON: export ---------------------------------------------------------------------------

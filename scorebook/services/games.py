@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.attributes import get_history
 
 from referee import RulesError, RuleSet, Verdict, game_result, make_rules
 from referee.turns import dealer_of_hand
@@ -206,17 +208,44 @@ def verdict_of(game: Game, running: list[int] | None = None,
     return game_result(game.rules, running, went_out, names)
 
 
+def _completed_now(game: Game) -> bool:
+    """Whether this write records or completes one of the game's hands (a hand recorded
+    at the end, or a live hand finished), as against one that edits or deletes a hand
+    already kept.  Read off the session before anything is flushed."""
+    new = db.session.new
+    return any(isinstance(obj, Hand) and obj.game_id == game.id and obj.complete
+               and (obj in new or get_history(obj, "complete").added)
+               for obj in (*new, *db.session.dirty))
+
+
+def _ended_at_the_table(game: Game) -> datetime:
+    """When the game's last hand was recorded at the table: the game ended then."""
+    last = db.session.scalar(
+        select(Hand.created_at).where(Hand.game_id == game.id, Hand.complete.is_(True))
+        .order_by(Hand.number.desc()).limit(1))
+    return last if last is not None else utcnow()
+
+
 def recompute(game: Game) -> Verdict:
     """Set the game's status and winner from its hands (an abandoned game stays so).
-    Does not commit."""
+    Does not commit.
+
+    A game keeps the moment it ended at the table: the hand that ends it, recorded or
+    finished live, stamps it then; an edit or a deletion that changes who won a finished
+    game leaves its time (and so its day, its season and its place in the ratings'
+    order) as it was; one that finishes it again (a slip put right) gives it the time its
+    last hand was recorded."""
+    completed_now = _completed_now(game)
     verdict = verdict_of(game)
     game.revision = (game.revision or 0) + 1
     if game.status == ABANDONED:
         return verdict
     if verdict.detail.get("finished"):
         winner = game.seats[verdict.detail["winner"]].player
-        if game.status != FINISHED or game.winner_id != winner.id:
+        if completed_now:
             game.finished_at = utcnow()
+        elif game.status != FINISHED or game.finished_at is None:
+            game.finished_at = _ended_at_the_table(game)
         game.status = FINISHED
         game.winner = winner
     else:

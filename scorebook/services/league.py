@@ -217,9 +217,15 @@ def ratings_pending(league: League) -> int:
 #: name them: scorebook.presenters.sentences.league.SORT_LABELS).
 SORTS = ("rating", "games", "wins", "win_rate", "avg_position", "avg_hand", "best_hand",
          "best_total", "melded", "stranded", "streak", "name")
-#: Which way each column sorts first (True: biggest first).
+#: Which way each column sorts first (True: biggest first): the better way.
 DESCENDING_FIRST = {key: key not in ("avg_position", "stranded", "name") for key in SORTS}
 DEFAULT_SORT = "wins"
+#: The standings' tie-breaks, in order, after the column they are sorted by: more wins,
+#: then the better win rate, then the better average finishing place.  Players equal on
+#: all of them share a place (1, 2, 2, 4); their names only order their rows.  The page
+#: states them (:func:`ranked_by`), and the standings page, its CSV and the API all
+#: place players with :func:`sort_standings`.
+TIE_BREAKS = ("wins", "win_rate", "avg_position")
 
 
 @dataclass
@@ -239,6 +245,8 @@ class Standing:
     streak_won: bool | None = None
     streak: int = 0
     rating: int | None = None
+    #: The player's place in the standings (:func:`sort_standings`): equal records share it.
+    place: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -264,6 +272,27 @@ class Standing:
             return self.signed_streak
         value = getattr(self, key)
         return float("-inf") if value is None else value
+
+
+#: The fields of a standings row as the CSV and the API give it, in order.
+STANDING_FIELDS = ("place", "player", "games", "wins", "win_rate", "avg_position", "avg_hand",
+                   "best_hand", "best_total", "melded", "stranded", "streak", "rating",
+                   "retired")
+
+
+def standing_record(row: Standing) -> dict[str, Any]:
+    """A standings row as plain values (the CSV export and the API): its place, the
+    win rate as a fraction, the averages rounded as the page shows them (2 and 1
+    decimals), the streak signed (3: three wins in a row; −2: two games without one)."""
+    return {
+        "place": row.place, "player": row.name, "games": row.games, "wins": row.wins,
+        "win_rate": round(row.win_rate, 4),
+        "avg_position": None if row.avg_position is None else round(row.avg_position, 2),
+        "avg_hand": None if row.avg_hand is None else round(row.avg_hand, 1),
+        "best_hand": row.best_hand, "best_total": row.best_total, "melded": row.melded,
+        "stranded": row.stranded, "streak": row.signed_streak, "rating": row.rating,
+        "retired": row.retired,
+    }
 
 
 def _result_filter(league_id: int, season: Season | None) -> list[Any]:
@@ -302,7 +331,11 @@ def standings(league: League, season: Season | None = None, sort: str = DEFAULT_
         if last_mu is not None:
             row.rating = ratings.display_rating(last_mu)
         table.append(row)
-    return sort_standings(table, sort, descending)
+    placed = sort_standings(table, sort, descending)
+    if player_id is not None:
+        for one in placed:
+            one.place = 0  # (one player alone has no place among the others)
+    return placed
 
 
 def counted_standings(league: League, season: Season | None = None,
@@ -324,15 +357,44 @@ def counted_standings(league: League, season: Season | None = None,
     return sort_standings(list(table.values()), sort)
 
 
-def sort_standings(rows: list[Standing], sort: str, descending: bool | None = None
-                   ) -> list[Standing]:
+def ranked_by(sort: str = DEFAULT_SORT) -> list[str]:
+    """The columns the standings sorted by ``sort`` place players by, in order: that
+    column, then the tie-breaks (:data:`TIE_BREAKS`).  Sorted by name, the places are
+    the default order's."""
+    first = DEFAULT_SORT if sort not in SORTS or sort == "name" else sort
+    return [first, *(key for key in TIE_BREAKS if key != first)]
+
+
+def _better_first(row: Standing, key: str) -> Any:
+    """``row``'s value of ``key`` such that the better one is the smaller (a figure
+    nobody has, such as the average place of no game, last)."""
+    value = row.sort_value(key)
+    if value == float("-inf"):
+        return float("inf")
+    return -value if DESCENDING_FIRST[key] else value
+
+
+def sort_standings(rows: list[Standing], sort: str = DEFAULT_SORT,
+                   descending: bool | None = None) -> list[Standing]:
+    """Sort the standings by ``sort`` (its better way first unless ``descending`` says
+    otherwise) and give each row its ``place``: by :func:`ranked_by`, equal records
+    sharing a place.  The one ranking of the standings, wherever they are shown."""
     if sort not in SORTS:
         sort = DEFAULT_SORT
     if descending is None:
         descending = DESCENDING_FIRST[sort]
-    rows.sort(key=lambda r: r.name.lower())
-    rows.sort(key=lambda r: -r.games)
-    rows.sort(key=lambda r: r.sort_value(sort), reverse=descending)
+    keys = ranked_by(sort)
+
+    def record(r: Standing) -> tuple[Any, ...]:
+        return tuple(_better_first(r, key) for key in keys)
+
+    rows.sort(key=lambda r: (record(r), r.name.lower(), r.player_id))
+    for i, row in enumerate(rows):
+        row.place = rows[i - 1].place if i and record(rows[i - 1]) == record(row) else i + 1
+    if sort == "name":
+        rows.sort(key=lambda r: (r.name.lower(), r.player_id), reverse=descending)
+    elif descending != DESCENDING_FIRST[sort]:
+        rows.reverse()  # the other way round: the places stay
     return rows
 
 

@@ -345,7 +345,12 @@
 
   function errorBox(form) { return form.querySelector("[data-move-error]"); }
 
+  // The form as the page shows it now: live.js may have swapped its part of the page
+  // while the move was on its way, and a reason put in the old copy would never be seen.
+  function shown(form) { return document.getElementById(form.id) || form; }
+
   function showError(form, message, link) {
+    form = shown(form);
     var box = errorBox(form);
     if (!box) { return; }
     box.textContent = message || "";
@@ -375,6 +380,7 @@
   // The server asks a question the form does not hold (an ace that fits both ends of a
   // run: which end?): put the choices in the form, above its button, and send again.
   function ask(form, question) {
+    form = shown(form);
     if (form.querySelector("[data-asked]")) { return; }
     var box = document.createElement("fieldset");
     box.className = "ace-end";
@@ -410,7 +416,7 @@
   // is often theirs; and cards tapped while it was on its way stay for the next one),
   // forget its draft, and have the table follow at once.
   function cleared(form, sent) {
-    var live = document.getElementById(form.id) || form; // live.js may have swapped it
+    var live = shown(form);
     fieldsOf(live).forEach(function (el) {
       if (el.type === "radio" && /-player$/.test(el.name)) { return; }
       var was = sent[el.name];

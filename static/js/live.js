@@ -91,12 +91,15 @@
       var same = fresh.querySelector("#" + CSS.escape(opened[j].id));
       if (same) same.setAttribute("open", "");
     }
-    // A message this phone was shown (a refused lay-off) stays where it was.
+    // A message this phone was shown (a refused lay-off) stays where it was, until the
+    // reader acts: the fresh part's own (empty) box of that id gives way to it.
     var kept = old.querySelectorAll("[data-live-keep][id]");
     for (var n = 0; n < kept.length; n++) {
+      var blank = fresh.querySelector("#" + CSS.escape(kept[n].id));
+      if (blank) { blank.replaceWith(kept[n].cloneNode(true)); continue; }
       var parent = kept[n].parentElement;
       var home = parent === old ? fresh : parent.id && fresh.querySelector("#" + CSS.escape(parent.id));
-      if (!home || fresh.querySelector("#" + CSS.escape(kept[n].id))) continue;
+      if (!home) continue;
       var at = Array.prototype.indexOf.call(parent.children, kept[n]);
       home.insertBefore(kept[n].cloneNode(true), home.children[at] || null);
     }

@@ -74,7 +74,7 @@ def game_app(make_app: Callable[..., Flask]) -> tuple[Flask, dict[str, int], str
         session: dict[str, Any] = {}
         access.remember(session, league, access.SCORER)
         cookie = app.session_interface.get_signing_serializer(app).dumps(session)  # type: ignore[attr-defined]
-        return app, {"game_id": game.id, "number": 1}, cookie
+        return app, {"game_id": game.id, "number": 1, "league_id": league.id}, cookie
 
 
 def _query_fits(operation: Any, query: dict[str, Any] | None) -> bool:

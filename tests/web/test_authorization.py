@@ -92,6 +92,7 @@ KINDS: dict[str, str] = {
     "access.invite": INVITE,  # /join: the invite this browser opened last
     "access.open_league": MEMBER,
     "access.leave": MEMBER,
+    "leagues_api.standings": MEMBER,
     "access.settings": OWNER,
     "access.rename": OWNER,
     "access.password": OWNER,
@@ -130,6 +131,7 @@ KINDS: dict[str, str] = {
     "league.delete_season": CURRENT,
     "league.export_page": CURRENT,
     "league.results_csv": CURRENT,
+    "league.standings_csv_file": CURRENT,
     "league.export_json": CURRENT,
     "league.import_page": CURRENT_OWNER,
     "install.manifest": PUBLIC,

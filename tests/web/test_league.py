@@ -219,9 +219,10 @@ def test_standings_sort_by_any_column(made: dict[str, Game]) -> None:
     def order(sort: str, descending: bool | None = None) -> list[str]:
         return list(table(sort=sort, descending=descending))
 
-    assert order("wins") == ["Ann", "Ben", "Cy", "Dee"]  # ties: more games, then name
-    assert order("avg_position") == ["Ann", "Ben", "Dee", "Cy"]  # lowest first
-    assert order("avg_position", True) == ["Cy", "Dee", "Ann", "Ben"]
+    # ties: the better win rate, then average place; still equal, by name
+    assert order("wins") == ["Ann", "Ben", "Cy", "Dee"]
+    assert order("avg_position") == ["Ann", "Ben", "Dee", "Cy"]  # lowest first (Ann: wins)
+    assert order("avg_position", True) == ["Cy", "Dee", "Ben", "Ann"]  # the other way round
     assert order("best_hand") == ["Ben", "Dee", "Ann", "Cy"]
     assert order("stranded") == ["Ann", "Cy", "Dee", "Ben"]
     assert order("streak") == ["Ann", "Cy", "Ben", "Dee"]

@@ -359,6 +359,11 @@ _COLUMNS = {
     "player": _l("Player"), "seat": _l("Seat"), "place": _l("Place"), "won": _l("Won"),
     "hands": _l("Hands"), "melded": _l("Melded"), "stranded": _l("Stranded"),
     "rating_after": _l("Rating after"),
+    # the standings' (services.league.STANDING_FIELDS)
+    "games": _l("Games"), "wins": _l("Wins"), "win_rate": _l("Win rate"),
+    "avg_position": _l("Average place"), "avg_hand": _l("Average hand"),
+    "best_hand": _l("Best hand"), "best_total": _l("Best total"), "streak": _l("Streak"),
+    "rating": _l("Rating"), "retired": _l("Retired"),
 }
 
 

@@ -1,13 +1,13 @@
 """A season's recap: the champion and the podium, the season's records, and each
 player's "signature" figure — the one where they stood out most.
 
-The places come from the standings (games won, then the better average finishing
-place; players equal on both share a place).  The signature figures are chosen from
-:data:`SIGNATURES` from each player's sums over the season (one ``GROUP BY`` over
-the cache): first every figure someone leads, each given to its leader (in the
-order of the list, and to everyone tied for the lead), then, for the players still
-without one, the figures where they rank second, and so on, each figure used once
-where it can be.  A player with no figure to stand out in gets their hands played.
+The places come from the standings (games won, then the better win rate, then the
+better average finishing place; players equal on all three share a place).  The
+signature figures are chosen from :data:`SIGNATURES` from each player's sums over the
+season (one ``GROUP BY`` over the cache): first every figure someone leads, each given
+to its leader (in the order of the list, and to everyone tied for the lead), then, for
+the players still without one, the figures where they rank second, and so on, each
+figure used once where it can be.  A player with no figure to stand out in gets their hands played.
 """
 
 from __future__ import annotations
@@ -109,16 +109,10 @@ class Recap:
 
 
 def placed(rows: list[league_service.Standing]) -> list[Placed]:
-    """Places by games won, then the better average place; equal on both, equal place."""
-    def key(r: league_service.Standing) -> tuple[int, float]:
-        return (-r.wins, r.avg_position if r.avg_position is not None else float("inf"))
-
-    ordered = sorted(rows, key=lambda r: (*key(r), r.name.lower()))
-    out: list[Placed] = []
-    for i, row in enumerate(ordered):
-        place = out[-1].place if out and key(ordered[i - 1]) == key(row) else i + 1
-        out.append(Placed(place, row))
-    return out
+    """The season's places: the standings' own (:func:`league_service.sort_standings`:
+    games won, then the better win rate, then the better average place; equal on all,
+    equal place)."""
+    return [Placed(r.place, r) for r in league_service.sort_standings(list(rows))]
 
 
 def _ranks(figure: Figure, sums: dict[int, Sums]) -> dict[int, tuple[int, int, int]]:

@@ -74,11 +74,6 @@ def _next() -> str:
     return safe_next(target) if target else url_for("league.standings")
 
 
-def _name_taken(name: str, league: League | None = None) -> bool:
-    found = db.session.scalar(select(League.id).where(func.lower(League.name) == name.lower()))
-    return found is not None and (league is None or found != league.id)
-
-
 def _name_refused() -> str:
     """The answer when a league's name is taken: it neither names nor confirms the other
     league (whose members alone may know it exists)."""
@@ -117,18 +112,26 @@ def open_league(league_id: int) -> Response:
     return redirect(_next())
 
 
-@bp.post("/leagues/<int:league_id>/leave")
+@bp.route("/leagues/<int:league_id>/leave", methods=["GET", "POST"])
 @access.requires(VIEWER)
-def leave(league_id: int) -> Response:
+def leave(league_id: int) -> Page:
+    """Any member leaves the league on this browser: the page says what it means (and,
+    to an owner without a password, what to do first), its button leaves."""
     league = db.get_or_404(League, league_id)
+    role = membership.role_in(league)
+    stranded = role == OWNER and not league.password_hash
+    if request.method == "GET":
+        return render_template("access/leave.html", league=league, role=role,
+                               stranded=stranded, form=ButtonForm())
     if not ButtonForm().validate_on_submit():
         abort(400)
-    if membership.role_in(league) == OWNER and not league.password_hash:
+    if stranded:
         flash(gettext("Set a password for %(name)s before you leave it: without one, nobody "
                       "could ever open it again.", name=isolate(league.name)))
         return redirect(url_for("access.settings", league_id=league.id, _anchor="league-password"))
     with transaction():
-        access.forget(session, league.id)  # ended server-side too: a copied cookie is out
+        # ended server-side too (a copied cookie is out), and its owner sees who left
+        access.forget(session, league.id, request.headers.get("User-Agent", ""))
     flash(gettext("This browser has left %(name)s.", name=isolate(league.name)))
     return redirect(url_for("access.leagues"))
 
@@ -142,20 +145,21 @@ def new_league() -> Page:
         name = _clean(form.name.data)
         if not name:
             errors["name"] = gettext("Give the league a name.")
-        elif _name_taken(name):
-            # Never confirm that a league of that name exists (anyone may ask), and count
-            # the refusal as a failed try: names cannot be probed faster than passwords.
-            g.wrong_password = True
-            errors["name"] = _name_refused()
         else:
-            with transaction():
-                league = League(name=name, password_hash=access.hash_password(form.password.data))
-                db.session.add(league)
-            access.remember(session, league, OWNER)
-            session.permanent = True
-            flash(gettext("%(name)s is yours: share its links from its settings.",
-                          name=isolate(league.name)))
-            return redirect(url_for("access.settings", league_id=league.id))
+            try:
+                league = access.create_league(name, form.password.data or "")
+            except access.LeagueNameTaken:
+                # Never confirm that a league of that name exists (anyone may ask), and
+                # count the refusal as a failed try: names cannot be probed faster than
+                # passwords.  (Taken a moment ago by another browser: the same answer.)
+                g.wrong_password = True
+                errors["name"] = _name_refused()
+            else:
+                access.remember(session, league, OWNER)
+                session.permanent = True
+                flash(gettext("%(name)s is yours: share its links from its settings.",
+                              name=isolate(league.name)))
+                return redirect(url_for("access.settings", league_id=league.id))
     elif form.is_submitted():
         errors = _field_errors(form) or {"form": _stale_form()}
     page = render_template("access/new.html", form=form, errors=errors)
@@ -294,7 +298,7 @@ def _settings_page(league: League, rename: RenameLeagueForm | None = None,
         "access/settings.html", league=league,
         rename=rename or RenameLeagueForm(formdata=None, data={"name": league.name}),
         password=password or PasswordForm(formdata=None), button=ButtonForm(),
-        links=_shown_links(league), errors=errors or {})
+        links=_shown_links(league), errors=errors or {}, left=access.left(league))
     return (page, 400) if errors else page
 
 
@@ -315,11 +319,11 @@ def rename(league_id: int) -> Page:
         if not name:
             return _settings_page(league, rename=form,
                                   errors={"name": gettext("Give the league a name.")})
-        if _name_taken(name, league):
+        try:
+            access.rename_league(league, name)
+        except access.LeagueNameTaken:
             g.wrong_password = True
             return _settings_page(league, rename=form, errors={"name": _name_refused()})
-        with transaction():
-            league.name = name
         flash(gettext("The league is now called %(name)s.", name=isolate(name)))
         return redirect(url_for("access.settings", league_id=league.id))
     return _settings_page(league, rename=form,

@@ -48,6 +48,7 @@ from scorebook.services.exports import (
     import_league,
     league_csv_chunks,
     read_league_file,
+    standings_csv,
 )
 from scorebook.services.games import load_game
 from scorebook.services.ratings import START_MU, display_rating
@@ -108,6 +109,7 @@ def standings() -> str:
         "league/standings.html", league=league, seasons=seasons, season=season,
         season_value=season_value, rows=rows, sort=sort, descending=descending,
         sorts=SORT_LABELS, descending_first=service.DESCENDING_FIRST,
+        ranked_by=service.ranked_by(sort),
         totals=service.league_totals(league))
 
 
@@ -395,6 +397,18 @@ def results_csv() -> Response:
     body = stream_with_context(itertools.chain(["\ufeff" + first], chunks))
     return Response(body, mimetype="text/csv", headers={
         "Content-Disposition": f'attachment; filename="{file_stem(league)}-results.csv"'})
+
+
+@bp.get("/standings.csv")
+def standings_csv_file() -> Response:
+    """The standings of ``?season=`` (an id, or ``all``: the default), placed as the page
+    places them."""
+    league = _league()
+    seasons = service.prepare(league)
+    season, value = _season_choice(league, seasons, default_current=False)
+    suffix = "all-time" if season is None else f"season-{value}"
+    return _csv_response(standings_csv(league, season, say),
+                         f"{file_stem(league)}-standings-{suffix}.csv")
 
 
 @bp.get("/export.json")

@@ -4,13 +4,13 @@ and league (only the leagues it is a member of: :mod:`scorebook.services.access`
 from __future__ import annotations
 
 from flask import Blueprint, render_template
-from sqlalchemy import func
 from sqlalchemy.orm import selectinload
 
 from scorebook.extensions import db
-from scorebook.models import FINISHED, IN_PROGRESS, Game, Hand, Player, Seat
+from scorebook.models import FINISHED, IN_PROGRESS, Game, Hand, Seat
 from scorebook.presenters.cards import register_card_helpers
 from scorebook.presenters.changes import register_change_helpers
+from scorebook.services import league as league_service
 from scorebook.services.games import scoreboard
 from scorebook.web import membership
 
@@ -42,17 +42,10 @@ def home() -> str:
     if league is None:
         return render_template("main/home.html", league=None, leagues=leagues,
                                playing=playing, finished=finished, standings=[])
-    played = dict(db.session.execute(
-        db.select(Seat.player_id, func.count()).join(Game)
-        .where(Game.league_id == league.id, Game.status == FINISHED)
-        .group_by(Seat.player_id)).tuples().all())
-    wins = dict(db.session.execute(
-        db.select(Game.winner_id, func.count())
-        .where(Game.league_id == league.id, Game.status == FINISHED)
-        .group_by(Game.winner_id)).tuples().all())
-    players = db.session.scalars(
-        db.select(Player).where(Player.league_id == league.id).order_by(Player.name))
-    standings = sorted(((p.name, played.get(p.id, 0), wins.get(p.id, 0)) for p in players),
-                       key=lambda row: (-row[2], -row[1], row[0].lower()))
+    # in the standings' order (their one ranking), then whoever has finished no game yet
+    ranked = league_service.standings(league)
+    seen = {r.player_id for r in ranked}
+    standings = [(r.name, r.games, r.wins) for r in ranked] + [
+        (p.name, 0, 0) for p in league_service.players_of(league) if p.id not in seen]
     return render_template("main/home.html", league=league, leagues=leagues, playing=playing,
                            finished=finished, standings=standings)
