@@ -71,6 +71,12 @@ def _merge_shared_games(p: Mapping[str, Any]) -> str:
         "the same person.", p["count"], a=p["a"], b=p["b"]))
 
 
+@words("sharing.not-finished")
+def _sharing_not_finished(p: Mapping[str, Any]) -> str:
+    return str(gettext("Game %(id)s is not finished: only a finished game's result can be "
+                       "shared.", id=p["number"]))
+
+
 @words("league.season-name-missing")
 def _season_name_missing(p: Mapping[str, Any]) -> str:
     return str(gettext("Give the season a name."))
