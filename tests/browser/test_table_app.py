@@ -276,6 +276,12 @@ def test_a_finished_game_is_played_again_and_shared(browser, table: tuple[Flask,
         join(page, url + code)
         assert page.url == f"{url}/games/{game_id}"
         expect(page.locator(".banner-winner")).to_contain_text("Ann wins!")
+        # the first Share makes the link anyone can open (tests/browser/test_shared_result.py)
+        page.get_by_role("link", name="Share the result").click()
+        page.get_by_role("button", name="Make the link").click()
+        page.wait_for_load_state()
+        page.get_by_role("link", name=f"Back to game {game_number(app, game_id)}").click()
+        page.wait_for_load_state()
         share = page.locator("[data-share-button]")
         expect(share).to_be_visible()
         expect(page.locator("[data-share-fallback]")).to_be_hidden()
@@ -283,7 +289,9 @@ def test_a_finished_game_is_played_again_and_shared(browser, table: tuple[Flask,
         share.click()
         expect(page.locator("[data-share-status]")).to_contain_text("Copied")
         copied = page.evaluate("navigator.clipboard.readText()")
-        assert copied == f"Ann wins 660 – Ben 12 – Cy \u221218, 3 hands\n{url}/games/{game_id}"
+        text, link = copied.split("\n")
+        assert text == "Ann wins 660 – Ben 12 – Cy \u221218, 3 hands"
+        assert re.fullmatch(re.escape(url) + r"/results/[\w-]{43}", link)
 
         page.get_by_role("link", name="Play again").click()
         page.wait_for_load_state()
@@ -305,9 +313,14 @@ def test_sharing_without_javascript(writer, table: tuple[Flask, str]) -> None:  
     app, url = table
     _league, game_id, code = seed(app, "Family Typed", 3)
     join(writer, url + code)
+    writer.get_by_role("link", name="Share the result").click()
+    writer.get_by_role("button", name="Make the link").click()
+    writer.wait_for_load_state()
+    link = writer.get_by_label("Link to the result:").input_value()
+    assert re.fullmatch(re.escape(url) + r"/results/[\w-]{43}", link)
+    writer.goto(f"{url}/games/{game_id}")
     writer.locator("[data-share-fallback] summary").click()
     box = writer.locator("textarea.share-message")
-    expect(box).to_have_value(
-        f"Ann wins 660 – Ben 12 – Cy \u221218, 3 hands\n{url}/games/{game_id}")
+    expect(box).to_have_value(f"Ann wins 660 – Ben 12 – Cy \u221218, 3 hands\n{link}")
     expect(writer.get_by_role("link", name="Send as a text message")).to_have_attribute(
         "href", re.compile(r"^sms:\?&body=Ann%20wins"))
