@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping, MutableMapping, Sequence
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import insert
+
 from scorebook.extensions import db
-from scorebook.models import Change, Game
+from scorebook.models import Change, Game, utcnow
 
 #: The longest player name a phone can give (as a player's name in a league).
 PLAYER_NAME_LENGTH = 40
@@ -127,6 +129,20 @@ def log(game: Game, action: str, summary: str = "", hand_number: int | None = No
                     device=device[:80], player=player, session_key=key)
     db.session.add(change)
     return change
+
+
+def log_games(league_id: int, game_ids: Sequence[int], action: str, summary: str = "",
+              details: Mapping[str, Any] | None = None, by: Writer | None = None) -> None:
+    """The same history entry in each of ``game_ids`` (of ``league_id``), added to the
+    current transaction in one statement (a change of a player touches every game of
+    theirs: a merge, its undo)."""
+    if not game_ids:
+        return
+    device, player, key = who(league_id, by)
+    db.session.execute(insert(Change), [
+        {"game_id": game_id, "hand_number": None, "action": action, "summary": summary[:2000],
+         "details": dict(details) if details else None, "device": device, "player": player,
+         "session_key": key, "at": utcnow()} for game_id in game_ids])
 
 
 def who(league_id: int, by: Writer | None = None) -> tuple[str, str, str]:

@@ -39,7 +39,8 @@ def test_a_relative_opens_the_result_and_nothing_else(browser, page: Page,  # ty
     league_id, game_id, code = seed(app, "Family Shared", 3)
     join(page, url + code)  # a scorer of the family
     page.get_by_role("link", name="Share the result").click()
-    expect(page.get_by_role("heading", name=re.compile("A link for people outside"))).to_be_visible()
+    heading = page.get_by_role("heading", name=re.compile("A link for people outside"))
+    expect(heading).to_be_visible()
     screenshot_of(page, "share-make-the-link")
     page.get_by_role("button", name="Make the link").click()
     expect(page.get_by_text("has a link now")).to_be_visible()

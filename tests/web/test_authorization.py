@@ -44,6 +44,7 @@ from referee import make_rules, parse_cards
 from scorebook.extensions import db
 from scorebook.models import League, Season, SharedResult
 from scorebook.services import access, games, hands
+from scorebook.services import league as league_service
 from scorebook.services.entry import entry_from_text
 from tests.conftest import _test_config
 
@@ -129,6 +130,8 @@ KINDS: dict[str, str] = {
     "league.players": CURRENT,
     "league.player": CURRENT,
     "league.edit_player": CURRENT_WRITE,
+    "league.merge_player": CURRENT_WRITE,
+    "league.undo_merge": CURRENT,
     "league.retire_player": CURRENT,
     "league.history": CURRENT,
     "league.seasons": CURRENT,
@@ -228,15 +231,17 @@ def build_world(app: Flask) -> dict[str, int]:
         db.session.add(SharedResult(game_id=game.id, league_id=a.id, token=SHARE_TOKEN))
         db.session.commit()
         player = next(s.player_id for s in game.seats)
+        twice = [league_service.add_player(a, name) for name in ("Zed", "Zedd")]
+        merge = league_service.merge_players(*twice)  # (an undoable step of league A's)
         return {"league_a": a.id, "league_b": b.id, "game": game.id, "player": player,
-                "season": season.id}
+                "season": season.id, "merge": merge.id}
 
 
 def url_args(rule: Rule, world: dict[str, int]) -> dict[str, Any]:
     token = SHARE_TOKEN if rule.endpoint == "shared.result" else SCORER_TOKEN
     values = {"game_id": world["game"], "number": 1, "player_id": world["player"],
               "season_id": world["season"], "league_id": world["league_a"],
-              "role": "scorer", "token": token, "code": "es",
+              "role": "scorer", "token": token, "code": "es", "merge_id": world["merge"],
               "family": "rummy-500", "slug": "meld", "filename": "css/app.css"}
     missing = rule.arguments - values.keys()
     assert not missing, f"{rule.rule}: no test value for {missing}; add one to url_args()"
@@ -354,7 +359,7 @@ def test_route_for_role(world: World, rule: str, endpoint: str, method: str,
         world.ids = None  # a change spoils the world for the next test, unless refused
     route = next(r for r in app.url_map.iter_rules()
                  if r.rule == rule and r.endpoint == endpoint)
-    has_ids = bool(route.arguments & {"player_id", "season_id"})
+    has_ids = bool(route.arguments & {"player_id", "season_id", "merge_id"})
     with app.test_request_context():
         from flask import url_for
 

@@ -13,15 +13,23 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, make_response, redirect, render_template, request
-from flask import url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from scorebook.models import Game
+from scorebook.presenters.bidi import isolate
 from scorebook.presenters.charts import score_chart
 from scorebook.presenters.i18n import safe_next
-from scorebook.presenters.bidi import isolate
 from scorebook.presenters.results import game_share, game_text
 from scorebook.presenters.sentences import say
 from scorebook.presenters.tables import name_key, scores_table
