@@ -29,7 +29,7 @@ from scorebook.extensions import db
 from scorebook.models import Change, Game, Hand
 from scorebook.services.games import create_game, default_league
 from scorebook.services.hands import verify
-from tests.conftest import join_league
+from tests.conftest import PATIENCE_S, join_league
 
 QUEUED = {"X-Scorebook-Send": "queued", "Accept": "application/json"}
 KEY = "k-3f2a9c1e-7b4d-4e0a-9a51-0c6f1e2d3b4a"
@@ -311,7 +311,7 @@ def test_one_send_from_many_tabs_at_once_is_stored_once(race_app: Flask) -> None
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=120)
+        t.join(timeout=PATIENCE_S)
     assert Counter(a.status_code for a in answers) == {200: TABS}
     assert {a.get_json()["number"] for a in answers} == {1}
     assert hands(app, game_id) == [(1, ["KD"], KEY)]
