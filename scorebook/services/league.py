@@ -206,20 +206,21 @@ def _chunks(items: Sequence[int]) -> list[Sequence[int]]:
     return [items[i:i + MERGE_CHUNK] for i in range(0, len(items), MERGE_CHUNK)] or [[]]
 
 
-def _moved_rows(gone: Player) -> tuple[list[int], dict[str, list[int]]]:
-    """What a merge moves of ``gone``'s: the games their rows belong to, and the ids of
-    rows that belong to no game, by ``table.column``."""
+def _moved_rows(gone: Player) -> tuple[list[int], dict[str, list[dict[str, Any]]]]:
+    """What a merge moves of ``gone``'s: the games their rows belong to, and the rows
+    that belong to no game, by ``table.column``: each by its primary key as it will be
+    once moved (the player column, if part of it, naming the kept player: ``None``)."""
     games: set[int] = set()
-    loose: dict[str, list[int]] = {}
+    loose: dict[str, list[dict[str, Any]]] = {}
     for table, column in _player_columns():
         if _in_a_game(table):
             games.update(db.session.scalars(_games_named(table, column, gone.id).distinct()))
-        else:
-            if "id" not in table.c:
-                raise RuntimeError(f"{table.name}: a merge could not be undone")
-            ids = list(db.session.scalars(select(table.c.id).where(column == gone.id)))
-            if ids:
-                loose[f"{table.name}.{column.name}"] = sorted(ids)
+            continue
+        key = list(table.primary_key.columns)
+        rows = [{c.name: (None if c is column else value) for c, value in zip(key, row)}
+                for row in db.session.execute(select(*key).where(column == gone.id))]
+        if rows:
+            loose[f"{table.name}.{column.name}"] = rows
     return sorted(games), loose
 
 
@@ -308,13 +309,14 @@ def undo_merge(step: UndoStep) -> Player:
                 db.session.execute(update(table).where(column == keep_id,
                                                        _in_games(table, chunk))
                                    .values({column.name: back}))
-        for key, ids in state.get("rows", {}).items():
-            name, _, column_name = key.partition(".")
+        for where, rows in state.get("rows", {}).items():
+            name, _, column_name = where.partition(".")
             table = db.metadata.tables[name]
-            for chunk in _chunks([int(i) for i in ids]):
-                db.session.execute(update(table).where(table.c[column_name] == keep_id,
-                                                       table.c.id.in_(chunk))
-                                   .values({column_name: back}))
+            for row in rows:  # (rows outside a game: none today; each by its key)
+                db.session.execute(update(table).where(
+                    table.c[column_name] == keep_id,
+                    *[table.c[c] == value for c, value in row.items() if value is not None])
+                    .values({column_name: back}))
         _touch_games_of(back)
         still = [g for chunk in _chunks(games)
                  for g in db.session.scalars(select(Game.id).where(Game.id.in_(chunk)))]

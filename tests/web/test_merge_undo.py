@@ -12,12 +12,13 @@ standings of every season and the statistics' sums. On SQLite and PostgreSQL
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from sqlalchemy import select
+from sqlalchemy import Column, ForeignKey, Integer, String, Table, select
 
 from scorebook.extensions import db
 from scorebook.models import Change, Game, Player, UndoStep
@@ -241,3 +242,43 @@ def test_the_merge_page_in_every_language(client: FlaskClient, made: dict[str, G
     text = page_of(client.get(
         f"/league/players/{who('Ann').id}/merge?other={zoe.id}&lang={lang}"))
     assert words in text
+
+
+@pytest.fixture
+def outside_any_game(made: dict[str, Game]) -> Iterator[tuple[Table, Table]]:
+    """Two tables that name players outside any game (none has today; a later one may):
+    one keyed by an id, one by the player and a label."""
+    nickname = Table("test_nickname", db.metadata,
+                     Column("id", Integer, primary_key=True),
+                     Column("player_id", ForeignKey("player.id"), nullable=False),
+                     Column("text", String(20)))
+    badge = Table("test_badge", db.metadata,
+                  Column("player_id", ForeignKey("player.id"), primary_key=True),
+                  Column("label", String(20), primary_key=True))
+    try:
+        db.metadata.create_all(db.engine, tables=[nickname, badge])
+        yield nickname, badge
+    finally:
+        db.session.rollback()
+        db.metadata.drop_all(db.engine, tables=[badge, nickname])
+        db.metadata.remove(badge)
+        db.metadata.remove(nickname)
+
+
+def test_rows_outside_any_game_go_back_too(outside_any_game: tuple[Table, Table]) -> None:
+    nickname, badge = outside_any_game
+    lucia_plays()
+    typo, right = who("Lucia"), who("Lucía")
+    typo_id, right_id = typo.id, right.id
+    db.session.execute(nickname.insert(), [{"player_id": typo_id, "text": "Lu"},
+                                           {"player_id": right_id, "text": "Lulu"}])
+    db.session.execute(badge.insert(), [{"player_id": typo_id, "label": "first win"},
+                                        {"player_id": right_id, "label": "rummy"}])
+    db.session.commit()
+    before = [sorted(map(tuple, db.session.execute(select(t)))) for t in (nickname, badge)]
+    step = league.merge_players(right, typo)
+    assert {r.player_id for r in db.session.execute(select(nickname))} == {right_id}
+    league.undo_merge(step)
+    db.session.expire_all()
+    assert [sorted(map(tuple, db.session.execute(select(t)))) for t in (nickname, badge)] \
+        == before
