@@ -46,6 +46,7 @@ from scorebook.web.main.views import bp as main_bp
 from scorebook.web.phones.views import bp as phones_bp
 from scorebook.web.referee.rulebook import bp as rulebook_bp
 from scorebook.web.referee.views import bp as referee_pages_bp
+from scorebook.web.shared.views import bp as shared_bp
 
 DEFAULT_INSTANCE_PATH = Path(__file__).resolve().parent / "instance"
 
@@ -189,6 +190,7 @@ def configure_blueprints(app: Flask) -> None:
     app.register_blueprint(live_bp)  # /games/<id>/version, polled by live.js
     app.register_blueprint(install_bp)  # manifest, service worker, favicon, /offline
     app.register_blueprint(phones_bp)  # "Add a phone": invite QR codes, play again, share
+    app.register_blueprint(shared_bp)  # /results/<token>: a result shared by link
     app.jinja_env.globals["THEME_COLOR"] = THEME_COLOR
     results.init_app(app)  # game_share() and standings_share() for the templates
 

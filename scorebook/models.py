@@ -525,6 +525,59 @@ class Change(Model):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+#: The longest token a shared result's link carries (``secrets.token_urlsafe(32)``: 43).
+SHARE_TOKEN_LENGTH = 64
+
+
+class SharedResult(Model):
+    """A game's result shared by link: ``/results/<token>`` shows that one game's
+    scores to anyone holding the link, and nothing else of the league
+    (:mod:`scorebook.services.sharing`).  The token is 256 random bits; it is kept as it
+    is (the league's members see the link on the game's page), and it opens only what
+    the database holds anyway, read-only.  One link per game; the owner stops it by
+    deleting the row, and the link is then a 404 like any unknown one."""
+
+    __tablename__ = "shared_result"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"),
+                                         unique=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"),
+                                           index=True)
+    token: Mapped[str] = mapped_column(String(SHARE_TOKEN_LENGTH), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: Who made the link, as the history names a phone (:class:`Change`).
+    device: Mapped[str] = mapped_column(String(80), default="")
+    player: Mapped[str] = mapped_column(String(40), default="")
+
+    game: Mapped[Game] = relationship()
+
+
+class UndoStep(Model):
+    """Something done in a league that can be undone: ``kind`` says what
+    (``players-merged``), ``params`` what the pages show of it (names, counts), ``state``
+    what undoing it needs (for a merge: the player that left and the games that moved,
+    :func:`scorebook.services.league.undo_merge`).  Who did it and when, as the history
+    names a phone; ``undone_at`` (and who) once it was undone: the step stays, as a
+    record of both."""
+
+    __tablename__ = "undo_step"
+    __table_args__ = (Index("ix_undo_step_league_created", "league_id", "created_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(30))
+    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    device: Mapped[str] = mapped_column(String(80), default="")
+    player: Mapped[str] = mapped_column(String(40), default="")
+    session_key: Mapped[str] = mapped_column(String(16), default="")
+    undone_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    undone_device: Mapped[str] = mapped_column(String(80), default="")
+    undone_player: Mapped[str] = mapped_column(String(40), default="")
+
+
 class Season(Model):
     """A named stretch of a league's calendar; a finished game counts in the season
     whose dates hold the day it finished.  Seasons of one league never overlap."""

@@ -20,12 +20,52 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from hypothesis import HealthCheck, settings
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.pool import StaticPool
 
 from app import create_app
 from scorebook.config import normalize_database_url
 from scorebook.extensions import db
+
+#: How long a test waits for what will come, however busy the machine: a server that
+#: starts, a page that loads, a thread that finishes, a subprocess, an answer. It never
+#: decides a test on a slow machine (on one running other work beside the suite, load
+#: 13-17 on 2 cores, a page took over 10 s); it only ends one that hangs. The browser
+#: tests use it for every Playwright wait (tests/browser/conftest.py). TEST_PATIENCE_S
+#: sets another.
+PATIENCE_S = float(os.environ.get("TEST_PATIENCE_S") or 600)
+
+# Hypothesis: no deadline per example, and no failing because examples are slow to make
+# (its too_slow health check) - both are the machine's speed, not the code's. A test's own
+# @settings still chooses its number of examples.
+settings.register_profile("scorebook", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("scorebook")
+
+#: The rule book the referee implements, outside this repository: ../shared/RULES.md
+#: (SCOREBOOK_RULES_MD names another file, as the test of a missing one does).
+RULES_MD = Path(os.environ.get("SCOREBOOK_RULES_MD")
+                or Path(__file__).resolve().parents[2] / "shared" / "RULES.md")
+
+
+def in_ci() -> bool:
+    """True when the suite runs in CI (``CI=true``, as ``.ci/run`` and CI services set it)."""
+    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
+
+
+def rule_book() -> str:
+    """RULES.md's text. Without it a rule-book test is skipped (the summary says how to
+    get it), but not under ``CI=true``: there a missing rule book fails, so CI never
+    passes without checking the referee against it."""
+    if not RULES_MD.is_file():
+        reason = (f"the rule book is not at {RULES_MD} (it lives in ../shared/, outside "
+                  "this repository)")
+        if in_ci():
+            pytest.fail(f"{reason}; under CI=true a missing rule book fails", pytrace=False)
+        pytest.skip(reason)
+    return RULES_MD.read_text(encoding="utf-8")
+
 
 #: Why a test can be skipped on a machine that lacks something, and what to do about it:
 #: (a phrase of the skip reason, the kind of test, what is missing, how to get it).

@@ -12,6 +12,8 @@ from pathlib import Path
 import grimp
 import pytest
 
+from tests.conftest import PATIENCE_S
+
 ROOT = Path(__file__).resolve().parents[1]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
@@ -29,7 +31,7 @@ def lint_imports(where: Path) -> tuple[int, str]:
     ``where`` (found first on the path, before the installed ones)."""
     done = subprocess.run([str(LINT_IMPORTS), "--no-cache"], cwd=where, capture_output=True,
                           text=True, env={"PYTHONPATH": str(where), "PATH": "/usr/bin:/bin"},
-                          timeout=120)
+                          timeout=PATIENCE_S)
     return done.returncode, done.stdout + done.stderr
 
 

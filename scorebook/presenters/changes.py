@@ -17,7 +17,7 @@ from flask import Blueprint
 from flask_babel import gettext
 from markupsafe import Markup, escape
 
-from scorebook.models import DRAW, STOCK_OUT, Change, EndedMembership
+from scorebook.models import DRAW, STOCK_OUT, Change, EndedMembership, UndoStep
 from scorebook.presenters.bidi import bdi, isolate
 from scorebook.presenters.cards import card_html, cards_html
 from scorebook.presenters.i18n import signed_number
@@ -64,6 +64,9 @@ def change_summary(change: Change) -> Markup:
             card, _, label = text.partition(ARROW)
             return _onto(card, label)
         return escape(meld_name(text))
+    if action in (history.PLAYERS_MERGED, history.MERGE_UNDONE) and ARROW in text:
+        before, _, after = text.partition(ARROW)  # (whose the games were → whose now)
+        return bdi(before) + Markup(ARROW) + bdi(after)
     if action in (history.RECORDED, history.EDITED, history.LIVE_FINISHED):
         if action == history.EDITED and (change.details or {}).get("before"):
             return Markup("")  # the details say it, before → after
@@ -180,18 +183,27 @@ def change_details(change: Change) -> list[Markup]:
     return []
 
 
-def device_name(change: Change | EndedMembership) -> str:
-    """The phone a change came from (or that left the league), as a family knows it:
-    "Ann's phone (Chrome · Android)", or just the browser when the phone never said
-    whose it is."""
-    device = change.device or gettext("unknown device")
-    if change.player:
-        return gettext("%(name)s's phone (%(device)s)", name=isolate(change.player),
-                       device=device)
-    return device
+def device_name(change: Change | Any) -> str:
+    """The phone a change came from (or that left the league), as a family knows it: "Ann's phone (Chrome ·
+    Android)", or just the browser when the phone never said whose it is.  (Anything
+    with a ``device`` and a ``player`` is named so: a shared result, an undoable step.)"""
+    return phone_name(change.device, change.player)
+
+
+def phone_name(device: str, player: str) -> str:
+    if player:
+        return gettext("%(name)s's phone (%(device)s)", name=isolate(player),
+                       device=device or gettext("unknown device"))
+    return device or gettext("unknown device")
+
+
+def undone_by(step: UndoStep) -> str:
+    """The phone that undid a step (:class:`scorebook.models.UndoStep`)."""
+    return phone_name(step.undone_device, step.undone_player)
 
 
 def register_change_helpers(bp: Blueprint) -> None:
     bp.add_app_template_filter(change_summary, "change_summary")
     bp.add_app_template_filter(change_details, "change_details")
     bp.add_app_template_filter(device_name, "device_name")
+    bp.add_app_template_filter(undone_by, "undone_by")

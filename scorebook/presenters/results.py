@@ -1,6 +1,10 @@
 """Results to share: a finished game or a league's standings as one short line of text
 in the page's language, with a link ("Ann wins 660 – Ben 12 – Cy −18, 3 hands").
 
+A game's link is its shared result's (``/results/<token>``,
+:mod:`scorebook.services.sharing`), which opens for anyone who holds it; the standings'
+link is the league's own page, for its members.
+
 The templates call :func:`game_share` and :func:`standings_share` (template globals);
 ``templates/partials/share.html`` shows them with a Share button (Web Share API, else
 the clipboard: ``static/js/share.js``) and, without JavaScript, as text to copy and
@@ -16,6 +20,7 @@ from typing import Any
 from flask import Flask
 from flask_babel import gettext, ngettext
 
+from scorebook.models import SharedResult
 from scorebook.presenters.i18n import number
 from scorebook.presenters.links import external_url
 
@@ -32,7 +37,7 @@ class Shared:
     @property
     def message(self) -> str:
         """What is sent where there is no Web Share API: the text, then the link."""
-        return f"{self.text}\n{self.url}"
+        return f"{self.text}\n{self.url}" if self.url else self.text
 
 
 def game_text(names: Sequence[str], totals: Sequence[int], winner: str | None,
@@ -49,13 +54,19 @@ def game_text(names: Sequence[str], totals: Sequence[int], winner: str | None,
                     winner=names[first], total=number(totals[first]), others=others)
 
 
-def game_share(board: Any) -> Shared:
-    """What a finished game's Share button sends (``board``: a games.Scoreboard)."""
+def game_share(board: Any, shared: SharedResult | None) -> Shared:
+    """What a finished game's Share button sends (``board``: a games.Scoreboard): its
+    line, and the link of its shared result (none while it has no link)."""
     game = board.game
     return Shared(
         title=gettext("Game %(id)s", id=game.number),
         text=game_text(board.names, board.totals, board.winner, len(board.rows)),
-        url=external_url("games.show", game_id=game.id))
+        url=shared_url(shared) if shared is not None else "")
+
+
+def shared_url(shared: SharedResult) -> str:
+    """The full address of a shared result, which anyone can open."""
+    return external_url("shared.result", token=shared.token)
 
 
 def standings_text(league_name: str, season_name: str | None, rows: Sequence[Any]) -> str:
@@ -83,3 +94,4 @@ def standings_share(league: Any, season: Any, season_value: str, rows: Sequence[
 def init_app(app: Flask) -> None:
     app.jinja_env.globals["game_share"] = game_share
     app.jinja_env.globals["standings_share"] = standings_share
+    app.jinja_env.globals["shared_url"] = shared_url

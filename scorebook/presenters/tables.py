@@ -45,10 +45,11 @@ def _plain(value: int) -> str:
     return str(value).replace("-", MINUS)
 
 
-def scores_table(board: Scoreboard, hand_url: str) -> Markup:
+def scores_table(board: Scoreboard, hand_url: str | None) -> Markup:
     """A row per hand (each player's hand score and running total), a column per
     player, the totals at the foot.  ``hand_url`` is a hand page's address with
-    ``{number}`` in place of the hand number."""
+    ``{number}`` in place of the hand number (None: the numbers link nowhere, as on a
+    shared result)."""
     # Translate each message once, then fill it in for every row.
     hand_label = gettext("Hand %(number)s")
     went_out = gettext("%(name)s out")
@@ -77,10 +78,14 @@ def scores_table(board: Scoreboard, hand_url: str) -> Markup:
         else:
             note = ending_label(row.ending)
         rummy = ' class="went-rummy"' if row.going_rummy else ""
-        url = hand_url.replace("{number}", str(row.number))
-        out.append(f'<tr id="hand-{row.number}"{rummy}><th scope="row"><a href="{escape(url)}" '
-                   f'aria-label="{escape(hand_label % {"number": row.number})}">{row.number}'
-                   f'</a><span class="row-note">{escape(note)}</span>'
+        if hand_url is None:  # (the column's heading says it is the hand's number)
+            number = str(row.number)
+        else:
+            url = hand_url.replace("{number}", str(row.number))
+            label = escape(hand_label % {"number": row.number})
+            number = f'<a href="{escape(url)}" aria-label="{label}">{row.number}</a>'
+        out.append(f'<tr id="hand-{row.number}"{rummy}><th scope="row">{number}'
+                   f'<span class="row-note">{escape(note)}</span>'
                    + (f'<span class="row-note points-only">{escape(points_only)}</span>'
                       if row.points_only else "") + '</th>')
         for score, total in row.cells:

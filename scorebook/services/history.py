@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping, MutableMapping, Sequence
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import insert
+
 from scorebook.extensions import db
-from scorebook.models import Change, Game
+from scorebook.models import Change, Game, utcnow
 
 #: The longest player name a phone can give (as a player's name in a league).
 PLAYER_NAME_LENGTH = 40
@@ -39,6 +41,10 @@ LIVE_CANCELLED = "live-cancelled"
 GAME_STARTED = "game-started"
 GAME_ABANDONED = "game-abandoned"
 GAME_REMATCH = "game-rematch"  # on the finished game: a new one plays it again
+RESULT_SHARED = "result-shared"  # a link to the result made (scorebook.services.sharing)
+SHARE_STOPPED = "share-stopped"  # the owner stopped that link
+PLAYERS_MERGED = "players-merged"  # one of the game's players merged into another name
+MERGE_UNDONE = "merge-undone"  # that merge undone: the game has its player back
 
 _BROWSERS = (("Edg", "Edge"), ("Firefox", "Firefox"), ("Chrome", "Chrome"),
              ("Chromium", "Chromium"), ("Safari", "Safari"))
@@ -117,18 +123,37 @@ def log(game: Game, action: str, summary: str = "", hand_number: int | None = No
         details: Mapping[str, Any] | None = None, by: Writer | None = None) -> Change:
     """Add a history entry to the current transaction, written ``by`` a browser (else by
     the request's writer, :func:`writing_as`; with neither, from the command line)."""
-    writer = by if by is not None else _writer.get()
-    if writer is None:
-        device, player, key = "command line", "", "cli"
-    else:
-        device = describe_agent(writer.agent)
-        player = player_of(writer.store, game.league_id)
-        key = session_key(writer.store)
+    device, player, key = who(game.league_id, by)
     change = Change(game_id=game.id, hand_number=hand_number, action=action,
                     summary=summary[:2000], details=dict(details) if details else None,
                     device=device[:80], player=player, session_key=key)
     db.session.add(change)
     return change
+
+
+def log_games(league_id: int, game_ids: Sequence[int], action: str, summary: str = "",
+              details: Mapping[str, Any] | None = None, by: Writer | None = None) -> None:
+    """The same history entry in each of ``game_ids`` (of ``league_id``), added to the
+    current transaction in one statement (a change of a player touches every game of
+    theirs: a merge, its undo)."""
+    if not game_ids:
+        return
+    device, player, key = who(league_id, by)
+    db.session.execute(insert(Change), [
+        {"game_id": game_id, "hand_number": None, "action": action, "summary": summary[:2000],
+         "details": dict(details) if details else None, "device": device, "player": player,
+         "session_key": key, "at": utcnow()} for game_id in game_ids])
+
+
+def who(league_id: int, by: Writer | None = None) -> tuple[str, str, str]:
+    """The phone that writes, as an entry names it: its device, the player name it gave
+    in the league, its session's random id (``by``, else the request's writer; with
+    neither, the command line)."""
+    writer = by if by is not None else _writer.get()
+    if writer is None:
+        return "command line", "", "cli"
+    return (describe_agent(writer.agent)[:80], player_of(writer.store, league_id),
+            session_key(writer.store))
 
 
 def changes(game: Game, limit: int | None = None) -> list[Change]:

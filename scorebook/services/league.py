@@ -26,17 +26,19 @@ from scorebook.models import (
     Hand,
     HandScore,
     League,
+    Meld,
     Player,
     PlayerTally,
     Season,
     Seat,
+    UndoStep,
     player_pair_sum,
     player_score_sum,
     player_stat_sum,
     utcnow,
 )
 from scorebook.plain_text import has_unwanted
-from scorebook.services import ratings, sums
+from scorebook.services import history, ratings, sums, undo
 from scorebook.services.errors import SentenceError, sentence
 from scorebook.services.games import MAX_NAME_LENGTH, clean_name
 from scorebook.services.seasons import (
@@ -109,43 +111,242 @@ def _touch_games_of(player_id: int) -> None:
                        .values(revision=GameResult.revision + 1))
 
 
-def merge_players(keep: Player, gone: Player) -> None:
-    """``gone`` turns out to be ``keep``: every game, hand, meld and card of ``gone``
-    becomes ``keep``'s, and ``gone`` leaves the roster.  One transaction."""
+#: A merge of two players, among a league's undoable steps (:mod:`scorebook.services.undo`).
+MERGE = "players-merged"
+#: Game ids per statement (an ``IN`` list) when a merge or its undo moves rows.
+MERGE_CHUNK = 500
+
+
+@dataclass(frozen=True)
+class PlayerCounts:
+    """What a player's history holds: the games they sat at, how many of them are
+    finished, and their hands (each complete hand they have a score in)."""
+
+    games: int
+    finished: int
+    hands: int
+
+
+def player_counts(player: Player) -> PlayerCounts:
+    games, finished = db.session.execute(
+        select(func.count(), func.count(case((Game.status == FINISHED, 1))))
+        .select_from(Seat).join(Game, Game.id == Seat.game_id)
+        .where(Seat.player_id == player.id)).one()
+    hands = db.session.scalar(
+        select(func.count()).select_from(HandScore).join(Hand, Hand.id == HandScore.hand_id)
+        .where(HandScore.player_id == player.id, Hand.complete.is_(True))) or 0
+    return PlayerCounts(int(games), int(finished), int(hands))
+
+
+def games_together(a: Player, b: Player) -> int:
+    """How many games the two sat at together (two such players are two people)."""
+    return int(db.session.scalar(
+        select(func.count()).select_from(Seat).where(
+            Seat.player_id == a.id,
+            Seat.game_id.in_(select(Seat.game_id).where(Seat.player_id == b.id)))) or 0)
+
+
+def check_merge(keep: Player, gone: Player) -> None:
+    """Refuse a merge that cannot be: one player, two leagues, or two people who sat at
+    one table."""
     if keep.id == gone.id:
         raise LeagueError(sentence("league.merge-same-player"), "other")
     if keep.league_id != gone.league_id:
         raise LeagueError(sentence("league.merge-other-league"), "other")
-    shared = db.session.scalar(
-        select(func.count()).select_from(Seat).where(
-            Seat.player_id == keep.id,
-            Seat.game_id.in_(select(Seat.game_id).where(Seat.player_id == gone.id))))
+    shared = games_together(keep, gone)
     if shared:
         raise LeagueError(sentence("league.merge-shared-games", a=keep.name, b=gone.name,
-                                   count=int(shared)), "other")
+                                   count=shared), "other")
+
+
+#: Tables that name players but are counted again from the rest after a merge or its
+#: undo (the results and ratings, the standings' tallies, the player pages' sums).
+def _summed() -> tuple[Any, ...]:
+    return (GameResult.__table__, PlayerTally.__table__, player_stat_sum, player_score_sum,
+            player_pair_sum)
+
+
+def _player_columns() -> list[tuple[Table, Any]]:
+    """Every column that names a player, in every table but the summed ones."""
+    player_table = Player.__table__
+    found = []
+    for table in db.metadata.sorted_tables:
+        if table in _summed():
+            continue
+        for fk in table.foreign_keys:
+            if fk.column.table is player_table and fk.parent.table is table:
+                found.append((table, fk.parent))
+    return found
+
+
+def _in_a_game(table: Table) -> bool:
+    """Whether every row of ``table`` belongs to a game (through a hand or a meld)."""
+    return table is Game.__table__ or bool({"game_id", "hand_id", "meld_id"} & set(table.c.keys()))
+
+
+def _games_named(table: Table, column: Any, player_id: int) -> Any:
+    """The games of ``table``'s rows whose ``column`` names the player."""
+    c = table.c
+    if table is Game.__table__:
+        return select(c.id).where(column == player_id)
+    if "game_id" in c:
+        return select(c.game_id).where(column == player_id)
+    if "hand_id" in c:
+        return select(Hand.game_id).join(table, c.hand_id == Hand.id).where(column == player_id)
+    return (select(Hand.game_id).join(Meld, Meld.hand_id == Hand.id)
+            .join(table, c.meld_id == Meld.id).where(column == player_id))
+
+
+def _in_games(table: Table, game_ids: Sequence[int]) -> Any:
+    """``table``'s rows that belong to one of ``game_ids`` (an indexed condition)."""
+    c = table.c
+    if table is Game.__table__:
+        return c.id.in_(game_ids)
+    if "game_id" in c:
+        return c.game_id.in_(game_ids)
+    if "hand_id" in c:
+        return c.hand_id.in_(select(Hand.id).where(Hand.game_id.in_(game_ids)))
+    return c.meld_id.in_(select(Meld.id).join(Hand, Hand.id == Meld.hand_id)
+                         .where(Hand.game_id.in_(game_ids)))
+
+
+def _chunks(items: Sequence[int]) -> list[Sequence[int]]:
+    return [items[i:i + MERGE_CHUNK] for i in range(0, len(items), MERGE_CHUNK)] or [[]]
+
+
+def _moved_rows(gone: Player) -> tuple[list[int], dict[str, list[dict[str, Any]]]]:
+    """What a merge moves of ``gone``'s: the games their rows belong to, and the rows
+    that belong to no game, by ``table.column``: each by its primary key as it will be
+    once moved (the player column, if part of it, naming the kept player: ``None``)."""
+    games: set[int] = set()
+    loose: dict[str, list[dict[str, Any]]] = {}
+    for table, column in _player_columns():
+        if _in_a_game(table):
+            games.update(db.session.scalars(_games_named(table, column, gone.id).distinct()))
+            continue
+        key = list(table.primary_key.columns)
+        rows = [{c.name: (None if c is column else value) for c, value in zip(key, row)}
+                for row in db.session.execute(select(*key).where(column == gone.id))]
+        if rows:
+            loose[f"{table.name}.{column.name}"] = rows
+    return sorted(games), loose
+
+
+def _recount(league_id: int) -> None:
+    """The results, ratings, tallies and sums of the league, counted again (after its
+    players changed)."""
+    db.session.flush()
+    db.session.expire_all()
+    ratings.rebuild(league_id)
+    sums.resum(db.session, league_id)
+
+
+def merge_players(keep: Player, gone: Player) -> UndoStep:
+    """``gone`` turns out to be ``keep``: every game, hand, meld and card of ``gone``
+    becomes ``keep``'s, and ``gone`` leaves the roster.  One transaction, recorded as a
+    step that :func:`undo_merge` undoes: the player that left as they were, and the
+    games (and any row outside a game) that moved.  Each of those games' history says
+    so."""
+    check_merge(keep, gone)
+    counts = player_counts(gone)
+    keep_name, gone_name = keep.name, gone.name
     with transaction():
         league_id = keep.league_id
-        db.session.execute(GameResult.__table__.delete().where(
-            GameResult.league_id == league_id))
-        db.session.execute(PlayerTally.__table__.delete().where(
-            PlayerTally.league_id == league_id))
+        games, loose = _moved_rows(gone)
+        step = undo.record(league_id, MERGE, params={
+            "keep": keep_name, "gone": gone_name, "games": counts.games, "hands": counts.hands,
+        }, state={
+            "keep": keep.id, "games": games, "rows": loose,
+            "player": {"id": gone.id, "name": gone.name,
+                       "created_at": _iso(gone.created_at), "retired_at": _iso(gone.retired_at)},
+        })
+        history.log_games(league_id, games, history.PLAYERS_MERGED, f"{gone_name} → {keep_name}")
+        for table in (GameResult.__table__, PlayerTally.__table__):  # (counted again below)
+            db.session.execute(table.delete().where(table.c.league_id == league_id))
         _touch_games_of(gone.id)
-        player_table = Player.__table__
-        summed = (GameResult.__table__, PlayerTally.__table__, player_stat_sum, player_score_sum,
-                  player_pair_sum)
-        for table in db.metadata.sorted_tables:
-            if table in summed:  # (counted again below)
-                continue
-            for fk in table.foreign_keys:
-                if fk.column.table is player_table and fk.parent.table is table:
-                    assert isinstance(table, Table)
-                    db.session.execute(update(table).where(fk.parent == gone.id)
-                                       .values({fk.parent.name: keep.id}))
+        for table, column in _player_columns():
+            db.session.execute(update(table).where(column == gone.id)
+                               .values({column.name: keep.id}))
         db.session.flush()
         db.session.expire_all()
+        player_table = Player.__table__
         db.session.execute(player_table.delete().where(player_table.c.id == gone.id))
-        ratings.rebuild(league_id)
-        sums.resum(db.session, league_id)
+        _recount(league_id)
+    return step
+
+
+def undo_merge(step: UndoStep) -> Player:
+    """Undo a merge: the player that left comes back as they were (their id if it is
+    free, name, when they joined, retired or not), and every row that moved goes back to
+    them: in the games that moved, whatever names the kept player is theirs again (a
+    hand edited since the merge included), and the rows outside a game by id.  Games
+    played since by the kept player stay theirs.  Results, ratings, standings and sums
+    are counted again; each game's history says so.  Commits; returns the player."""
+    if step.kind != MERGE:
+        raise ValueError(step.kind)
+    if step.undone_at is not None:
+        raise LeagueError(sentence("league.merge-undone-already", a=step.params["gone"],
+                                   b=step.params["keep"]))
+    state = step.state
+    old = state["player"]
+    keep = db.session.get(Player, state["keep"])
+    if keep is None or keep.league_id != step.league_id:
+        raise LeagueError(sentence("league.merge-undo-kept-gone", name=step.params["keep"]))
+    clash = db.session.scalar(select(Player).where(
+        Player.league_id == step.league_id, func.lower(Player.name) == old["name"].lower()))
+    if clash is not None:
+        raise LeagueError(sentence("league.merge-undo-name-taken", name=clash.name))
+    keep_id, keep_name = keep.id, keep.name
+    with transaction():
+        league_id = step.league_id
+        player = Player(league_id=league_id, name=old["name"],
+                        created_at=_from_iso(old["created_at"]) or utcnow(),
+                        retired_at=_from_iso(old["retired_at"]))
+        if db.session.get(Player, old["id"]) is None:
+            player.id = old["id"]
+        db.session.add(player)
+        db.session.flush()
+        back = player.id
+        games = [int(g) for g in state["games"]]
+        for table in (GameResult.__table__, PlayerTally.__table__):  # (counted again below)
+            db.session.execute(table.delete().where(table.c.league_id == league_id))
+        for table, column in _player_columns():
+            if not _in_a_game(table):
+                continue
+            for chunk in _chunks(games):
+                db.session.execute(update(table).where(column == keep_id,
+                                                       _in_games(table, chunk))
+                                   .values({column.name: back}))
+        for where, rows in state.get("rows", {}).items():
+            name, _, column_name = where.partition(".")
+            table = db.metadata.tables[name]
+            for row in rows:  # (rows outside a game: none today; each by its key)
+                db.session.execute(update(table).where(
+                    table.c[column_name] == keep_id,
+                    *[table.c[c] == value for c, value in row.items() if value is not None])
+                    .values({column_name: back}))
+        _touch_games_of(back)
+        still = [g for chunk in _chunks(games)
+                 for g in db.session.scalars(select(Game.id).where(Game.id.in_(chunk)))]
+        history.log_games(league_id, still, history.MERGE_UNDONE, f"{keep_name} → {old['name']}")
+        undo.mark_undone(step)
+        _recount(league_id)
+    restored = db.session.get(Player, back)
+    assert restored is not None
+    return restored
+
+
+def merges(league: League) -> list[UndoStep]:
+    """The league's latest merges, latest first (undone ones too)."""
+    return undo.recent(league.id, MERGE)
+
+
+def _iso(value: datetime | None) -> str | None:
+    return as_utc(value).isoformat() if value is not None else None
+
+
+def _from_iso(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
 
 
 # --- seasons ----------------------------------------------------------------------------

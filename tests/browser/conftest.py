@@ -1,5 +1,11 @@
 """Browser tests: the app served on a free loopback port, driven by Playwright in
-Debian's Chromium at phone size (390×844).  Never downloads a browser."""
+Debian's Chromium at phone size (390×844).  Never downloads a browser.
+
+Every wait is patient (:data:`WAIT_MS`, from ``tests.conftest.PATIENCE_S``): Playwright's
+actions, navigations and ``wait_for_*`` in every browser context the tests open (the
+``browser`` fixture hands out contexts that wait so), and ``expect(...)``'s assertions. A
+page that takes 20 s to load on a machine busy with other work is slow, not wrong; what
+never comes still fails, once the patience is spent."""
 
 from __future__ import annotations
 
@@ -7,15 +13,21 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from playwright.sync_api import BrowserContext, expect
 
 from scorebook.extensions import db
 from tests.browser.serving import serve, sqlite_app
+from tests.conftest import PATIENCE_S
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+#: How long any wait of a browser test may take (see the module's docstring).
+WAIT_MS = PATIENCE_S * 1000
+expect.set_options(timeout=WAIT_MS)
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
@@ -42,6 +54,29 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         db.drop_all()
 
 
+def patient(context: BrowserContext) -> BrowserContext:
+    """``context`` with every wait of its pages set to :data:`WAIT_MS`."""
+    context.set_default_timeout(WAIT_MS)
+    context.set_default_navigation_timeout(WAIT_MS)
+    return context
+
+
+class PatientBrowser:
+    """Chromium, whose new contexts (and pages) wait patiently: :func:`patient`."""
+
+    def __init__(self, chromium: Any) -> None:
+        self.chromium = chromium
+
+    def new_context(self, **options: Any) -> BrowserContext:
+        return patient(self.chromium.new_context(**options))
+
+    def new_page(self, **options: Any) -> Any:
+        return self.new_context(**options).new_page()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.chromium, name)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
@@ -49,8 +84,9 @@ def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                              timeout=WAIT_MS)
+        yield PatientBrowser(chromium)
         chromium.close()
 
 
@@ -60,7 +96,6 @@ def page(browser):  # type: ignore[no-untyped-def]
     (an inline script or style, or something from another site)."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=1)
     page = context.new_page()
-    page.set_default_timeout(10_000)
     blocked: list[str] = []
     page.on("console", lambda message: blocked.append(message.text)
             if "Content Security Policy" in message.text else None)
@@ -74,7 +109,6 @@ def writer(browser):  # type: ignore[no-untyped-def]
     """A second phone, with JavaScript off: it records by the typed forms."""
     context = browser.new_context(viewport=PHONE, java_script_enabled=False)
     page = context.new_page()
-    page.set_default_timeout(10_000)
     yield page
     context.close()
 

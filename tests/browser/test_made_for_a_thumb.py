@@ -29,7 +29,6 @@ def phone(request, browser) -> Iterator[tuple[Page, str]]:  # type: ignore[no-un
     language = request.param
     context = browser.new_context(viewport=PHONE, device_scale_factor=1, locale=language)
     page = context.new_page()
-    page.set_default_timeout(10_000)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     yield page, language

@@ -78,13 +78,13 @@ def controlled(page: Page) -> None:
     page.evaluate("navigator.serviceWorker.ready")
     if not page.evaluate("!!navigator.serviceWorker.controller"):
         page.reload()
-    page.wait_for_function("!!navigator.serviceWorker.controller", timeout=10_000)
+    page.wait_for_function("!!navigator.serviceWorker.controller")
 
 
 def kept(page: Page, path: str) -> None:
     page.wait_for_function(
         "p => caches.open('scorebook-pages').then(c => c.match(location.origin + p))"
-        ".then(r => !!r)", arg=path, timeout=10_000, polling=100)
+        ".then(r => !!r)", arg=path, polling=100)
 
 
 def tap(page: Page, player: int, tool: str, *cards: str) -> None:
@@ -163,8 +163,7 @@ def test_a_hand_saved_offline_is_kept_and_sent_once_on_reconnect(
 
     # back online: sent from the page the phone shows now (the scoreboard), once
     status = page.locator("[data-outbox]")
-    expect(status).to_contain_text("Hand 1, saved on this phone, was sent: it is stored.",
-                                   timeout=20_000)
+    expect(status).to_contain_text("Hand 1, saved on this phone, was sent: it is stored.")
     expect(status.get_by_role("link", name="See hand 1")).to_have_attribute(
         "href", f"/games/{game_id}/hands/1")
     shot(page, "offline-hand-sent")
@@ -173,7 +172,7 @@ def test_a_hand_saved_offline_is_kept_and_sent_once_on_reconnect(
     with app.app_context():
         assert db.session.scalar(db.select(SendKey.key).where(
             SendKey.game_id == game_id, SendKey.kind == "record")) == key
-    expect(page.locator("#hand-1")).to_be_visible(timeout=15_000)  # the scoreboard caught up
+    expect(page.locator("#hand-1")).to_be_visible()  # the scoreboard caught up
     page.reload()
     page.wait_for_timeout(500)
     assert stored(app, game_id) == [(1, ["KD"])]
@@ -190,7 +189,7 @@ def test_the_record_page_says_sent_with_a_link(page: Page, table: tuple[Flask, s
     finally:
         page.context.set_offline(False)
     notice = page.locator("[data-queue-notice]")
-    expect(notice).to_contain_text("Hand 1 was sent: it is stored.", timeout=20_000)
+    expect(notice).to_contain_text("Hand 1 was sent: it is stored.")
     expect(notice.get_by_role("link", name="See hand 1")).to_have_attribute(
         "href", f"/games/{game_id}/hands/1")
     expect(page.locator("[data-outbox]")).to_be_hidden()  # the page's own notice says it
@@ -207,7 +206,6 @@ def test_a_send_whose_answer_was_lost_is_not_stored_twice(
     game_id, code = seed(app, "Family Lost Answer")
     context = browser.new_context(viewport=PHONE, service_workers="block")
     page = context.new_page()
-    page.set_default_timeout(10_000)
     try:
         join(page, url + code)
         page.goto(f"{url}/games/{game_id}/hands/new")
@@ -232,7 +230,7 @@ def test_a_send_whose_answer_was_lost_is_not_stored_twice(
         expect(page.locator("[data-queue-notice]")).to_contain_text(QUEUED)
         context.set_offline(False)
         notice = page.locator("[data-queue-notice]")
-        expect(notice).to_contain_text("Hand 1 was sent: it is stored.", timeout=40_000)
+        expect(notice).to_contain_text("Hand 1 was sent: it is stored.")
         assert len(sends) == 2, sends
         keys = [re.search(r"client_key=([^&]+)", s).group(1) for s in sends]  # type: ignore[union-attr]
         assert keys[0] == keys[1]
@@ -316,8 +314,7 @@ def test_a_refusal_on_reconnect_is_shown_and_the_entries_kept(
         page.context.set_offline(False)
     notice = page.locator("[data-queue-notice]")
     expect(notice).to_contain_text(
-        "Hand 1 was not stored: Hand 1 was just recorded (on another phone?). Here it is.",
-        timeout=20_000)
+        "Hand 1 was not stored: Hand 1 was just recorded (on another phone?). Here it is.")
     expect(notice).to_contain_text("What you entered is still here")
     expect(notice.get_by_role("link", name="See the hand stored")).to_have_attribute(
         "href", f"/games/{game_id}/hands/1")

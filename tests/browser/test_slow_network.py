@@ -20,6 +20,7 @@ from scorebook import assets
 from scorebook.extensions import db
 from tests.browser.conftest import PHONE
 from tests.browser.serving import serve, sqlite_app
+from tests.conftest import PATIENCE_S
 
 pytestmark = pytest.mark.browser
 
@@ -39,12 +40,12 @@ def controlled(page: Page) -> None:
     page.evaluate("navigator.serviceWorker.ready")
     if not page.evaluate("!!navigator.serviceWorker.controller"):
         page.reload()
-    page.wait_for_function("!!navigator.serviceWorker.controller", timeout=10_000)
+    page.wait_for_function("!!navigator.serviceWorker.controller")
 
 
-def until(page: Page, condition: Callable[[], bool], seconds: float = 15) -> None:
+def until(page: Page, condition: Callable[[], bool], seconds: float = PATIENCE_S) -> None:
     """Wait for ``condition`` (Playwright's wait_for_function does not wait for a
-    promise, and the caches answer only with promises)."""
+    promise, and the caches answer only with promises), as patiently as any wait."""
     deadline = time.monotonic() + seconds
     while not condition():
         assert time.monotonic() < deadline, "timed out"

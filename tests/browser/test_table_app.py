@@ -18,7 +18,7 @@ from scorebook.extensions import db
 from scorebook.models import League
 from scorebook.services import games, hands, invites
 from scorebook.services.entry import entry_from_text
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, WAIT_MS, patient
 from tests.browser.serving import serve, sqlite_app
 from tests.qr import decode_png
 
@@ -89,13 +89,13 @@ def controlled(page: Page) -> None:
     page.evaluate("navigator.serviceWorker.ready")
     if not page.evaluate("!!navigator.serviceWorker.controller"):
         page.reload()
-    page.wait_for_function("!!navigator.serviceWorker.controller", timeout=10_000)
+    page.wait_for_function("!!navigator.serviceWorker.controller")
 
 
 def kept(page: Page, path: str) -> None:
     page.wait_for_function(
         "p => caches.open('scorebook-pages').then(c => c.match(location.origin + p))"
-        ".then(r => !!r)", arg=path, timeout=10_000, polling=100)
+        ".then(r => !!r)", arg=path, polling=100)
 
 
 def test_chromium_considers_the_site_installable(browser, table: tuple[Flask, str],
@@ -104,9 +104,9 @@ def test_chromium_considers_the_site_installable(browser, table: tuple[Flask, st
     profile of its own: Playwright's usual contexts are incognito, where nothing
     installs.)"""
     _app, url = table
-    context = browser.browser_type.launch_persistent_context(
+    context = patient(browser.browser_type.launch_persistent_context(
         str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-        viewport=PHONE)
+        viewport=PHONE, timeout=WAIT_MS))
     try:
         page = context.new_page()
         page.goto(url + "/")
@@ -203,7 +203,7 @@ def test_the_rule_book_and_the_last_scoreboard_open_offline(
         expect(banner).to_contain_text("as this phone last saw it")
         expect(page.locator("#hand-1")).to_be_visible()  # the scores as last seen
         expect(page.locator("[data-live-status]")).to_have_attribute(
-            "data-state", "offline", timeout=10_000)
+            "data-state", "offline")
         screenshot_of(page, "offline-scoreboard")
 
         page.get_by_role("link", name="Record hand 2").click()
@@ -236,9 +236,9 @@ def test_the_rule_book_and_the_last_scoreboard_open_offline(
     finally:
         page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    expect(page.locator("[data-offline-banner]")).to_be_hidden(timeout=15_000)
+    expect(page.locator("[data-offline-banner]")).to_be_hidden()
     expect(page.locator("[data-live-status]")).to_have_attribute(
-        "data-state", "live", timeout=15_000)
+        "data-state", "live")
 
 
 def test_a_form_sent_offline_says_nothing_was_sent(page: Page, table: tuple[Flask, str]) -> None:
@@ -276,6 +276,12 @@ def test_a_finished_game_is_played_again_and_shared(browser, table: tuple[Flask,
         join(page, url + code)
         assert page.url == f"{url}/games/{game_id}"
         expect(page.locator(".banner-winner")).to_contain_text("Ann wins!")
+        # the first Share makes the link anyone can open (tests/browser/test_shared_result.py)
+        page.get_by_role("link", name="Share the result").click()
+        page.get_by_role("button", name="Make the link").click()
+        page.wait_for_load_state()
+        page.get_by_role("link", name=f"Back to game {game_number(app, game_id)}").click()
+        page.wait_for_load_state()
         share = page.locator("[data-share-button]")
         expect(share).to_be_visible()
         expect(page.locator("[data-share-fallback]")).to_be_hidden()
@@ -283,7 +289,9 @@ def test_a_finished_game_is_played_again_and_shared(browser, table: tuple[Flask,
         share.click()
         expect(page.locator("[data-share-status]")).to_contain_text("Copied")
         copied = page.evaluate("navigator.clipboard.readText()")
-        assert copied == f"Ann wins 660 – Ben 12 – Cy \u221218, 3 hands\n{url}/games/{game_id}"
+        text, link = copied.split("\n")
+        assert text == "Ann wins 660 – Ben 12 – Cy \u221218, 3 hands"
+        assert re.fullmatch(re.escape(url) + r"/results/[\w-]{43}", link)
 
         page.get_by_role("link", name="Play again").click()
         page.wait_for_load_state()
@@ -305,9 +313,14 @@ def test_sharing_without_javascript(writer, table: tuple[Flask, str]) -> None:  
     app, url = table
     _league, game_id, code = seed(app, "Family Typed", 3)
     join(writer, url + code)
+    writer.get_by_role("link", name="Share the result").click()
+    writer.get_by_role("button", name="Make the link").click()
+    writer.wait_for_load_state()
+    link = writer.get_by_label("Link to the result:").input_value()
+    assert re.fullmatch(re.escape(url) + r"/results/[\w-]{43}", link)
+    writer.goto(f"{url}/games/{game_id}")
     writer.locator("[data-share-fallback] summary").click()
     box = writer.locator("textarea.share-message")
-    expect(box).to_have_value(
-        f"Ann wins 660 – Ben 12 – Cy \u221218, 3 hands\n{url}/games/{game_id}")
+    expect(box).to_have_value(f"Ann wins 660 – Ben 12 – Cy \u221218, 3 hands\n{link}")
     expect(writer.get_by_role("link", name="Send as a text message")).to_have_attribute(
         "href", re.compile(r"^sms:\?&body=Ann%20wins"))

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE
+from tests.conftest import PATIENCE_S
 
 pytestmark = pytest.mark.browser
 
@@ -187,7 +188,7 @@ def test_leaving_with_unsaved_entries_asks_first(page: Page, live_server: str) -
     page.get_by_role("link", name="Rules").click(no_wait_after=True)
     # The question comes when the browser gets to it (later on a loaded machine), then
     # nothing more for a moment: one question, and the page stays.
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + PATIENCE_S
     while not asked and time.monotonic() < deadline:
         page.wait_for_timeout(50)
     page.wait_for_timeout(500)
@@ -239,7 +240,7 @@ def test_two_phones_sending_different_moves_at_once_both_land(page: Page, live_s
         page.evaluate("window.__go()")
         second.evaluate("window.__go()")
         for phone in (page, second):
-            expect(phone.locator("#table .meld-list > li")).to_have_count(2, timeout=5000)
+            expect(phone.locator("#table .meld-list > li")).to_have_count(2)
             expect(phone.locator("[data-move-error]:visible")).to_have_count(0)
             expect(phone.locator("#meld").get_by_label("Cards")).to_have_value("")
     finally:
@@ -291,8 +292,7 @@ def test_another_phone_finishing_the_hand_is_said(page: Page, writer: Page,
     writer.get_by_role("button", name="Finish hand 1").click()
     writer.wait_for_load_state()
     banner = page.locator("#followed-hand")
-    expect(banner).to_contain_text("Hand 1 was saved on another phone: Ann +24, Ben −10.",
-                                   timeout=10_000)
+    expect(banner).to_contain_text("Hand 1 was saved on another phone: Ann +24, Ben −10.")
     banner.get_by_role("link", name="See hand 1").click()
     expect(page.locator("h1")).to_contain_text("Hand 1")
 

@@ -2,7 +2,7 @@
 rule book does not define: a new rule cannot be forgotten, a renamed one cannot linger.
 
 RULES.md lives outside the repository (``../shared/RULES.md``); without it these tests
-are skipped.
+are skipped, and under ``CI=true`` they fail (:func:`tests.conftest.rule_book`).
 """
 
 from __future__ import annotations
@@ -11,14 +11,12 @@ import ast
 import re
 from pathlib import Path
 
-import pytest
-
 from referee import MESSAGES
 from referee.verdict import RULES_MESSAGES, SCORING_MESSAGES, TABLE_MESSAGES
+from tests.conftest import rule_book
 
 HERE = Path(__file__).resolve().parent
 REPO = Path(__file__).resolve().parents[2]
-RULES_MD = Path(__file__).resolve().parents[3] / "shared" / "RULES.md"
 
 #: A rule is defined by a list item that starts with its id: "- `draw.deep` (...) — ...".
 DEFINITION = re.compile(r"^\s*- `([a-z0-9]+\.[a-z0-9-]+(?:\.[a-z0-9-]+)*)`", re.MULTILINE)
@@ -26,11 +24,6 @@ DEFINITION = re.compile(r"^\s*- `([a-z0-9]+\.[a-z0-9-]+(?:\.[a-z0-9-]+)*)`", re.
 MENTION = re.compile(r"`([a-z0-9]+\.[a-z0-9-]+)`")
 
 
-def rule_book() -> str:
-    if not RULES_MD.is_file():
-        pytest.skip(f"the rule book is not at {RULES_MD} (it lives in ../shared/, outside "
-                    "this repository)")
-    return RULES_MD.read_text(encoding="utf-8")
 
 
 def rule_ids() -> list[str]:

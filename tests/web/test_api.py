@@ -428,7 +428,7 @@ JSONISH = st.recursive(
 
 
 @settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(path=st.sampled_from(["/referee/meld", "/referee/layoff", "/referee/draw",
                              "/referee/rummy-call", "/referee/going-out", "/score/hand",
                              "/score/game", "/arrange", "/rules"]),

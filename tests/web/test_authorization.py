@@ -18,9 +18,11 @@ What each kind of route answers (decided in :mod:`scorebook.services.access`):
   one, a **302** to ``/leagues``; the owner of another league sees their own league
   there, and a 404 for league A's players and seasons;
 - public pages (home, rule book, referee, the stateless JSON API, the league login and
-  invite pages) answer everyone.
+  invite pages) answer everyone; so does a shared result's link (``/results/<token>``),
+  which shows that one game's players and scores.
 
-Strangers never see league A's name or its players' names in any answer.
+Strangers never see league A's name in any answer, nor its players' names but on the
+shared result.
 """
 
 from __future__ import annotations
@@ -40,14 +42,16 @@ from werkzeug.routing import Rule
 from app import create_app
 from referee import make_rules, parse_cards
 from scorebook.extensions import db
-from scorebook.models import League, Season
+from scorebook.models import League, Season, SharedResult
 from scorebook.services import access, games, hands
+from scorebook.services import league as league_service
 from scorebook.services.entry import entry_from_text
 from tests.conftest import _test_config
 
 ROLES = ("anonymous", "other", "viewer", "scorer", "owner")
 SCORER_TOKEN = "scorer-token-of-family-a-0123456789abcdef"
 VIEWER_TOKEN = "viewer-token-of-family-a-0123456789abcdef"
+SHARE_TOKEN = "shared-result-of-family-a-0123456789abcdef"
 A_NAME = "Family Zanzibar"
 A_PLAYER = "Annunziata"
 PASSWORD_HASH = access.hash_password("correct horse battery")  # hashed once: it is slow
@@ -58,6 +62,9 @@ PUBLIC = "public"            # anyone
 INVITE = "invite"            # anyone holding the invite token in its URL
 GAME = "game"                # names a game: members; viewers read only
 GAME_WRITE = "game-write"    # names a game, only a form for changing it: scorers and owner
+GAME_MEMBER = "game-member"  # names a game: any member, whatever the method (share it)
+GAME_OWNER = "game-owner"    # names a game: its league's owner only (stop its shared link)
+SHARED = "shared"            # anyone holding a shared result's token: that one result
 CURRENT = "current"          # the browser's open league: members; viewers read only
 CURRENT_WRITE = "current-write"  # the open league, only a form for changing it: no viewers
 CURRENT_OWNER = "current-owner"  # the open league, its owner only
@@ -124,6 +131,8 @@ KINDS: dict[str, str] = {
     "league.players": CURRENT,
     "league.player": CURRENT,
     "league.edit_player": CURRENT_WRITE,
+    "league.merge_player": CURRENT_WRITE,
+    "league.undo_merge": CURRENT,
     "league.retire_player": CURRENT,
     "league.history": CURRENT,
     "league.seasons": CURRENT,
@@ -142,6 +151,9 @@ KINDS: dict[str, str] = {
     "phones.for_game": GAME_WRITE,  # scorers show the viewer code, the owner both
     "phones.for_league": CURRENT_WRITE,
     "phones.make_link": OWNER,
+    "shared.result": SHARED,
+    "shared.manage": GAME_MEMBER,  # any member may share a result they can see
+    "shared.stop": GAME_OWNER,
     "games.rematch_game": GAME_WRITE,
     "stats.records": CURRENT,
     "stats.head_to_head": CURRENT,
@@ -160,8 +172,14 @@ SAFE = {"GET", "HEAD", "OPTIONS"}
 def expected(kind: str, role: str, method: str, has_ids: bool) -> str:
     reading = method in SAFE
     member = role in ("viewer", "scorer", "owner")
-    if kind in (PUBLIC, INVITE):
+    if kind in (PUBLIC, INVITE, SHARED):
         return ALLOW
+    if kind == GAME_MEMBER:
+        return ALLOW if member else NOT_FOUND
+    if kind == GAME_OWNER:
+        if not member:
+            return NOT_FOUND
+        return ALLOW if role == "owner" else FORBIDDEN
     if kind in (GAME, GAME_WRITE):
         if not member:
             return NOT_FOUND
@@ -212,16 +230,20 @@ def build_world(app: Flask) -> dict[str, int]:
                         ends_on=date(2026, 8, 31))
         db.session.add(season)
         games.create_game(b, ["Bea", "Bo"], 0, make_rules("basic"))
+        db.session.add(SharedResult(game_id=game.id, league_id=a.id, token=SHARE_TOKEN))
         db.session.commit()
         player = next(s.player_id for s in game.seats)
+        twice = [league_service.add_player(a, name) for name in ("Zed", "Zedd")]
+        merge = league_service.merge_players(*twice)  # (an undoable step of league A's)
         return {"league_a": a.id, "league_b": b.id, "game": game.id, "player": player,
-                "season": season.id}
+                "season": season.id, "merge": merge.id}
 
 
 def url_args(rule: Rule, world: dict[str, int]) -> dict[str, Any]:
+    token = SHARE_TOKEN if rule.endpoint == "shared.result" else SCORER_TOKEN
     values = {"game_id": world["game"], "number": 1, "player_id": world["player"],
               "season_id": world["season"], "league_id": world["league_a"],
-              "role": "scorer", "token": SCORER_TOKEN, "code": "es",
+              "role": "scorer", "token": token, "code": "es", "merge_id": world["merge"],
               "family": "rummy-500", "slug": "meld", "filename": "css/app.css"}
     missing = rule.arguments - values.keys()
     assert not missing, f"{rule.rule}: no test value for {missing}; add one to url_args()"
@@ -339,7 +361,7 @@ def test_route_for_role(world: World, rule: str, endpoint: str, method: str,
         world.ids = None  # a change spoils the world for the next test, unless refused
     route = next(r for r in app.url_map.iter_rules()
                  if r.rule == rule and r.endpoint == endpoint)
-    has_ids = bool(route.arguments & {"player_id", "season_id"})
+    has_ids = bool(route.arguments & {"player_id", "season_id", "merge_id"})
     with app.test_request_context():
         from flask import url_for
 
@@ -353,7 +375,8 @@ def test_route_for_role(world: World, rule: str, endpoint: str, method: str,
     binary = endpoint == "static" or response.mimetype.startswith("image/")
     if role in ("anonymous", "other") and kind != INVITE and not binary:
         body = response.get_data(as_text=True)
-        assert A_NAME not in body and A_PLAYER not in body, \
+        assert A_NAME not in body, f"{method} {url} as {role} shows league A's name"
+        assert kind == SHARED or A_PLAYER not in body, \
             f"{method} {url} as {role} shows league A's data"
 
 

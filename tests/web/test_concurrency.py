@@ -28,7 +28,7 @@ from scorebook.extensions import db
 from scorebook.models import Change, Game, Hand
 from scorebook.services import games
 from scorebook.services.hands import verify
-from tests.conftest import join_league
+from tests.conftest import PATIENCE_S, join_league
 
 PHONES = 20
 HAND = {
@@ -82,7 +82,7 @@ def all_at_once(clients: list[FlaskClient], send: Callable[[FlaskClient, int], A
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=120)
+        t.join(timeout=PATIENCE_S)
     assert not any(t.is_alive() for t in threads)
     return answers
 

@@ -107,9 +107,10 @@ def test_ids_too_large_for_the_database_are_not_found(
     assert owner.get(f"/league/?season={big}").status_code == 404
     assert owner.get(f"/league/history?player={big}").status_code == 404
     assert owner.get(f"/referee/layoff?game={big}&card=8h").status_code in (400, 404)
-    merge = owner.post("/league/players/1/edit", data={"merge-other": str(big),
-                                                       "merge-sure": "y"})
+    merge = owner.post("/league/players/1/merge", data={"other": str(big), "keep": "1"})
     assert merge.status_code == 400
+    assert owner.get(f"/league/players/1/merge?other={big}").status_code == 200
+    assert owner.post(f"/league/merges/{big}/undo").status_code == 404
     for body in ({"number": big, "players": []}, {"version": big, "players": []}):
         answer = owner.post("/api/v1/games/1/hands", json=body)
         assert answer.status_code in (400, 409), answer.get_data(as_text=True)

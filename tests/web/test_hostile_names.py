@@ -37,7 +37,7 @@ from flask.testing import FlaskClient
 
 from referee import make_rules, parse_cards
 from scorebook.extensions import db
-from scorebook.models import League, Season
+from scorebook.models import League, Season, SharedResult
 from scorebook.services import access, games, hands
 from scorebook.services.entry import entry_from_text
 
@@ -47,6 +47,8 @@ HOSTILE = ["<plaintext>", '"><img src=x onerror=alert(1)>', "{{7*7}}", f"{RLO}Ma
 PLAIN = "Qzxplain"  # the control: a name that occurs nowhere else
 OTHER = "Ada"
 SCORER_TOKEN = "scorer-token-for-the-hostile-names-test-0123"
+#: The game's result shared by link (its page shows the names to anyone).
+SHARE_TOKEN = "shared-result-of-the-hostile-names-test-0123"
 #: Attributes a person sees or hears (data-* and value of hidden fields are data).
 SHOWN_ATTRIBUTES = {"title", "aria-label", "alt", "placeholder", "label", "aria-description"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
@@ -227,6 +229,7 @@ def build_world(app: Flask, name: str) -> World:
             name: {"melds": "7s 8s 9s", "hand": "kd"}, OTHER: {"melds": "4c 4s 4d",
                                                               "layoffs": f"10s {name} 1"}},
             OTHER, None, False, False), 1)
+        db.session.add(SharedResult(game_id=game.id, league_id=league.id, token=SHARE_TOKEN))
         db.session.commit()
         ids = {"league": league.id, "season": db.session.scalar(
             db.select(Season.id).where(Season.league_id == league.id)),
@@ -274,7 +277,7 @@ def urls(app: Flask, world: World, name: str) -> list[str]:
             found.append(url_for(rule.endpoint, **{k: values[k] for k in rule.arguments}))
         game = world.game
         found += [
-            f"/games/{game}/hands/2", f"/games/{game}/hands/2/edit",
+            f"/games/{game}/hands/2", f"/games/{game}/hands/2/edit", f"/results/{SHARE_TOKEN}",
             f"/games/{world.basic_game}", f"/games/{world.basic_game}/hands/1",
             f"/league/?season={world.season}", "/league/?season=all",
             f"/league/history?player={world.player}", f"/league/history?season={world.season}",

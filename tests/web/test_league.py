@@ -505,15 +505,16 @@ def test_roster_forms(client, ctx: None) -> None:
     assert zoe.retired_at is not None
     client.post("/league/players", data={"add-name": "Zed"})
     zed = player("Zed")
-    unsure = client.post(f"/league/players/{zoe.id}/edit", data={"merge-other": zed.id})
-    assert unsure.status_code == 400 and "Tick the box" in read(unsure)
+    unsure = client.post(f"/league/players/{zoe.id}/merge", data={"other": zed.id})
+    assert unsure.status_code == 400 and "Choose which name stays." in read(unsure)
     assert player("Zed") is not None  # nothing merged yet
-    merged = client.post(f"/league/players/{zoe.id}/edit",
-                         data={"merge-other": zed.id, "merge-sure": "y"})
+    merged = client.post(f"/league/players/{zoe.id}/merge",
+                         data={"other": zed.id, "keep": zoe.id})
     assert merged.status_code == 302
     assert db.session.scalar(select(Player).where(Player.name == "Zed")) is None
-    bad = client.post(f"/league/players/{zoe.id}/edit", data={"merge-other": 0})
-    assert bad.status_code == 400
+    bad = client.post(f"/league/players/{zoe.id}/merge", data={"other": 0, "keep": zoe.id})
+    assert bad.status_code == 400 and "Choose the player who is the same person." in read(bad)
+    assert client.post(f"/league/players/{zoe.id}/edit", data={}).status_code == 400
 
 
 def test_season_forms(client, ctx: None) -> None:
@@ -913,10 +914,11 @@ def test_rename_and_merge_problems_are_shown_in_place(client, made: dict[str, Ga
     assert empty.status_code == 400 and 'id="rename-error"' in read(empty)
     taken = client.post(f"/league/players/{ann.id}/edit", data={"rename-name": "ben"})
     assert taken.status_code == 400 and "Ben is already in the league" in read(taken)
-    together = client.post(f"/league/players/{ann.id}/edit",
-                           data={"merge-other": player("Ben").id, "merge-sure": "y"})
+    together = client.post(f"/league/players/{ann.id}/merge",
+                           data={"other": player("Ben").id, "keep": ann.id})
     text = read(together)
     assert together.status_code == 400 and "same table in 3 games" in text
+    assert 'id="other-error"' in text
     assert client.post(f"/league/players/{ann.id}/edit", data={}).status_code == 400
 
 

@@ -385,10 +385,15 @@ def test_a_finished_game_shares_its_result(app: Flask, client: FlaskClient,
     league_id, game_id = finished_game(app)
     join(client, league_id, "viewer")  # anyone who sees the game may share it
     page = client.get(f"/games/{game_id}?lang={lang}").get_data(as_text=True)
+    # no link yet: the button opens the page that makes one (tests/web/test_shared_results.py)
+    assert f'href="/games/{game_id}/share"' in page and "data-share-url" not in page
+    assert client.post(f"/games/{game_id}/share").status_code == 302
+    page = client.get(f"/games/{game_id}?lang={lang}").get_data(as_text=True)
     assert f'data-share-text="{text}"' in page
-    assert f'data-share-url="http://localhost/games/{game_id}"' in page
+    link = re.search(r'data-share-url="(http://localhost/results/[\w-]+)"', page)
+    assert link, "the shared result's link, which opens outside the league"
     # without JavaScript: the text to copy, and links that send it
-    assert f"{text}\nhttp://localhost/games/{game_id}</textarea>" in page
+    assert f"{text}\n{link.group(1)}</textarea>" in page
     first_word = quote(text.split()[0])
     assert f'href="sms:?&amp;body={first_word}%20' in page and 'href="mailto:?subject=' in page
 

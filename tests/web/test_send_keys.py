@@ -42,7 +42,7 @@ from scorebook.models import Change, Game, Hand, SendKey, utcnow
 from scorebook.services import access
 from scorebook.services.games import create_game, default_league
 from scorebook.services.hands import SEND_KEY_DAYS, verify
-from tests.conftest import join_league
+from tests.conftest import PATIENCE_S, join_league
 from tests.reading import page
 
 QUEUED = {"X-Scorebook-Send": "queued", "Accept": "application/json"}
@@ -333,7 +333,7 @@ def test_one_send_from_many_tabs_at_once_is_stored_once(race_app: Flask) -> None
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=120)
+        t.join(timeout=PATIENCE_S)
     assert Counter(a.status_code for a in answers) == {200: TABS}
     assert {a.get_json()["number"] for a in answers} == {1}
     assert hands(app, game_id) == [(1, ["KD"], KEY)]

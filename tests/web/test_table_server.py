@@ -18,16 +18,17 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import pytest
 
 from scorebook import table
 from scorebook.lan import is_loopback_host, lan_address, usable
+from tests.conftest import PATIENCE_S
 from tests.qr import decode_terminal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,31 +84,38 @@ def table_server(database: str, **env: str) -> Iterator[tuple[int, list[str]]]:
                                env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True, start_new_session=True)
     lines: list[str] = []
-    arrived: queue.Queue[str] = queue.Queue()
+    arrived: queue.Queue[str | None] = queue.Queue()
     assert process.stdout is not None
-    threading.Thread(target=lambda out: [arrived.put(line) for line in out],
-                     args=(process.stdout,), daemon=True).start()
+
+    def read(out: IO[str]) -> None:
+        for line in out:
+            arrived.put(line)
+        arrived.put(None)  # the output ended: the server is gone
+
+    threading.Thread(target=read, args=(process.stdout,), daemon=True).start()
     try:
-        deadline = time.monotonic() + 60
+        # Until the banner says it listens, or the server ends: however long a busy
+        # machine takes to start it (only a server that hangs spends the patience).
         while not any("Ctrl+C" in line for line in lines):
-            left = deadline - time.monotonic()
-            assert left > 0 and process.poll() is None, "".join(lines)
             try:
-                lines.append(arrived.get(timeout=min(left, 1)))
+                line = arrived.get(timeout=PATIENCE_S)
             except queue.Empty:
-                pass
+                raise AssertionError("the server printed nothing for "
+                                     f"{PATIENCE_S:.0f} s:\n{''.join(lines)}") from None
+            assert line is not None, f"the server ended:\n{''.join(lines)}"
+            lines.append(line)
         yield port, lines
     finally:
         os.killpg(process.pid, signal.SIGTERM)  # gunicorn's master and its workers
         try:
-            process.wait(timeout=30)
+            process.wait(timeout=PATIENCE_S)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
 
 
 def get(port: int, path: str = "/") -> tuple[int, str]:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as answer:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=PATIENCE_S) as answer:
         return answer.status, answer.read().decode()
 
 

@@ -71,6 +71,30 @@ def _merge_shared_games(p: Mapping[str, Any]) -> str:
         "the same person.", p["count"], a=p["a"], b=p["b"]))
 
 
+@words("league.merge-undone-already")
+def _merge_undone_already(p: Mapping[str, Any]) -> str:
+    return str(gettext("The merge of %(a)s into %(b)s was already undone.",
+                       a=isolate(p["a"]), b=isolate(p["b"])))
+
+
+@words("league.merge-undo-kept-gone")
+def _merge_undo_kept_gone(p: Mapping[str, Any]) -> str:
+    return str(gettext("%(name)s has since been merged into another player: undo that "
+                       "merge first.", name=isolate(p["name"])))
+
+
+@words("league.merge-undo-name-taken")
+def _merge_undo_name_taken(p: Mapping[str, Any]) -> str:
+    return str(gettext("%(name)s is in the league again (added since the merge): rename "
+                       "that player first, then undo the merge.", name=isolate(p["name"])))
+
+
+@words("sharing.not-finished")
+def _sharing_not_finished(p: Mapping[str, Any]) -> str:
+    return str(gettext("Game %(id)s is not finished: only a finished game's result can be "
+                       "shared.", id=p["number"]))
+
+
 @words("league.season-name-missing")
 def _season_name_missing(p: Mapping[str, Any]) -> str:
     return str(gettext("Give the season a name."))

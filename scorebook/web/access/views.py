@@ -31,7 +31,7 @@ from scorebook.models import League
 from scorebook.presenters import links
 from scorebook.presenters.bidi import isolate
 from scorebook.presenters.i18n import safe_next
-from scorebook.services import access, history, invites
+from scorebook.services import access, history, invites, sharing
 from scorebook.services.access import INVITE_ROLES, OWNER, SCORER, VIEWER
 from scorebook.services.transaction import transaction
 from scorebook.web import Page, membership
@@ -298,7 +298,8 @@ def _settings_page(league: League, rename: RenameLeagueForm | None = None,
         "access/settings.html", league=league,
         rename=rename or RenameLeagueForm(formdata=None, data={"name": league.name}),
         password=password or PasswordForm(formdata=None), button=ButtonForm(),
-        links=_shown_links(league), errors=errors or {}, left=access.left(league))
+        links=_shown_links(league), errors=errors or {}, left=access.left(league),
+        shared_results=sharing.shares_of(league))
     return (page, 400) if errors else page
 
 

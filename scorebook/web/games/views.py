@@ -28,7 +28,7 @@ from scorebook.presenters.charts import score_chart
 from scorebook.presenters.sentences import say
 from scorebook.presenters.tables import name_key, scores_table
 from scorebook.presenters.wording import explain, family_name
-from scorebook.services import access, history
+from scorebook.services import access, history, sharing
 from scorebook.services.errors import sentence
 from scorebook.services.games import (
     GameSetupError,
@@ -178,7 +178,8 @@ def board_html(game: Game) -> Markup:
             "games/_board.html", game=game, board=board,
             scores_table=scores_table(board, hand_url), name_key=name_key(board.names),
             chart=score_chart(board.names, board.running, board.target),
-            changes=history.changes(game, limit=5), **game_sections(game)))
+            changes=history.changes(game, limit=5), **game_sections(game),
+            shared=sharing.share_of(game) if game.status == FINISHED else None))
 
     return cached_board(board_cache(), game.id, version, variant, render)
 

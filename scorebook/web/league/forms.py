@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import BooleanField, DateField, SelectField, StringField
+from wtforms import DateField, StringField
 from wtforms.validators import InputRequired, Optional
 
 from scorebook.plain_text import PlainText
@@ -28,11 +28,6 @@ class PlayerNameForm(FlaskForm):
 
 class ActionForm(FlaskForm):
     """A button that changes something (retire, bring back, delete): only the token."""
-
-
-class MergeForm(FlaskForm):
-    other = SelectField(_l("The same person as"), coerce=int, validate_choice=False)
-    sure = BooleanField(_l("Yes, they are one person. I know this cannot be undone."))
 
 
 class SeasonForm(FlaskForm):

@@ -36,7 +36,7 @@ from scorebook.presenters.i18n import day
 from scorebook.presenters.sentences import say, say_all
 from scorebook.presenters.sentences.league import SORT_LABELS
 from scorebook.presenters.wording import family_name
-from scorebook.services import access
+from scorebook.services import access, undo
 from scorebook.services import league as service
 from scorebook.services.export_format import json_schema
 from scorebook.services.exports import (
@@ -53,8 +53,8 @@ from scorebook.services.exports import (
 from scorebook.services.games import load_game
 from scorebook.services.ratings import START_MU, display_rating
 from scorebook.services.seasons import seasons_of
-from scorebook.web import Page
-from scorebook.web.league.forms import ActionForm, ImportForm, MergeForm, PlayerNameForm, SeasonForm
+from scorebook.web import Page, membership
+from scorebook.web.league.forms import ActionForm, ImportForm, PlayerNameForm, SeasonForm
 from scorebook.web.league.scope import _league, _season, _season_choice, fixed
 from scorebook.web.league.stats import player_sections
 
@@ -134,7 +134,8 @@ def players() -> Page:
             "The form was stale or opened in another tab; please try again.")
     page = render_template("league/players.html", league=league, form=form, error=error,
                            players=service.players_of(league),
-                           played=_games_played(league))
+                           played=_games_played(league), merges=service.merges(league),
+                           undo_form=ActionForm(prefix="undo"))
     return (page, 400) if error else page
 
 
@@ -166,7 +167,8 @@ def player(player_id: int) -> str:
                               "score-distribution"),
         bands=bands, band_width=width,
         head_to_head=service.head_to_head(who, season, kept=kept),
-        recent=service.recent_games(who), **sections)
+        recent=service.recent_games(who), merged=undoable_merges(league, who),
+        undo_form=ActionForm(prefix="undo"), **sections)
 
 
 @bp.route("/players/<int:player_id>/edit", methods=["GET", "POST"])
@@ -175,51 +177,104 @@ def edit_player(player_id: int) -> Page:
     league = _league()
     who = _player(league, player_id)
     rename = PlayerNameForm(prefix="rename", data={"name": who.name})
-    merge = MergeForm(prefix="merge")
     others = [p for p in service.players_of(league) if p.id != who.id]
-    merge.other.choices = [(0, gettext("Choose a player"))] + [(p.id, p.name) for p in others]
     errors: dict[str, str] = {}
     if request.method == "POST":
-        if "rename-name" in request.form:
-            if rename.validate_on_submit():
-                old = who.name
-                try:
-                    service.rename_player(who, rename.name.data or "")
-                except service.LeagueError as exc:
-                    db.session.rollback()
-                    errors["rename"] = say(exc.sentence)
-                else:
-                    flash(gettext("%(old)s is now called %(new)s.", old=isolate(old),
-                                  new=isolate(who.name)))
-                    return redirect(url_for("league.edit_player", player_id=who.id))
+        if "rename-name" not in request.form:
+            abort(400)  # (merging has a page of its own: merge_player)
+        if rename.validate_on_submit():
+            old = who.name
+            try:
+                service.rename_player(who, rename.name.data or "")
+            except service.LeagueError as exc:
+                db.session.rollback()
+                errors["rename"] = say(exc.sentence)
             else:
-                errors["rename"] = _form_errors(rename)
-        elif "merge-other" in request.form:
-            other = db.session.get(Player, db_int(merge.other.data) or 0) \
-                if merge.validate_on_submit() else None
-            if other is None or other.league_id != league.id or other.id == who.id:
-                errors["merge"] = gettext("Choose the player who is the same person.")
-            elif not merge.sure.data:
-                errors["merge"] = gettext("Tick the box to say you are sure: a merge cannot "
-                                          "be undone.")
-            else:
-                gone_name = other.name
-                try:
-                    service.merge_players(who, other)
-                except service.LeagueError as exc:
-                    db.session.rollback()
-                    errors["merge"] = say(exc.sentence)
-                else:
-                    flash(gettext("%(gone)s's games now belong to %(name)s.",
-                                  gone=isolate(gone_name),
-                                  name=isolate(who.name)))
-                    return redirect(url_for("league.player", player_id=who.id))
+                flash(gettext("%(old)s is now called %(new)s.", old=isolate(old),
+                              new=isolate(who.name)))
+                return redirect(url_for("league.edit_player", player_id=who.id))
         else:
-            abort(400)
+            errors["rename"] = _form_errors(rename)
     page = render_template("league/edit_player.html", league=league, player=who,
-                           rename=rename, merge=merge, retire=ActionForm(prefix="retire"),
-                           errors=errors, has_others=bool(others))
+                           rename=rename, retire=ActionForm(prefix="retire"),
+                           errors=errors, others=others)
     return (page, 400) if errors else page
+
+
+@bp.route("/players/<int:player_id>/merge", methods=["GET", "POST"])
+@access.requires(access.SCORER)  # only a form: a viewer gets the 403 before filling it in
+def merge_player(player_id: int) -> Page:
+    """Merge two names of one person: choose the other name, see what each way round
+    keeps (which name stays, whose games and hands move, what the one that stays has
+    then), choose the name that stays and merge. Either name's page leads here."""
+    league = _league()
+    who = _player(league, player_id)
+    others = [p for p in service.players_of(league) if p.id != who.id]
+    asked = request.form if request.method == "POST" else request.args
+    other_id = db_int(asked.get("other", ""))
+    other = db.session.get(Player, other_id) if other_id else None
+    if other is not None and (other.league_id != league.id or other.id == who.id):
+        other = None
+    form = ActionForm(prefix="merge")
+    errors: dict[str, str] = {}
+    keep_id = db_int(asked.get("keep", ""))
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        if other is None:
+            errors["other"] = gettext("Choose the player who is the same person.")
+        elif keep_id not in (who.id, other.id):
+            errors["keep"] = gettext("Choose which name stays.")
+        else:
+            keep, gone = (who, other) if keep_id == who.id else (other, who)
+            names = (gone.name, keep.name)
+            try:
+                service.merge_players(keep, gone)
+            except service.LeagueError as exc:
+                db.session.rollback()
+                errors["other"] = say(exc.sentence)
+            else:
+                flash(gettext("%(gone)s and %(kept)s are one player now: %(kept)s. If that "
+                              "was a mistake, undo the merge on this page.",
+                              gone=isolate(names[0]), kept=isolate(names[1])))
+                return redirect(url_for("league.player", player_id=keep_id))
+    counts = together = None
+    if other is not None:
+        counts = {p.id: service.player_counts(p) for p in (who, other)}
+        together = service.games_together(who, other)
+    page = render_template("league/merge.html", league=league, player=who, other=other,
+                           others=others, counts=counts, together=together, form=form,
+                           keep_id=keep_id, errors=errors)
+    return (page, 400) if errors else page
+
+
+@bp.post("/merges/<int:merge_id>/undo")
+def undo_merge(merge_id: int) -> BaseResponse:
+    """Undo a merge (a scorer's, from the kept player's page or the players page)."""
+    league = _league()
+    step = undo.step_of(league.id, merge_id, service.MERGE)
+    if step is None:
+        abort(404)
+    if not ActionForm(prefix="undo").validate_on_submit():
+        abort(400)
+    try:
+        player = service.undo_merge(step)
+    except service.LeagueError as exc:
+        db.session.rollback()
+        flash(say(exc.sentence))
+        return redirect(url_for("league.players"))
+    flash(gettext("The merge is undone: %(gone)s and %(kept)s are two players again, each "
+                  "with their own games.", gone=isolate(player.name),
+                  kept=isolate(step.params["keep"])))
+    return redirect(url_for("league.player", player_id=player.id))
+
+
+def undoable_merges(league: League, player: Player | None = None) -> list[Any]:
+    """The league's merges a scorer may still undo (into ``player``, if given)."""
+    if not membership.can_write(league):
+        return []
+    return [s for s in service.merges(league) if s.undone_at is None
+            and (player is None or s.state.get("keep") == player.id)]
 
 
 @bp.post("/players/<int:player_id>/retire")
