@@ -17,7 +17,7 @@ from flask import Blueprint
 from flask_babel import gettext
 from markupsafe import Markup, escape
 
-from scorebook.models import DRAW, STOCK_OUT, Change, EndedMembership, UndoStep
+from scorebook.models import DRAW, STOCK_OUT, Change, UndoStep
 from scorebook.presenters.bidi import bdi, isolate
 from scorebook.presenters.cards import card_html, cards_html
 from scorebook.presenters.i18n import signed_number
@@ -184,9 +184,10 @@ def change_details(change: Change) -> list[Markup]:
 
 
 def device_name(change: Change | Any) -> str:
-    """The phone a change came from (or that left the league), as a family knows it: "Ann's phone (Chrome ·
-    Android)", or just the browser when the phone never said whose it is.  (Anything
-    with a ``device`` and a ``player`` is named so: a shared result, an undoable step.)"""
+    """The phone a change came from (or that left the league), as a family knows it:
+    "Ann's phone (Chrome · Android)", or just the browser when the phone never said whose
+    it is.  (Anything with a ``device`` and a ``player`` is named so: a shared result, an
+    undoable step, an ended membership.)"""
     return phone_name(change.device, change.player)
 
 
