@@ -31,7 +31,7 @@ from flask import (
 from flask_babel import format_date, format_datetime, format_decimal, get_locale
 from werkzeug.wrappers import Response
 
-from scorebook.presenters import bidi
+from scorebook.presenters import bidi, controls
 from scorebook.presenters.options import OPTION_HELP
 
 bp = Blueprint("language", __name__)
@@ -152,3 +152,4 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["day"] = day
     app.jinja_env.filters["moment"] = moment
     bidi.init_app(app)  # |bdi and |isolate: names shown apart from the text around them
+    controls.init_app(app)  # control(): a help text names a button by its own message

@@ -74,13 +74,14 @@ def test_a_refused_hand_says_its_ids_to_programs_and_words_to_people(app: Flask)
         assert [(p.player, p.field, p.index) for p in error.problems] == [("Ann", "melds", 0)]
         assert error.sentences == [sentence("hand.not-a-card", token="zz")]
         assert say_all(error.sentences) == (
-            "“zz” is not a card (write cards like 7s, 10h, qd, as or jk).")
+            "“zz” is not a card. Type the rank, then the suit's letter (H ♥ hearts, D ♦ "
+            "diamonds, C ♣ clubs, S ♠ spades), like 7s 10h qd; a joker is jk.")
 
 
 @pytest.mark.parametrize(("said", "english", "spanish"), [
     (sentence("hand.points-missing", name="Ann"),
      f"Enter the points {isolate('Ann')} scored in this hand (0 if none).",
-     f"Escribe los puntos que {isolate('Ann')} hizo en esta mano (0 si ninguno)."),
+     f"Escribe los puntos que {isolate('Ann')} hizo en esta mano (0 si no hizo ninguno)."),
     (sentence("hand.points-not-a-number", text="lots", most=1000),
      "“lots” is not a whole number of points from −1,000 to 1000.",
      "«lots» no es un número entero de puntos entre −1.000 y 1000."),

@@ -15,6 +15,7 @@ from typing import Any
 from flask_babel import gettext
 
 from scorebook.presenters.bidi import isolate
+from scorebook.presenters.cards import card_label, card_notation, not_a_card, typed
 from scorebook.presenters.i18n import signed_number
 from scorebook.presenters.sentences import words
 from scorebook.presenters.wording import error_text, explain, meld_name, param_text
@@ -93,8 +94,7 @@ def _unreadable(p: Mapping[str, Any]) -> str:
 
 @words("hand.not-a-card")
 def _not_a_card(p: Mapping[str, Any]) -> str:
-    return gettext("“%(token)s” is not a card (write cards like 7s, 10h, qd, as or jk).",
-                   token=p["token"])
+    return not_a_card(p["token"], card_notation(p.get("notation")))
 
 
 @words("hand.points-missing")
@@ -117,7 +117,7 @@ def _not_a_player(p: Mapping[str, Any]) -> str:
 @words("hand.which-meld")
 def _which_meld(p: Mapping[str, Any]) -> str:
     return gettext("Say which of %(name)s's melds %(card)s went on, e.g. “%(card)s %(name)s 1”.",
-                   name=p["name"], card=str(p["card"]))
+                   name=p["name"], card=card_label(p["card"]))
 
 
 @words("hand.no-such-meld")
@@ -218,8 +218,8 @@ def _layoff_off_table(p: Mapping[str, Any]) -> str:
 
 @words("hand.layoff-joker-unsaid")
 def _layoff_joker_unsaid(p: Mapping[str, Any]) -> str:
-    return gettext("Say which card the joker laid off on %(meld)s stands for (e.g. JK=8H).",
-                   meld=_meld(p))
+    return gettext("Say which card the joker laid off on %(meld)s stands for (e.g. %(joker)s).",
+                   meld=_meld(p), joker=typed("JK=8H").upper())
 
 
 @words("hand.layoff-end-on-set")
@@ -402,7 +402,7 @@ def _who_laid_off(p: Mapping[str, Any]) -> str:
 
 @words("hand.live-not-a-card")
 def _live_not_a_card(p: Mapping[str, Any]) -> str:
-    return gettext("“%(token)s” is not a card.", token=p["token"])
+    return not_a_card(p["token"], card_notation(p.get("notation")))
 
 
 @words("hand.tap-cards")
@@ -425,13 +425,15 @@ def _ace_either_end(p: Mapping[str, Any]) -> str:
 
 @words("hand.say-joker")
 def _say_joker(p: Mapping[str, Any]) -> str:
-    return gettext("Say which card the joker stands for (e.g. JK=8H).")
+    return gettext("Say which card the joker stands for (e.g. %(joker)s).",
+                   joker=typed("JK=8H").upper())
 
 
 @words("hand.undo-overtaken")
 def _undo_overtaken(p: Mapping[str, Any]) -> str:
     return gettext("Another phone recorded a move after the one you meant, so nothing was "
-                   "taken back. Look at the table: “Take back” now means its last move.")
+                   "taken back. Look at the table: “%(take_back)s” now means its last move.",
+                   take_back=gettext("Take back the last meld or lay-off"))
 
 
 @words("hand.cancel-overtaken")
