@@ -54,7 +54,7 @@ def test_switch_language_on_a_referee_verdict(page, live_server, screenshot):
 
     # The choice is remembered: a new question, asked in Italian, is answered in Italian.
     page.goto(f"{live_server}/referee/meld")
-    page.get_by_label("La combinazione", exact=True).fill("qh kh ah")
+    page.get_by_label("La combinazione", exact=True).fill("qc kc ac")  # cuori: hearts
     page.get_by_label("Gioco", exact=True).select_option(label="Ramino classico")
     page.get_by_label("Giocatori al tavolo", exact=True).fill("2")
     page.get_by_role("button", name="Chiedi all'arbitro").click()
