@@ -28,7 +28,7 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import format_date, format_datetime, format_decimal, get_locale
+from flask_babel import format_date, format_datetime, format_decimal, format_percent, get_locale
 from werkzeug.wrappers import Response
 
 from scorebook.presenters import bidi, controls
@@ -135,6 +135,14 @@ def signed_number(value: int) -> str:
     return ("+" if value > 0 else "\u2212") + str(format_decimal(abs(value)))
 
 
+def percent(value: float | None) -> str:
+    """A share as the page's language writes a percentage, whole: ``0.5`` → ``50%``
+    (English, Italian), ``50 %`` (Spanish, with a no-break space); ``–`` for none."""
+    if value is None:
+        return "–"
+    return str(format_percent(value)).replace("-", "\u2212")
+
+
 def day(value: date | datetime | None, format: str = "medium") -> str:
     return "" if value is None else str(format_date(value, format))
 
@@ -149,6 +157,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["language_links"] = switch_links
     app.jinja_env.filters["number"] = number
     app.jinja_env.filters["signed_number"] = signed_number
+    app.jinja_env.filters["percent"] = percent
     app.jinja_env.filters["day"] = day
     app.jinja_env.filters["moment"] = moment
     bidi.init_app(app)  # |bdi and |isolate: names shown apart from the text around them

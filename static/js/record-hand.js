@@ -1186,7 +1186,12 @@
         d.state !== "queued" && d.state !== "sending";
     })[0];
     if (older) {
-      var when = new Date(older.savedAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      // the time in the page's language (a 24-hour clock in Spanish and Italian)
+      var when;
+      try {
+        when = new Date(older.savedAt).toLocaleTimeString(document.documentElement.lang || undefined,
+          { hour: "2-digit", minute: "2-digit" });
+      } catch (e) { when = new Date(older.savedAt).toLocaleTimeString(); }
       notice(f(texts.draftOlder, { number: older.meta.number, when: when }), [
         { label: texts.draftUseAsThis, act: function () {
           Drafts.clear(older.key);
