@@ -75,6 +75,8 @@ SCRIPT_TEXTS = re.compile(r'\s(?:data-texts|data-card-notation)="([^"]*)"')
 CONTROL = re.compile(r"<(button|a|label|summary|option|legend)\b[^>]*>"
                      r"((?:(?!<(?:option|li|p|div|fieldset)\b).)*?)</\1>", re.S)
 SUBMIT = re.compile(r'<input\b[^>]*\stype="(?:submit|button)"[^>]*\svalue="([^"]*)"')
+BUTTON = re.compile(r'<(button)\b[^>]*>(.*?)</button>|<a\b[^>]*class="button[^"]*"[^>]*>(.*?)</a>',
+                    re.S)
 MARKED = re.compile(r"<span[^>]*\sdata-control>(.*?)</span>", re.S)
 #: What is no words of the page: scripts, styles, code (a command, a setting's name).
 NOT_WORDS = re.compile(r"<(script|style|code)\b.*?</\1>", re.S)
@@ -91,7 +93,7 @@ class Page:
     scripts draw) and ``marked`` (the names of controls its help texts mark)."""
 
     def __init__(self, page: str) -> None:
-        page = readable(page)
+        raw, page = page, readable(page)
         scripts = [s for value in SCRIPT_TEXTS.findall(page)
                    for s in _strings(json.loads(html.unescape(value)))]
         body = NOT_WORDS.sub(" ", SCRIPT_TEXTS.sub(" ", page))
@@ -105,6 +107,24 @@ class Page:
         self.controls |= {html.unescape(v).strip() for v in SUBMIT.findall(body)}
         self.controls |= {s.strip() for s in scripts}
         self.marked = [words(inner) for inner in MARKED.findall(body)]
+        # A button lays its content out as flex items: words beside an element (a name
+        # in <bdi>) lose the space between them ("JoinOur table") unless one element
+        # holds them all.
+        self.split = [words(a or b) for _tag, a, b in BUTTON.findall(NOT_WORDS.sub(" ", raw))
+                      if _split(a or b)]
+
+
+def _split(inner: str) -> bool:
+    """Whether a button's content puts words and an element side by side at its top
+    level (an icon hidden from readers, or words only for them, aside)."""
+    inner = re.sub(r'<(\w+)[^>]*(?:class="sr-only"|aria-hidden="true")[^>]*>.*?</\1>', "",
+                   inner, flags=re.S)
+    while True:  # each element, innermost first, becomes one mark: what is left is the top
+        folded = re.sub(r"<(\w+)\b[^>]*>[^<]*</\1>", "\x00", inner)
+        if folded == inner:
+            break
+        inner = folded
+    return "\x00" in inner and bool(inner.replace("\x00", "").strip())
 
 
 def _strings(obj: Any) -> Any:
@@ -218,6 +238,14 @@ def test_every_control_a_page_names_is_a_control(evening: tuple[str, dict[str, A
                 wrong.append((url, quoted))
     assert not wrong, f"{lang}: names of controls no page shows: {sorted(set(wrong))}"
     assert marked, "no help text marks the controls it names"
+
+
+def test_a_buttons_words_keep_their_spaces(evening: tuple[str, dict[str, Any]]) -> None:
+    """“Unirse a Nuestra mesa”, never “Unirse aNuestra mesa”: a button's text and the name
+    in it are one flex item."""
+    lang, pages = evening
+    split = [(url, words) for url, page in pages.items() for words in page.split]
+    assert not split, f"{lang}: buttons whose words and names are laid out apart: {split}"
 
 
 # ---- the register, and players of either gender ------------------------------------------
