@@ -54,7 +54,8 @@ def _common(form: RulesForm) -> dict[str, Any]:
 
 
 def table_text(game: Game) -> str:
-    """The live hand's table as the table field's text: ``Ann-1 (Ann): 5H 6H 7H 8H@Ben``."""
+    """The live hand's table as the table field's text: ``Ann-1 (Ann): 5♥ 6♥ 7♥ 8♥@Ben``
+    (the suits' symbols, which every language's letters read alike)."""
     hand = live_hand(game)
     if hand is None:
         return ""
@@ -69,9 +70,9 @@ def table_text(game: Game) -> str:
             layer = meld.layer(i)
             if layer and layer != meld.owner:
                 by = f'"{layer}"' if any(c.isspace() for c in layer) else layer
-                cards.append(f"{card}@{by}")
+                cards.append(f"{card_label(card)}@{by}")
             else:
-                cards.append(str(card))
+                cards.append(card_label(card))
         owner = f" ({meld.owner})" if meld.owner else ""
         lines.append(f"{meld.id}{owner}: {' '.join(cards)}")
     return "\n".join(lines)
