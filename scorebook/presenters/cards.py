@@ -232,7 +232,7 @@ def _picker_texts() -> dict[str, object]:
         "chooseReadingFirst": gettext("Answer the question on meld %(n)s before saving: "
                                       "the hand is saved once every card is known."),
         "whichMeld": gettext("Which meld did %(card)s go on?"),
-        "whichEnd": gettext("%(card)s fits at both ends of %(meld)s: low or high?"),
+        "whichEnd": gettext("%(card)s fits at both ends %(of_meld)s: low or high?"),
         "endLow": gettext("Low end (A-2-3)"),
         "endHigh": gettext("High end (Q-K-A)"),
         "atEnd": gettext("%(meld)s, %(end)s"),
@@ -241,6 +241,10 @@ def _picker_texts() -> dict[str, object]:
         "chooseMeldFirst": gettext("Say which meld %(card)s went on before saving."),
         "onMeld": gettext("%(name)s's meld %(n)s"),
         "ownMeld": gettext("your own meld %(n)s"),
+        # a meld inside a sentence, with the article its preposition takes in Spanish
+        # and Italian ("della combinazione 2 di Ann"): wording.meld_phrase
+        "ofMeld": gettext("of %(name)s's meld %(number)s", name="%(name)s", number="%(n)s"),
+        "ofOwnMeld": gettext("of your own meld %(n)s"),
         "onMeldAs": gettext("%(name)s's meld %(n)s, as %(card)s"),
         "noTable": gettext("Put a meld down first: a card can only be laid off on a meld."),
         "layoffOnto": gettext("%(card)s on %(meld)s"),

@@ -10,7 +10,7 @@ meld by its owner and number (“Ann's meld 2”), a hand's scores with their si
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from flask_babel import gettext
 
@@ -18,7 +18,7 @@ from scorebook.presenters.bidi import isolate
 from scorebook.presenters.cards import card_label, card_notation, not_a_card, typed
 from scorebook.presenters.i18n import signed_number
 from scorebook.presenters.sentences import words
-from scorebook.presenters.wording import error_text, explain, meld_name, param_text
+from scorebook.presenters.wording import error_text, explain, meld_phrase, param_text
 from scorebook.services.entry import END_WORDS
 
 # --- helpers: the parameters as the sentences show them ----------------------------------
@@ -51,13 +51,12 @@ def scores_text(scores: Sequence[tuple[str, int]]) -> str:
     return ", ".join(f"{name} {signed_number(score)}" for name, score in scores)
 
 
-def _meld(p: Mapping[str, Any]) -> str:
-    """The meld a sentence is about: ``owner`` and ``index`` (its place among the owner's
-    melds, from 0), or a live meld's label ``meld`` (``Ann-2``)."""
+def _meld_in(p: Mapping[str, Any], role: Literal["on", "of"]) -> str:
+    """The meld a sentence is about, inside the sentence (:func:`meld_phrase`): ``on``
+    (laid off on it) or ``of`` (its ends)."""
     if "owner" in p:
-        return gettext("%(name)s's meld %(number)s", name=isolate(p["owner"]),
-                       number=p["index"] + 1)
-    return meld_name(p["meld"])
+        return meld_phrase(p["owner"], p["index"] + 1, role=role)
+    return meld_phrase(None, None, p["meld"], role=role)
 
 
 # --- a verdict of the referee, and text that has one wording only -------------------------
@@ -218,32 +217,32 @@ def _layoff_off_table(p: Mapping[str, Any]) -> str:
 
 @words("hand.layoff-joker-unsaid")
 def _layoff_joker_unsaid(p: Mapping[str, Any]) -> str:
-    return gettext("Say which card the joker laid off on %(meld)s stands for (e.g. %(joker)s).",
-                   meld=_meld(p), joker=typed("JK=8H").upper())
+    return gettext("Say which card the joker laid off %(on_meld)s stands for (e.g. %(joker)s).",
+                   on_meld=_meld_in(p, "on"), joker=typed("JK=8H").upper())
 
 
 @words("hand.layoff-end-on-set")
 def _layoff_end_on_set(p: Mapping[str, Any]) -> str:
-    return gettext("%(card)s is laid off on %(meld)s, a set: a set has no low or high end.",
-                   card=p["card"].pretty(), meld=_meld(p))
+    return gettext("%(card)s is laid off %(on_meld)s, a set: a set has no low or high end.",
+                   card=p["card"].pretty(), on_meld=_meld_in(p, "on"))
 
 
 @words("hand.layoff-not-at-low-end")
 def _layoff_not_at_low_end(p: Mapping[str, Any]) -> str:
-    return gettext("%(card)s cannot be laid off at the low end of %(meld)s.",
-                   card=p["card"].pretty(), meld=_meld(p))
+    return gettext("%(card)s cannot be laid off at the low end %(of_meld)s.",
+                   card=p["card"].pretty(), of_meld=_meld_in(p, "of"))
 
 
 @words("hand.layoff-not-at-high-end")
 def _layoff_not_at_high_end(p: Mapping[str, Any]) -> str:
-    return gettext("%(card)s cannot be laid off at the high end of %(meld)s.",
-                   card=p["card"].pretty(), meld=_meld(p))
+    return gettext("%(card)s cannot be laid off at the high end %(of_meld)s.",
+                   card=p["card"].pretty(), of_meld=_meld_in(p, "of"))
 
 
 @words("hand.layoff-not-on-meld")
 def _layoff_not_on_meld(p: Mapping[str, Any]) -> str:
-    return gettext("%(card)s cannot be laid off on %(meld)s.", card=p["card"].pretty(),
-                   meld=_meld(p))
+    return gettext("%(card)s cannot be laid off %(on_meld)s.", card=p["card"].pretty(),
+                   on_meld=_meld_in(p, "on"))
 
 
 @words("hand.layoffs-impossible")
@@ -418,9 +417,9 @@ def _meld_gone(p: Mapping[str, Any]) -> str:
 
 @words("hand.ace-either-end")
 def _ace_either_end(p: Mapping[str, Any]) -> str:
-    return gettext("%(card)s fits at both ends of %(meld)s: say whether it goes at the low "
+    return gettext("%(card)s fits at both ends %(of_meld)s: say whether it goes at the low "
                    "end, below the two (worth %(low)s), or at the high end, above the king "
-                   "(worth 15).", card=p["card"].pretty(), meld=_meld(p), low=p["low"])
+                   "(worth 15).", card=p["card"].pretty(), of_meld=_meld_in(p, "of"), low=p["low"])
 
 
 @words("hand.say-joker")

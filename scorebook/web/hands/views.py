@@ -38,7 +38,7 @@ from scorebook.presenters.cards import (
 )
 from scorebook.presenters.sentences import say, say_all
 from scorebook.presenters.sentences.hands import end_names, end_word, end_words, scores_text
-from scorebook.presenters.wording import family_name, meld_name
+from scorebook.presenters.wording import family_name, meld_name, meld_phrase
 from scorebook.services import access
 from scorebook.services.entry import (
     Entry,
@@ -581,12 +581,12 @@ def last_move(hand: Hand | None, game: Game) -> str | None:
     if last is None:
         return None
     names = {s.player_id: s.player.name for s in game.seats}
-    meld = meld_name(last.meld.label)
     if last.is_layoff:
-        return gettext("%(name)s's %(card)s laid off on %(meld)s",
+        return gettext("%(name)s's %(card)s laid off %(on_meld)s",
                        name=isolate(names[last.laid_by_id]),
-                       card=card_label(parse_card(last.text)), meld=meld)
-    return meld
+                       card=card_label(parse_card(last.text)),
+                       on_meld=meld_phrase(None, None, last.meld.label))
+    return meld_name(last.meld.label)
 
 
 def followed_hand(game: Game, live: Hand | None) -> dict[str, Any] | None:
