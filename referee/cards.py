@@ -133,8 +133,9 @@ def rank_text(rank: int) -> str:
 def _parse_rank(text: str) -> int | None:
     if text in _RANK_WORDS:
         return _RANK_WORDS[text]
-    # isascii: str.isdigit() is also true for "²" or "٣", which int() rejects or misreads
-    if text.isascii() and text.isdigit() and 2 <= int(text) <= 13:
+    # isascii: str.isdigit() is also true for "²" or "٣", which int() rejects or misreads;
+    # no leading zero ("JK=03"), as the API's grammar and every notation write ranks
+    if text.isascii() and text.isdigit() and 2 <= int(text) <= 13 and text == str(int(text)):
         return int(text)
     return None
 

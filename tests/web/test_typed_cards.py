@@ -207,3 +207,62 @@ def test_the_json_api_keeps_its_canonical_letters(client: FlaskClient) -> None:
     assert answer["readings"][0]["cards"] == ["7C", "8C", "9C"]  # clubs, as documented
     symbols = client.post("/api/v1/referee/meld", json={"cards": ["7♥", "8♥", "9♥"]}).get_json()
     assert symbols["legal"] and symbols["readings"][0]["cards"] == ["7H", "8H", "9H"]
+
+
+#: card-picker.js's parser run on a fake page whose dock carries a notation's table.
+JS_PARSE = """
+const fs = require("fs");
+const [src, tables, tokens] = process.argv.slice(1).map(f => fs.readFileSync(f, "utf8"));
+const out = {};
+for (const [lang, notation] of Object.entries(JSON.parse(tables))) {
+  global.window = {};
+  global.document = {querySelector: () => ({getAttribute: () => JSON.stringify(notation)})};
+  eval(src);
+  out[lang] = JSON.parse(tokens).map(t => window.CardPicker.parseCard(t));
+}
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_the_pages_script_reads_typed_cards_as_the_server_does(app: Flask, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The preview shows what will be saved: card-picker.js, given the page's table
+    (``data-card-notation``), reads every token as ``referee.parse_card`` does."""
+    import itertools
+    import json
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    from referee.cards import NOTATIONS, CardError, parse_card
+    from scorebook.presenters.cards import notation_json
+
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        pytest.skip("no node to run the page's script with")
+    tables = {}
+    for lang in NOTATIONS:
+        with app.test_request_context(f"/?lang={lang}"):
+            tables[lang] = notation_json()
+    letters = sorted({ch for n in NOTATIONS.values() for ch in n.suits}
+                     | set("AJQKT1♠♥♦♣♤♡SHDCXZ*"))
+    parts = letters + [str(n) for n in range(15)]
+    tokens = ["".join(p) for p in itertools.product(parts, repeat=2)]
+    tokens += ["JK=" + t for t in tokens[::3]] + [
+        "jk", "joker", "comodín", "COMODIN", "jolly", "🃏", "jk=q", "JK=10", " 7h ", "7=8h"]
+    files = []
+    for name, text in (("tables.json", json.dumps(tables)), ("tokens.json", json.dumps(tokens))):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        files.append(str(tmp_path / name))
+    script = Path(__file__).resolve().parents[2] / "static" / "js" / "card-picker.js"
+    read = json.loads(subprocess.run([node, "-e", JS_PARSE, str(script), *files],
+                                     check=True, capture_output=True, timeout=120).stdout)
+    differ = []
+    for lang, notation in NOTATIONS.items():
+        for token, by_script in zip(tokens, read[lang]):
+            try:
+                by_server: str | None = str(parse_card(token, notation))
+            except CardError:
+                by_server = None
+            if by_server != by_script:
+                differ.append((lang, token, by_server, by_script))
+    assert not differ, differ[:20]
