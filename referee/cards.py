@@ -6,13 +6,23 @@ hearts.  In a set the joker's suit need not be declared, so ``JK=9`` (rank
 only) is a valid declaration too.  :func:`parse_card` also reads what people
 type at a table: ``7♠``, ``7s``, ``s7``, ``S7``, ``T♥``, ``h1`` (the ace in
 the Basic Rummy source's notation), ``joker``, ``*`` and ``🃏``.
+
+The canonical form and the letters above are English's (``S H D C``).  A family types
+the suits the way its language names them: a :class:`CardNotation` is one language's
+table of letters (:data:`NOTATIONS`: Spanish ``C D T P``, *corazones diamantes tréboles
+picas*; Italian ``C Q F P``, *cuori quadri fiori picche*), and ``parse_card(token,
+notation)`` reads a token with it.  ``7C`` is the seven of hearts in Spanish and Italian,
+of clubs in English: a text is read with one table, never guessed.  The suit symbols
+``♠♥♦♣`` read the same in every table, and so do the ranks as French-suited cards print
+them (``A 2``–``10 J Q K``; ``1`` for the ace; ``T`` for the ten in English only, where
+it is no suit).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -31,6 +41,10 @@ _SUIT_WORDS = {
 _JOKER_WORDS = {"JK", "JOKER", "*", "🃏", "JKR"}
 _TOKEN = re.compile(r"^(?:(?P<r1>10|[2-9AJQKT1])(?P<s1>[SHDC♠♥♦♣♤♡♢♧])"
                     r"|(?P<s2>[SHDC♠♥♦♣♤♡♢♧])(?P<r2>10|1[0-3]|[2-9AJQKT1]))$")
+#: The suit symbols, which every notation reads (with their outlined forms).
+_SYMBOL_SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+#: The ranks every notation reads, as French-suited cards print them (and 1 for the ace).
+_COMMON_RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, "1": 1}
 
 
 class CardError(ValueError):
@@ -119,8 +133,9 @@ def rank_text(rank: int) -> str:
 def _parse_rank(text: str) -> int | None:
     if text in _RANK_WORDS:
         return _RANK_WORDS[text]
-    # isascii: str.isdigit() is also true for "²" or "٣", which int() rejects or misreads
-    if text.isascii() and text.isdigit() and 2 <= int(text) <= 13:
+    # isascii: str.isdigit() is also true for "²" or "٣", which int() rejects or misreads;
+    # no leading zero ("JK=03"), as the API's grammar and every notation write ranks
+    if text.isascii() and text.isdigit() and 2 <= int(text) <= 13 and text == str(int(text)):
         return int(text)
     return None
 
@@ -140,8 +155,115 @@ def _parse_declaration(token: str, text: str) -> Card:
     raise CardError(token, "a joker must be declared as a card, e.g. JK=8H, or a rank, e.g. JK=9")
 
 
-def parse_card(token: str | Card) -> Card:
-    """Parse one card; raise :class:`CardError` naming the token if it is not one."""
+@dataclass(frozen=True, slots=True)
+class CardNotation:
+    """How one language types cards: a letter for each suit (``suits``: letter → ``S``,
+    ``H``, ``D`` or ``C``, in capitals), letters that also mean a rank (``ranks``:
+    ``T`` → 10 in English) and words for a joker besides ``JK``, ``joker``, ``*`` and
+    ``🃏`` (``jokers``, in capitals).  The symbols ``♠♥♦♣`` and the ranks ``A 2``–``10
+    J Q K`` (``1`` for the ace) are read in every notation.
+
+    A card is its rank then its suit (``7C``, ``10C``, ``QC``) or its suit then its rank
+    (``C7``, ``C10``, ``C13``).  A letter that is both a rank and a suit (Italian ``Q``:
+    the queen, and *quadri*) is read as the rank when the other letter is a suit, and as
+    the suit when it is a rank: ``QQ`` is the queen of *quadri*, ``Q7`` and ``7Q`` its
+    seven, ``QF`` and ``FQ`` the queen of *fiori*.  No token can be read two ways
+    (:meth:`readings` finds every way; :func:`parse_card` refuses a token with two, and
+    ``tests/referee/test_card_notation.py`` checks that no notation has one)."""
+
+    language: str
+    suits: Mapping[str, str]
+    ranks: Mapping[str, int] = field(default_factory=dict)
+    jokers: frozenset[str] = frozenset()
+
+    def letter(self, suit: str) -> str:
+        """The letter this notation types ``suit`` with (``H`` → ``C`` in Spanish)."""
+        return next(letter for letter, s in self.suits.items() if s == suit)
+
+    def write(self, card: Card) -> str:
+        """``card`` as this notation types it: ``7C`` (Spanish, hearts), ``JK=8C``."""
+        if card.is_joker:
+            if card.stands_for is None:
+                return "JK"
+            declared = card.stands_for
+            return "JK=" + (self.write(declared) if declared.suit else rank_text(declared.rank))
+        return rank_text(card.rank) + self.letter(card.suit)
+
+    def rank_of(self, text: str, after_suit: bool = False) -> int | None:
+        """The rank ``text`` writes (``Q`` → 12, ``10`` → 10), or None; after the suit a
+        rank may also be written 11 to 13 (``H13``, the Basic Rummy source's way)."""
+        if text in self.ranks:
+            return self.ranks[text]
+        if text in _COMMON_RANKS:
+            return _COMMON_RANKS[text]
+        highest = 13 if after_suit else 10
+        # isascii: str.isdigit() is also true for "²" or "٣", which int() rejects or misreads
+        if text.isascii() and text.isdigit() and 2 <= int(text) <= highest \
+                and text == str(int(text)):
+            return int(text)
+        return None
+
+    def suit_of(self, text: str) -> str | None:
+        """The suit one character writes (a letter of this notation or a symbol), or None."""
+        return self.suits.get(text) or _SYMBOL_SUITS.get(text)
+
+    def readings(self, text: str) -> set[Card]:
+        """Every natural card ``text`` (in capitals, without spaces) can be read as:
+        rank then suit, or suit then rank (one character of suit, the rest the rank)."""
+        found = set()
+        if len(text) >= 2:
+            suit, rank = self.suit_of(text[-1]), self.rank_of(text[:-1], after_suit=False)
+            if suit is not None and rank is not None:
+                found.add(natural_card(rank, suit))
+            suit, rank = self.suit_of(text[0]), self.rank_of(text[1:], after_suit=True)
+            if suit is not None and rank is not None:
+                found.add(natural_card(rank, suit))
+        return found
+
+    def is_joker(self, text: str) -> bool:
+        return text in _JOKER_WORDS or text in self.jokers
+
+
+#: The notation of each language the site speaks: English's is also the canonical form
+#: (the JSON API, the export files, the referee pages' addresses).
+NOTATIONS: dict[str, CardNotation] = {
+    "en": CardNotation("en", {"S": "S", "H": "H", "D": "D", "C": "C"}, {"T": 10}),
+    # corazones, diamantes, tréboles, picas
+    "es": CardNotation("es", {"C": "H", "D": "D", "T": "C", "P": "S"},
+                       jokers=frozenset({"COMODÍN", "COMODIN"})),
+    # cuori, quadri, fiori, picche
+    "it": CardNotation("it", {"C": "H", "Q": "D", "F": "C", "P": "S"},
+                       jokers=frozenset({"JOLLY"})),
+}
+CANONICAL = NOTATIONS["en"]
+
+
+def _parse_in(raw: str, text: str, notation: CardNotation) -> Card:
+    """One card in ``notation`` (``text``: in capitals, stripped)."""
+    if "=" in text:
+        head, _, tail = text.partition("=")
+        if not notation.is_joker(head.strip()):
+            raise CardError(raw, "only a joker can be declared as another card")
+        declared = tail.strip()
+        cards = notation.readings(declared)
+        if len(cards) == 1:
+            return JOKER.declared(cards.pop())
+        rank = notation.rank_of(declared, after_suit=True)
+        if not cards and rank is not None:
+            return JOKER.declared(Card(rank, ""))
+        raise CardError(raw, "a joker must be declared as a card, e.g. JK=8H, or a rank, "
+                             "e.g. JK=9")
+    if notation.is_joker(text):
+        return JOKER
+    cards = notation.readings(text)
+    if len(cards) == 1:
+        return cards.pop()
+    raise CardError(raw, "it can be read as more than one card" if cards else "")
+
+
+def parse_card(token: str | Card, notation: CardNotation | None = None) -> Card:
+    """Parse one card; raise :class:`CardError` naming the token if it is not one.
+    ``notation``: the language's letters (:data:`NOTATIONS`); none, the canonical form's."""
     if isinstance(token, Card):
         return token
     if not isinstance(token, str):
@@ -150,6 +272,8 @@ def parse_card(token: str | Card) -> Card:
     text = token.strip().upper().replace("\ufe0f", "")
     if not text:
         raise CardError(raw, "empty")
+    if notation is not None and notation is not CANONICAL:
+        return _parse_in(raw, text, notation)
     if "=" in text:
         head, _, tail = text.partition("=")
         if head.strip() not in _JOKER_WORDS:
@@ -168,13 +292,15 @@ def parse_card(token: str | Card) -> Card:
     return Card(rank, _SUIT_WORDS[suit_s])
 
 
-def parse_cards(cards: str | Iterable[str | Card]) -> list[Card]:
-    """Parse a list of cards, or a string of them separated by spaces or commas."""
+def parse_cards(cards: str | Iterable[str | Card], notation: CardNotation | None = None
+                ) -> list[Card]:
+    """Parse a list of cards, or a string of them separated by spaces or commas
+    (``notation``: as for :func:`parse_card`)."""
     if isinstance(cards, str):
         tokens: Iterable[str | Card] = [t for t in re.split(r"[\s,;]+", cards) if t]
     else:
         tokens = cards
-    return [parse_card(t) for t in tokens]
+    return [parse_card(t, notation) for t in tokens]
 
 
 def format_cards(cards: Iterable[Card]) -> list[str]:

@@ -12,7 +12,7 @@ from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
 from referee import Card, CardError, parse_card
-from referee.cards import SUIT_SYMBOLS, rank_text
+from referee.cards import CANONICAL, NOTATIONS, SUIT_SYMBOLS, CardNotation, rank_text
 from referee.melds import card_value
 from scorebook.presenters.i18n import number, signed_number
 
@@ -86,6 +86,87 @@ def meld_card_worth(meld: Any, cards: list[Any], index: int) -> int | None:
     return card_value(card, meld.hand.game.rules, low_ace=low)
 
 
+# ---- typed cards: the letters of the page's language ----------------------------------
+
+#: The order the legend lists the suits in (the order the issue's families name them:
+#: corazones, diamantes, tréboles, picas).
+LEGEND_ORDER = ("H", "D", "C", "S")
+
+
+def card_notation(code: str | None = None) -> CardNotation:
+    """The letters typed cards are read with: those of ``code`` when it names a language
+    (a form's ``notation`` field: the language its page was shown in), else the page's."""
+    if code in NOTATIONS:
+        return NOTATIONS[str(code)]
+    return NOTATIONS.get(str(get_locale() or "en"), CANONICAL)
+
+
+def typed(canonical: str, notation: CardNotation | None = None) -> str:
+    """Cards as a person types them in the page's letters, for the examples of a help
+    text: ``typed("7S 8S 9S")`` is ``7s 8s 9s`` in English and ``7p 8p 9p`` in Spanish."""
+    notation = notation or card_notation()
+    return " ".join(notation.write(parse_card(token)).lower() for token in canonical.split())
+
+
+def suit_legend(notation: CardNotation | None = None) -> list[dict[str, str]]:
+    """Each suit's letter in the page's language, its symbol and its name, hearts first."""
+    notation = notation or card_notation()
+    return [{"letter": notation.letter(suit), "symbol": SUIT_SYMBOLS[suit],
+             "name": str(SUIT_NAMES[suit]), "class": SUIT_CLASSES[suit]}
+            for suit in LEGEND_ORDER]
+
+
+def letter_notes(notation: CardNotation | None = None) -> dict[str, str]:
+    """What a letter means here when it could be misread, by letter: a suit letter that
+    is another suit in another language's letters (``C``: hearts in Spanish and Italian,
+    clubs in English), and a letter that is both a rank and a suit (Italian ``Q``)."""
+    notation = notation or card_notation()
+    notes: dict[str, str] = {}
+    for letter, suit in notation.suits.items():
+        said = []
+        elsewhere = sorted({n.suits[letter] for n in NOTATIONS.values()
+                            if letter in n.suits and n.suits[letter] != suit})
+        if elsewhere:
+            said.append(gettext("Here %(letter)s is %(suit)s, not %(other)s.", letter=letter,
+                                suit=f"{SUIT_NAMES[suit]} {SUIT_SYMBOLS[suit]}",
+                                other=", ".join(f"{SUIT_NAMES[s]} {SUIT_SYMBOLS[s]}"
+                                                for s in elsewhere)))
+        rank = notation.rank_of(letter, after_suit=False)
+        if rank is not None:
+            said.append(gettext("%(letter)s is also a rank (%(rank)s): %(token)s = %(card)s.",
+                                letter=letter, rank=RANK_NAMES.get(rank, str(rank)),
+                                token=letter + letter, card=card_name(Card(rank, suit))))
+        if said:
+            notes[letter] = " ".join(said)
+    return notes
+
+
+def letters_text(notation: CardNotation | None = None) -> str:
+    """The suits' letters as a help text lists them: ``C ♥ corazones, D ♦ diamantes, …``."""
+    return ", ".join(f"{s['letter']} {s['symbol']} {s['name']}" for s in suit_legend(notation))
+
+
+def not_a_card(token: str, notation: CardNotation | None = None) -> str:
+    """Why ``token`` was refused, with the letters the field reads (the page's)."""
+    notation = notation or card_notation()
+    return gettext("“%(token)s” is not a card. Type the rank, then the suit's letter "
+                   "(%(suits)s), like %(example)s; a joker is jk.", token=token,
+                   suits=letters_text(notation), example=typed("7S 10H QD", notation))
+
+
+def notation_json(notation: CardNotation | None = None) -> dict[str, object]:
+    """The page's letters for its scripts (``data-card-notation``, read by
+    ``static/js/card-picker.js``): the same table the server reads typed cards with."""
+    notation = notation or card_notation()
+    return {"language": notation.language, "suits": dict(notation.suits),
+            "ranks": dict(notation.ranks), "jokers": sorted(notation.jokers),
+            "notes": letter_notes(notation),
+            "legend": " · ".join(f"{s['letter']} {s['symbol']} {s['name']}"
+                                 for s in suit_legend(notation)),
+            "badCard": gettext("“%(token)s” is not a card."),
+            "readAs": gettext("Read as:")}
+
+
 def register_card_helpers(bp: Blueprint) -> None:
     bp.add_app_template_filter(card_html, "card")
     bp.add_app_template_filter(cards_html, "cards")
@@ -93,6 +174,11 @@ def register_card_helpers(bp: Blueprint) -> None:
     bp.add_app_template_filter(minus, "minus")
     bp.add_app_template_global(card_name, "card_name")
     bp.add_app_template_global(meld_card_worth, "meld_card_worth")
+    bp.add_app_template_global(card_notation, "card_notation")
+    bp.add_app_template_global(suit_legend, "suit_legend")
+    bp.add_app_template_global(letter_notes, "letter_notes")
+    bp.add_app_template_global(notation_json, "notation_json")
+    bp.add_app_template_filter(typed, "typed")
 
 
 #: picker_texts() per language: the same 90 translations on every record-hand page.
@@ -122,7 +208,7 @@ def _picker_texts() -> dict[str, object]:
         "show": gettext("Show cards"),
         "typeToggle": gettext("Type"),
         "typeLabel": gettext("Type cards"),
-        "typePlaceholder": gettext("or type: 7s 8s 9s"),
+        "typePlaceholder": gettext("or type: %(cards)s", cards=typed("7S 8S 9S")),
         "add": gettext("Add"),
         "notACard": gettext("Not a card: %(token)s"),
         "usedUp": gettext("Every %(card)s in play is already used in this hand."),
@@ -146,7 +232,7 @@ def _picker_texts() -> dict[str, object]:
         "chooseReadingFirst": gettext("Answer the question on meld %(n)s before saving: "
                                       "the hand is saved once every card is known."),
         "whichMeld": gettext("Which meld did %(card)s go on?"),
-        "whichEnd": gettext("%(card)s fits at both ends of %(meld)s: low or high?"),
+        "whichEnd": gettext("%(card)s fits at both ends %(of_meld)s: low or high?"),
         "endLow": gettext("Low end (A-2-3)"),
         "endHigh": gettext("High end (Q-K-A)"),
         "atEnd": gettext("%(meld)s, %(end)s"),
@@ -155,6 +241,10 @@ def _picker_texts() -> dict[str, object]:
         "chooseMeldFirst": gettext("Say which meld %(card)s went on before saving."),
         "onMeld": gettext("%(name)s's meld %(n)s"),
         "ownMeld": gettext("your own meld %(n)s"),
+        # a meld inside a sentence, with the article its preposition takes in Spanish
+        # and Italian ("della combinazione 2 di Ann"): wording.meld_phrase
+        "ofMeld": gettext("of %(name)s's meld %(number)s", name="%(name)s", number="%(n)s"),
+        "ofOwnMeld": gettext("of your own meld %(n)s"),
         "onMeldAs": gettext("%(name)s's meld %(n)s, as %(card)s"),
         "noTable": gettext("Put a meld down first: a card can only be laid off on a meld."),
         "layoffOnto": gettext("%(card)s on %(meld)s"),
@@ -177,7 +267,7 @@ def _picker_texts() -> dict[str, object]:
         "groupedOne": gettext("Grouped into one meld."),
         "grouped": gettext("Grouped into %(count)s melds."),
         "nothingToGroup": gettext("First tap all the cards this player put down, "
-                                  "then Group my cards."),
+                                  "then “%(group)s”.", group=gettext("Group my cards")),
         "ungrouped": gettext("These cards form no meld: lay them off or take them back."),
         "layoffsLost": gettext("Lay these off again, they fit no meld as grouped: %(cards)s."),
         "offline": gettext("The referee could not be reached; the hand is checked when saved."),

@@ -13,6 +13,7 @@ from flask_babel import format_decimal, gettext, ngettext
 from markupsafe import Markup, escape
 
 from scorebook.presenters.bidi import isolate
+from scorebook.presenters.i18n import number
 
 # Okabe-Ito colours, darkened where needed for 3:1 contrast on white.
 COLOURS = ("#0b5394", "#b3470a", "#00785a", "#a4377e", "#8a6100", "#1d6f9e", "#1a1a1a",
@@ -66,12 +67,13 @@ def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: 
 
     title = gettext("Running totals after each hand")
     if hands:
-        last = ", ".join(f"{isolate(n)} {r[-1] if r else 0}" for n, r in zip(names, running))
+        last = ", ".join(f"{isolate(n)} {number(r[-1] if r else 0)}"
+                         for n, r in zip(names, running))
         desc = ngettext("After %(num)s hand, towards %(target)s: %(totals)s.",
                         "After %(num)s hands, towards %(target)s: %(totals)s.",
-                        hands, target=target, totals=last)
+                        hands, target=number(target), totals=last)
     else:
-        desc = gettext("No hands yet. The target is %(target)s.", target=target)
+        desc = gettext("No hands yet. The target is %(target)s.", target=number(target))
     out = [f'<svg class="chart" viewBox="0 0 {WIDTH} {total_h}" role="img" '
            f'aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg">',
            f'<title id="chart-title">{escape(title)}</title>',
@@ -80,12 +82,12 @@ def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: 
         out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
                    f'stroke="#d0d0cb" stroke-width="1"/>')
         out.append(f'<text x="{LEFT - 4}" y="{y(v) + 4:.1f}" text-anchor="end" '
-                   f'font-size="11" fill="#4a4a4a">{v}</text>')
+                   f'font-size="11" fill="#4a4a4a">{number(v)}</text>')
     out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(target):.1f}" '
                f'y2="{y(target):.1f}" stroke="#1a1a1a" stroke-width="1.5" '
                f'stroke-dasharray="4 4"/>')
     label_y = y(target) - 4 if y(target) > TOP + 14 else y(target) + 14
-    label = gettext("target %(target)s", target=target)  # not inside the f-string: extracted
+    label = gettext("target %(target)s", target=number(target))  # (outside the f-string: extracted)
     out.append(f'<text x="{WIDTH - RIGHT}" y="{label_y:.1f}" text-anchor="end" '
                f'font-size="11" fill="#1a1a1a">{escape(label)}</text>')
     if low < 0:
@@ -94,7 +96,7 @@ def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: 
     for i in range(hands + 1):
         if hands <= 12 or i % max(1, hands // 8) == 0 or i == hands:
             out.append(f'<text x="{x(i):.1f}" y="{HEIGHT - 6}" text-anchor="middle" '
-                       f'font-size="11" fill="#4a4a4a">{i}</text>')
+                       f'font-size="11" fill="#4a4a4a">{number(i)}</text>')
     show_markers = hands <= 20
     for k, (name, series) in enumerate(zip(names, running)):
         colour, dash, marker = COLOURS[k % 8], DASHES[k % 8], MARKERS[k % 8]
@@ -120,7 +122,7 @@ def _legend(names: Sequence[str], running: Sequence[Sequence[int]]) -> str:
     for k, (name, series) in enumerate(zip(names, running)):
         colour, dash, marker = COLOURS[k % 8], DASHES[k % 8], MARKERS[k % 8]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        total = str(series[-1] if series else 0).replace("-", MINUS)
+        total = number(series[-1] if series else 0)
         items.append(
             f'<li><svg class="legend-line" viewBox="0 0 32 12" width="32" height="12" '
             f'aria-hidden="true" focusable="false"><line x1="1" x2="31" y1="6" y2="6" '
@@ -163,10 +165,11 @@ def rating_chart(ratings: Sequence[int], span: tuple[str, str], name: str,
                         "highest %(high)s, lowest %(low)s; everyone starts at %(start)s.",
                         "%(num)s games from %(first)s to %(last)s: rating now %(now)s, "
                         "highest %(high)s, lowest %(low)s; everyone starts at %(start)s.",
-                        games, first=span[0], last=span[1], now=ratings[-1],
-                        high=highest, low=lowest, start=start)
+                        games, first=span[0], last=span[1], now=number(ratings[-1]),
+                        high=number(highest), low=number(lowest), start=number(start))
     else:
-        desc = gettext("No finished games yet; everyone starts at %(start)s.", start=start)
+        desc = gettext("No finished games yet; everyone starts at %(start)s.",
+                       start=number(start))
     out = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
            f'aria-labelledby="{chart_id}-title {chart_id}-desc" '
            f'xmlns="http://www.w3.org/2000/svg">',
@@ -176,7 +179,7 @@ def rating_chart(ratings: Sequence[int], span: tuple[str, str], name: str,
         out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
                    f'stroke="#d0d0cb" stroke-width="1"/>')
         out.append(f'<text x="{LEFT - 4}" y="{y(v) + 4:.1f}" text-anchor="end" '
-                   f'font-size="11" fill="#4a4a4a">{v}</text>')
+                   f'font-size="11" fill="#4a4a4a">{number(v)}</text>')
     out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(start):.1f}" '
                f'y2="{y(start):.1f}" stroke="#1a1a1a" stroke-width="1.5" '
                f'stroke-dasharray="4 4"/>')
@@ -214,8 +217,8 @@ def histogram(bands: Sequence[tuple[int, int]], width: int, title: str,
     def y(v: float) -> float:
         return TOP + plot_h * (1 - v / max(top, 1))
 
-    parts = [gettext("%(low)s to %(high)s: %(count)s", low=b, high=b + width - 1, count=n)
-             for b, n in bands]
+    parts = [gettext("%(low)s to %(high)s: %(count)s", low=number(b), high=number(b + width - 1),
+                     count=number(n)) for b, n in bands]
     desc = "; ".join(parts) if parts else gettext("No hands yet.")
     out = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
            f'aria-labelledby="{chart_id}-title {chart_id}-desc" '
@@ -226,7 +229,7 @@ def histogram(bands: Sequence[tuple[int, int]], width: int, title: str,
         out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
                    f'stroke="#d0d0cb" stroke-width="1"/>')
         out.append(f'<text x="{LEFT - 4}" y="{y(v) + 4:.1f}" text-anchor="end" '
-                   f'font-size="11" fill="#4a4a4a">{v}</text>')
+                   f'font-size="11" fill="#4a4a4a">{number(v)}</text>')
     label_every = max(1, slots // 6)
     for k in range(slots):
         start = first + k * width
@@ -238,7 +241,7 @@ def histogram(bands: Sequence[tuple[int, int]], width: int, title: str,
                        f'<title>{escape(parts[bands.index((start, n))])}</title></rect>')
         if k % label_every == 0:
             out.append(f'<text x="{bx + 1:.1f}" y="{HEIGHT - 6}" font-size="11" '
-                       f'fill="#4a4a4a">{start}</text>')
+                       f'fill="#4a4a4a">{number(start)}</text>')
     out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(0):.1f}" y2="{y(0):.1f}" '
                f'stroke="#4a4a4a" stroke-width="1"/>')
     out.append("</svg>")
@@ -354,7 +357,7 @@ def count_bars(rows: Sequence[tuple[str, int]], title: str, desc: str,
         out.append(f'<rect x="{plot_left}" y="{y + 2}" width="{max(w, 1):.1f}" height="16" '
                    f'fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>')
         out.append(f'<text x="{plot_left + w + 4:.1f}" y="{y + 14}" font-size="12" '
-                   f'fill="#1a1a1a">{n}</text>')
+                   f'fill="#1a1a1a">{number(n)}</text>')
     out.append(f'<line x1="{plot_left}" x2="{plot_left}" y1="4" y2="{height - 2}" '
                f'stroke="#4a4a4a" stroke-width="1"/>')
     out.append("</svg>")

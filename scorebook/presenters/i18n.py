@@ -28,11 +28,11 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import format_date, format_datetime, format_decimal, get_locale
+from flask_babel import format_date, format_datetime, format_decimal, format_percent, get_locale
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from scorebook.presenters import bidi
+from scorebook.presenters import bidi, controls
 from scorebook.presenters.options import OPTION_HELP
 from scorebook.services.seasons import as_utc
 
@@ -137,6 +137,14 @@ def signed_number(value: int) -> str:
     return ("+" if value > 0 else "\u2212") + str(format_decimal(abs(value)))
 
 
+def percent(value: float | None) -> str:
+    """A share as the page's language writes a percentage, whole: ``0.5`` → ``50%``
+    (English, Italian), ``50 %`` (Spanish, with a no-break space); ``–`` for none."""
+    if value is None:
+        return "–"
+    return str(format_percent(value)).replace("-", "\u2212")
+
+
 def day(value: date | datetime | None, format: str = "medium") -> str:
     return "" if value is None else str(format_date(value, format))
 
@@ -182,6 +190,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["language_links"] = switch_links
     app.jinja_env.filters["number"] = number
     app.jinja_env.filters["signed_number"] = signed_number
+    app.jinja_env.filters["percent"] = percent
     app.jinja_env.filters["day"] = day_html
     app.jinja_env.filters["moment"] = moment_html
     bidi.init_app(app)  # |bdi and |isolate: names shown apart from the text around them
+    controls.init_app(app)  # control(): a help text names a button by its own message

@@ -4,11 +4,13 @@ cells, and string building is many times quicker than a template loop for them."
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from scorebook.presenters.bidi import bdi, isolate
+from scorebook.presenters.i18n import number, signed_number
 from scorebook.presenters.wording import ending_label
 from scorebook.services.games import Scoreboard
 
@@ -37,12 +39,23 @@ def short_names(names: Sequence[str]) -> list[str]:
     return out
 
 
-def _signed(value: int) -> str:
-    return f"{value:+d}".replace("-", MINUS) if value else "0"
+def _numbers() -> tuple[Any, Any]:
+    """A hand score (signed) and a total in the page's language (``+13``, ``−9``,
+    ``1.500``), each worked out once per value: a long game repeats them often."""
+    signed: dict[int, str] = {}
+    plain: dict[int, str] = {}
 
+    def _signed(value: int) -> str:
+        if value not in signed:
+            signed[value] = signed_number(value)
+        return signed[value]
 
-def _plain(value: int) -> str:
-    return str(value).replace("-", MINUS)
+    def _plain(value: int) -> str:
+        if value not in plain:
+            plain[value] = number(value)
+        return plain[value]
+
+    return _signed, _plain
 
 
 def scores_table(board: Scoreboard, hand_url: str | None) -> Markup:
@@ -50,6 +63,7 @@ def scores_table(board: Scoreboard, hand_url: str | None) -> Markup:
     player, the totals at the foot.  ``hand_url`` is a hand page's address with
     ``{number}`` in place of the hand number (None: the numbers link nowhere, as on a
     shared result)."""
+    _signed, _plain = _numbers()
     # Translate each message once, then fill it in for every row.
     hand_label = gettext("Hand %(number)s")
     went_out = gettext("%(name)s out")

@@ -44,6 +44,35 @@ def meld_name(label: str) -> str:
     return gettext("%(name)s's meld %(number)s", name=isolate(parts[0]), number=parts[1])
 
 
+def meld_phrase(name: str | None, number: int | None, label: str | None = None,
+                role: Literal["on", "of"] = "on") -> str:
+    """A meld named inside a sentence, with the word that leads to it: ``on`` (where a
+    card is laid off: “on Ann's meld 2”; Italian “alla combinazione 2 di Ann”, Spanish
+    “en la combinación 2 de Ann”) or ``of`` (its ends: “of Ann's meld 2”, “della
+    combinazione 2 di Ann”).  Spanish and Italian put the article, joined to the
+    preposition, in the phrase: a meld's name alone after a preposition reads “di
+    combinazione 2”.  ``name`` and ``number`` name a player's meld, else ``label`` is a
+    live meld's label (``Ann-2``) or a table's id (``A``)."""
+    if name is None and label is not None:
+        parts = meld_label_parts(label)
+        if parts is not None:
+            name, number = parts
+    if name is None:
+        ident = isolate(label or "")
+        if role == "of":
+            # Translators: "the low end of meld A": the id a question gave a table's meld
+            return gettext("of meld %(id)s", id=ident)
+        # Translators: "laid off on meld A": the id a question gave a table's meld
+        return gettext("on meld %(id)s", id=ident)
+    if role == "of":
+        # Translators: "at both ends of Ann's meld 2": with the article the preposition
+        # takes (Italian "della combinazione 2 di Ann", Spanish "de la combinación 2 de Ann")
+        return gettext("of %(name)s's meld %(number)s", name=isolate(name), number=number)
+    # Translators: "laid off on Ann's meld 2": with the article the preposition takes
+    # (Italian "alla combinazione 2 di Ann", Spanish "en la combinación 2 de Ann")
+    return gettext("on %(name)s's meld %(number)s", name=isolate(name), number=number)
+
+
 def _quoted_meld(label: str) -> str:
     """A live meld by its name, quoted (the verdicts say “meld %(meld)s”); others as is."""
     if meld_label_parts(label) is None:

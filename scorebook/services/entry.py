@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee import Card, CardError, Layoff, PlayerHand, layoff_parts, parse_card, parse_cards
+from referee.cards import CardNotation
 from scorebook.models import DRAW, HAND_ENDINGS, STOCK_OUT, WENT_OUT, Hand, MeldCard
 from scorebook.plain_text import MAX_POINTS, points_int
 from scorebook.services.errors import Sentence, sentence
@@ -149,8 +150,8 @@ def entry_from_points(names: Sequence[str], texts: Mapping[str, str], went_out: 
 # --- typed text (no JavaScript) --------------------------------------------------------
 
 
-def _cards(text: str) -> list[Card]:
-    return parse_cards(text) if text.strip() else []
+def _cards(text: str, notation: CardNotation | None = None) -> list[Card]:
+    return parse_cards(text, notation) if text.strip() else []
 
 
 #: The words a typed lay-off may end with to say where an ace went (``ah 1 high``), by
@@ -174,12 +175,13 @@ def as_is(text: str) -> Sentence:
 
 
 def _layoff(line: str, owner: str, melds: Mapping[str, int], names: Sequence[str],
-            ends: Mapping[str, str]) -> tuple[str, str, str | None]:
+            ends: Mapping[str, str], notation: CardNotation | None = None
+            ) -> tuple[str, str, str | None]:
     """``(card, meld id, end)`` from ``ks Ada 1``, ``ks on Ada 1``, ``ks Ada-1`` or ``6s 1``,
     with ``low`` or ``high`` at the end (a word of ``ends``) for an ace that fits both
     ends of a run."""
     tokens = [t for t in re.split(r"[\s,;]+", line.strip()) if t]
-    card = parse_card(tokens[0])
+    card = parse_card(tokens[0], notation)
     rest = [t for t in tokens[1:] if t.lower() not in {"on", "onto", "to", ">", "→", "->"}]
     end = ends.get(rest[-1].lower()) if rest else None
     if end is not None:
@@ -211,9 +213,12 @@ def _layoff(line: str, owner: str, melds: Mapping[str, int], names: Sequence[str
 
 def entry_from_text(names: Sequence[str], texts: Mapping[str, Mapping[str, str]],
                     went_out: str | None, ending: str | None, going_rummy: bool,
-                    basic: bool, ends: Mapping[str, str] = END_WORDS) -> Entry:
+                    basic: bool, ends: Mapping[str, str] = END_WORDS,
+                    notation: CardNotation | None = None) -> Entry:
     """An entry from the typed fields of each player (``melds``, ``layoffs``, ``hand``);
-    ``ends``: the words a lay-off may end with, by the end they say (:data:`END_WORDS`)."""
+    ``ends``: the words a lay-off may end with, by the end they say (:data:`END_WORDS`);
+    ``notation``: the letters the cards are typed with (:data:`referee.cards.NOTATIONS`,
+    the page's language; none: the canonical English letters)."""
     problems: list[Problem] = []
     players: list[dict[str, Any]] = []
     meld_counts: dict[str, int] = {}
@@ -226,26 +231,27 @@ def entry_from_text(names: Sequence[str], texts: Mapping[str, Mapping[str, str]]
         for k, line in enumerate(
                 [ln for ln in text.get("melds", "").splitlines() if ln.strip()]):
             try:
-                melds.append({"id": f"{name}-{k + 1}", "cards": [str(c) for c in _cards(line)]})
+                melds.append({"id": f"{name}-{k + 1}",
+                              "cards": [str(c) for c in _cards(line, notation)]})
             except CardError as exc:
-                problems.append(Problem(_card_error(exc), name, "melds", k))
+                problems.append(Problem(_card_error(exc, notation), name, "melds", k))
         layoffs = []
         for j, line in enumerate(
                 [ln for ln in text.get("layoffs", "").splitlines() if ln.strip()]):
             try:
-                card, onto, end = _layoff(line, name, meld_counts, names, ends)
+                card, onto, end = _layoff(line, name, meld_counts, names, ends, notation)
                 layoffs.append({"card": card, "onto": onto} if end is None
                                else {"card": card, "onto": onto, "end": end})
             except CardError as exc:
-                problems.append(Problem(_card_error(exc), name, "layoffs", j))
+                problems.append(Problem(_card_error(exc, notation), name, "layoffs", j))
             except _LineError as exc:
                 problems.append(Problem(exc.sentence, name, "layoffs", j))
             except ValueError as exc:  # e.g. a meld number int() cannot read ("²")
                 problems.append(Problem(as_is(str(exc)), name, "layoffs", j))
         try:
-            hand = [str(c) for c in _cards(text.get("hand", ""))]
+            hand = [str(c) for c in _cards(text.get("hand", ""), notation)]
         except CardError as exc:
-            problems.append(Problem(_card_error(exc), name, "hand"))
+            problems.append(Problem(_card_error(exc, notation), name, "hand"))
             hand = []
         players.append({"name": name, "melds": melds, "layoffs": layoffs, "hand": hand,
                         "going_rummy": bool(going_rummy and went_out == name)})
@@ -255,8 +261,12 @@ def entry_from_text(names: Sequence[str], texts: Mapping[str, Mapping[str, str]]
                             "ending": ending or None}, basic)
 
 
-def _card_error(exc: CardError) -> Sentence:
-    return sentence("hand.not-a-card", token=exc.token)
+def _card_error(exc: CardError, notation: CardNotation | None = None) -> Sentence:
+    """A token that is not a card, with the letters it was read in (``notation``: its
+    language, for the wording to list them)."""
+    if notation is None:
+        return sentence("hand.not-a-card", token=exc.token)
+    return sentence("hand.not-a-card", token=exc.token, notation=notation.language)
 
 
 # --- the stored hand, back into an entry ------------------------------------------------

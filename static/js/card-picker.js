@@ -1,6 +1,11 @@
 // The card picker: every card (ranks × suits, plus the joker) as a button, one tap
-// per card; or type cards ("7s 8s 9s") and press Add.  Cards already used up in
-// the hand (once per deck) are dimmed and disabled.  No build step, no libraries.
+// per card; or type cards ("7s 8s 9s"; in Spanish "7p 8p 9p") and press Add.  Cards
+// already used up in the hand (once per deck) are dimmed and disabled.  No build step,
+// no libraries.
+//
+// Typed cards are read with the letters of the page's language (data-card-notation on
+// the page: the table the server reads them with), and shown as they are read beside
+// the field before anything is sent: CardPicker.preview(input).
 //
 //   var picker = CardPicker.create(dockElement, {decks, jokers, texts, onPick, onType});
 //   picker.setUsed({"7S": 1, "JK": 2});   picker.setTarget("Ann — meld 2", fieldElement);
@@ -23,11 +28,23 @@
   var SUITS = ["S", "H", "D", "C"];
   var SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
   var RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-  var RANK_WORDS = { A: "A", "1": "A", T: "10", "10": "10", J: "J", Q: "Q", K: "K",
-    "11": "J", "12": "Q", "13": "K" };
-  var SUIT_WORDS = { S: "S", H: "H", D: "D", C: "C", "♠": "S", "♥": "H", "♦": "D", "♣": "C",
+  var SYMBOL_SUITS = { "♠": "S", "♥": "H", "♦": "D", "♣": "C",
     "♤": "S", "♡": "H", "♢": "D", "♧": "C" };
+  // Ranks every language reads, as French-suited cards print them (and 1 for the ace).
+  var COMMON_RANKS = { A: "A", J: "J", Q: "Q", K: "K", "1": "A" };
+  var RANK_TEXT = { 1: "A", 11: "J", 12: "Q", 13: "K" };
   var JOKER_WORDS = { JK: 1, JOKER: 1, "*": 1, "🃏": 1, JKR: 1 };
+
+  // The letters of the page's language (data-card-notation, written by the server from
+  // referee/cards.py NOTATIONS, the table it reads typed cards with): Spanish C D T P,
+  // Italian C Q F P, English S H D C; the symbols in every language.
+  var NOTATION = (function () {
+    var el = document.querySelector("[data-card-notation]");
+    var read = null;
+    try { read = el ? JSON.parse(el.getAttribute("data-card-notation")) : null; } catch (e) { read = null; }
+    return read || { language: "en", suits: { S: "S", H: "H", D: "D", C: "C" }, ranks: { T: 10 },
+      jokers: [], notes: {} };
+  })();
 
   function format(text, params) {
     return String(text).replace(/%\((\w+)\)s/g, function (_m, key) {
@@ -35,34 +52,60 @@
     });
   }
 
-  function rankOf(text) {
-    if (RANK_WORDS[text]) { return RANK_WORDS[text]; }
-    if (/^[2-9]$/.test(text)) { return text; }
+  // The rank text writes (Q, 10, A), or null; after the suit up to 13 (H13: the king).
+  function rankOf(text, afterSuit) {
+    var ranks = NOTATION.ranks || {};
+    if (Object.prototype.hasOwnProperty.call(ranks, text)) { return RANK_TEXT[ranks[text]] || String(ranks[text]); }
+    if (COMMON_RANKS[text]) { return COMMON_RANKS[text]; }
+    if (/^[0-9]+$/.test(text) && String(parseInt(text, 10)) === text) {
+      var n = parseInt(text, 10);
+      if (n >= 2 && n <= (afterSuit ? 13 : 10)) { return RANK_TEXT[n] || String(n); }
+    }
     return null;
   }
 
-  function parseNatural(text) {
-    var m = /^(10|1[0-3]|[2-9AJQKT1])([SHDC♠♥♦♣♤♡♢♧])$/.exec(text) ||
-      /^([SHDC♠♥♦♣♤♡♢♧])(10|1[0-3]|[2-9AJQKT1])$/.exec(text);
-    if (!m) { return null; }
-    var rank = SUIT_WORDS[m[1]] ? m[2] : m[1];
-    var suit = SUIT_WORDS[m[1]] ? m[1] : m[2];
-    rank = rankOf(rank);
-    return rank ? rank + SUIT_WORDS[suit] : null;
+  function suitOfChar(ch) {
+    var suits = NOTATION.suits || {};
+    return (Object.prototype.hasOwnProperty.call(suits, ch) && suits[ch]) || SYMBOL_SUITS[ch] || null;
   }
 
-  // One card in its canonical text (7S, 10H, JK, JK=8H), or null.
+  // Every card text can be read as: rank then suit, or suit then rank (as the server
+  // reads it: a letter that is both a rank and a suit, Italian Q, never reads two ways).
+  function readings(text) {
+    var found = {};
+    if (text.length >= 2) {
+      var suit = suitOfChar(text.slice(-1));
+      var rank = rankOf(text.slice(0, -1), false);
+      if (suit && rank) { found[rank + suit] = true; }
+      suit = suitOfChar(text.charAt(0));
+      rank = rankOf(text.slice(1), true);
+      if (suit && rank) { found[rank + suit] = true; }
+    }
+    return Object.keys(found);
+  }
+
+  function isJoker(text) {
+    return !!JOKER_WORDS[text] || (NOTATION.jokers || []).indexOf(text) >= 0;
+  }
+
+  // One card in its canonical text (7S, 10H, JK, JK=8H), or null: read with the letters
+  // of the page's language (7C is the seven of hearts in Spanish, of clubs in English).
   function parseCard(token) {
     var text = String(token).trim().toUpperCase().replace(/\uFE0F/g, "");
     if (!text) { return null; }
-    if (text.indexOf("=") >= 0) {
-      var parts = text.split("=");
-      if (!JOKER_WORDS[parts[0].trim()]) { return null; }
-      var as = parseNatural(parts[1].trim()) || rankOf(parts[1].trim());
-      return as ? "JK=" + as : null;
+    var cards;
+    var at = text.indexOf("=");
+    if (at >= 0) {
+      if (!isJoker(text.slice(0, at).trim())) { return null; }
+      var tail = text.slice(at + 1).trim();
+      cards = readings(tail);
+      if (cards.length === 1) { return "JK=" + cards[0]; }
+      var rank = rankOf(tail, true);
+      return !cards.length && rank ? "JK=" + rank : null;
     }
-    if (JOKER_WORDS[text]) { return "JK"; }
-    return parseNatural(text);
+    if (isJoker(text)) { return "JK"; }
+    cards = readings(text);
+    return cards.length === 1 ? cards[0] : null;
   }
 
   // {cards: [...], bad: [tokens]} from typed text.
@@ -72,6 +115,22 @@
       if (!token) { return; }
       var card = parseCard(token);
       if (card) { out.cards.push(card); } else { out.bad.push(token); }
+    });
+    return out;
+  }
+
+  // What a letter means here that another language reads otherwise ("Here C is
+  // corazones ♥, not tréboles ♣"), for the letters the tokens use.
+  function notesFor(tokens) {
+    var notes = NOTATION.notes || {};
+    var said = {};
+    var out = [];
+    tokens.forEach(function (token) {
+      var text = String(token).trim().toUpperCase();
+      var tail = text.indexOf("=") >= 0 ? text.slice(text.indexOf("=") + 1) : text;
+      [tail.charAt(0), tail.slice(-1)].forEach(function (ch) {
+        if (notes[ch] && !said[ch]) { said[ch] = true; out.push(notes[ch]); }
+      });
     });
     return out;
   }
@@ -215,9 +274,11 @@
         return;
       }
       input.value = "";
+      preview(input, { after: typeRow });
       parsed.cards.forEach(pick);
     }
     add.addEventListener("click", addTyped);
+    input.addEventListener("input", function () { preview(input, { after: typeRow }); });
     input.addEventListener("keydown", function (event) {
       if (event.key === "Enter") { event.preventDefault(); addTyped(); }
     });
@@ -280,10 +341,69 @@
     };
   }
 
+  // Beside a field that takes typed cards, each card as it is read, before anything is
+  // sent: its rank and suit symbol in the suit's colour; a token that is no card
+  // crossed, with the letters this page reads; and what a letter means here when
+  // another language reads it otherwise ("Here C is corazones ♥, not tréboles ♣").
+  // options.cards false: the field shows its cards already (the live hand's chips),
+  // so only what is wrong and the letters' notes; options.tokens(value): the tokens
+  // that are cards (the referee's table, whose lines also hold ids and names).
+  function preview(input, options) {
+    options = options || {};
+    var box = document.querySelector("[data-card-preview='" + input.id + "']");
+    if (!box) {
+      box = el("div", { "class": "card-preview", "data-card-preview": input.id,
+        "aria-live": "polite" });
+      // after the field (and its chips), or after options.after (the picker's typing row)
+      var anchor = options.after || input;
+      var next = anchor.nextSibling;
+      while (next && next.nodeType === 1 && next.hasAttribute("data-card-chips")) {
+        next = next.nextSibling;
+      }
+      anchor.parentNode.insertBefore(box, next);
+    }
+    var tokens = options.tokens ? options.tokens(input.value) :
+      String(input.value).split(/[\s,;]+/).filter(Boolean);
+    box.textContent = "";
+    if (!tokens.length) { box.hidden = true; return box; }
+    var line = el("p", { "class": "card-preview-cards" });
+    var bad = [];
+    if (options.cards !== false) {
+      line.appendChild(el("span", { "class": "card-preview-label" }, (NOTATION.readAs || "Read as:") + " "));
+    }
+    tokens.forEach(function (token) {
+      var card = parseCard(token);
+      if (!card) {
+        bad.push(token);
+        line.appendChild(el("del", { "class": "card-preview-bad" }, token));
+        line.appendChild(document.createTextNode(" "));
+        return;
+      }
+      if (options.cards === false) { return; }
+      var suit = suitOf(card);
+      line.appendChild(el("span", { "class": "pc" + (suit ? " suit-" + suit.toLowerCase() : " pc-joker") },
+        label(card)));
+      line.appendChild(document.createTextNode(" "));
+    });
+    if (options.cards !== false || bad.length) { box.appendChild(line); }
+    if (bad.length) {
+      box.appendChild(el("p", { "class": "field-error" },
+        format(NOTATION.badCard || "Not a card: %(token)s", { token: bad.join(" ") }) +
+        (NOTATION.legend ? " " + NOTATION.legend : "")));
+    }
+    notesFor(tokens).forEach(function (note) {
+      box.appendChild(el("p", { "class": "letter-note" }, note));
+    });
+    box.hidden = !box.firstChild;
+    return box;
+  }
+
   window.CardPicker = {
     create: create,
     parseCard: parseCard,
     parseCards: parseCards,
+    preview: preview,
+    notation: NOTATION,
     label: label,
     spoken: spoken,
     suitOf: suitOf,

@@ -39,6 +39,15 @@
     }
   }
 
+  // A share as the page's language writes it: 50 % in Spanish, 50% in Italian and English.
+  function percentOf(part, whole) {
+    var share = whole ? part / whole : 0;
+    try {
+      return new Intl.NumberFormat(document.documentElement.lang || undefined,
+        { style: "percent", maximumFractionDigits: 0 }).format(Math.floor(100 * share) / 100);
+    } catch (e) { return Math.floor(100 * share) + "%"; }
+  }
+
   form.addEventListener("submit", function (event) {
     if (!file || !file.files || !file.files.length) return; // the server says what is missing
     event.preventDefault();
@@ -46,8 +55,7 @@
     request.open("POST", form.action);
     request.upload.addEventListener("progress", function (e) {
       if (!e.lengthComputable) return;
-      var percent = Math.floor((100 * e.loaded) / e.total);
-      say(form.getAttribute("data-text-sending").replace("{percent}", percent + " %"),
+      say(form.getAttribute("data-text-sending").replace("{percent}", percentOf(e.loaded, e.total)),
           e.loaded, e.total);
     });
     request.upload.addEventListener("load", function () {
@@ -62,7 +70,7 @@
       button.disabled = false;
     });
     button.disabled = true;
-    say(form.getAttribute("data-text-sending").replace("{percent}", "0 %"), 0, 1);
+    say(form.getAttribute("data-text-sending").replace("{percent}", percentOf(0, 1)), 0, 1);
     request.send(new FormData(form));
   });
 })();

@@ -145,6 +145,7 @@
         input.value = parsed.cards.map(CP.label).join(" ");
       }
       drawChips(input);
+      CP.preview(input, { cards: false });
     });
   }
 
@@ -180,6 +181,9 @@
   root.addEventListener("input", function (event) {
     if (event.target.matches && event.target.matches(FIELDS)) {
       drawChips(event.target);
+      // the chips are the cards as read; beside them what is no card, and what a
+      // letter means here ("C is corazones ♥ here")
+      CP.preview(event.target, { cards: false });
       picker.setUsed(counts());
     }
   });

@@ -149,6 +149,15 @@
     return f(texts.onMeld, { name: names[found.player], n: found.index + 1 });
   }
 
+  // The meld inside a sentence ("fits at both ends of Ann's meld 2"), with the article
+  // Spanish and Italian join to the preposition ("della combinazione 2 di Ann").
+  function ofMeld(id, by) {
+    var found = findMeld(id);
+    if (!found) { return id; }
+    if (by === found.player) { return f(texts.ofOwnMeld, { n: found.index + 1 }); }
+    return f(texts.ofMeld, { name: names[found.player], n: found.index + 1 });
+  }
+
   function usedCounts() {
     var counts = {};
     function count(card) { var c = CP.natural(card); counts[c] = (counts[c] || 0) + 1; }
@@ -610,7 +619,7 @@
         });
         pc.setAttribute("data-question", oneMeld ? "end" : "meld");
         pc.appendChild(node("p", "", f(oneMeld ? texts.whichEnd : texts.whichMeld,
-          { card: CP.label(pending.card), meld: meldName(pending.placements[0].meld) })));
+          { card: CP.label(pending.card), of_meld: ofMeld(pending.placements[0].meld, i) })));
         pending.placements.forEach(function (pl, k) {
           var label = pl.card === pending.card || pl.card.indexOf("JK") !== 0 ? meldName(pl.meld)
             : f(texts.onMeldAs, { name: names[findMeld(pl.meld).player], n: findMeld(pl.meld).index + 1, card: CP.label(pl.card.slice(3)) });
@@ -1190,7 +1199,12 @@
         d.state !== "queued" && d.state !== "sending";
     })[0];
     if (older) {
-      var when = new Date(older.savedAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      // the time in the page's language (a 24-hour clock in Spanish and Italian)
+      var when;
+      try {
+        when = new Date(older.savedAt).toLocaleTimeString(document.documentElement.lang || undefined,
+          { hour: "2-digit", minute: "2-digit" });
+      } catch (e) { when = new Date(older.savedAt).toLocaleTimeString(); }
       notice(f(texts.draftOlder, { number: older.meta.number, when: when }), [
         { label: texts.draftUseAsThis, act: function () {
           Drafts.clear(older.key);

@@ -559,16 +559,62 @@
     }).join("\n");
   }
 
-  // Sent as letters (7♠ → 7S), so a verdict's address stays plain to share.
-  var LETTERS = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
-  function letters(field) {
-    field.value = field.value.replace(/[♠♥♦♣]/g, function (s) { return LETTERS[s]; });
+  // The cards of a field as typed tokens (a table's lines also hold ids and owners,
+  // and a card laid off by someone else its "@name").
+  function cardTokens(field, value) {
+    if (field.getAttribute("data-picker") !== "table") {
+      return String(value).split(/[\s,;]+/).filter(Boolean);
+    }
+    var out = [];
+    String(value || "").split("\n").forEach(function (line) {
+      if (!line.trim()) { return; }
+      var m = LINE.exec(line);
+      ((m ? m[3] : line).match(TOKEN) || []).forEach(function (token) {
+        var at = token.indexOf("@");
+        out.push(at >= 0 ? token.slice(0, at) : token);
+      });
+    });
+    return out;
+  }
+
+  // Sent in the canonical letters (7♠ or, in Spanish, 7p → 7S), so a verdict's address
+  // stays plain to share and reads the same in every language; null when a token is
+  // no card (then every field is sent as typed, for the server to read in the page's
+  // letters and say what is wrong).
+  function canonical(field) {
+    var ok = true;
+    function one(token) {
+      var card = CP.parseCard(token);
+      if (!card) { ok = false; return token; }
+      return card;
+    }
+    var value;
+    if (field.getAttribute("data-picker") === "table") {
+      value = field.value.split("\n").map(function (line) {
+        var m = LINE.exec(line);
+        var body = m ? m[3] : line;
+        var head = m ? line.slice(0, line.length - body.length) : "";
+        return head + body.replace(TOKEN, function (token) {
+          var at = token.indexOf("@");
+          return at >= 0 ? one(token.slice(0, at)) + token.slice(at) : one(token);
+        });
+      }).join("\n");
+    } else {
+      value = cardTokens(field, field.value).map(one).join(" ");
+    }
+    return ok ? value : null;
   }
 
   fields.forEach(function (field) {
     symbols(field);
     field.addEventListener("focus", function () { show(field); });
     field.addEventListener("input", refresh);
+    // each card as it is read, beside the field, as it is typed
+    function previewIt() {
+      CP.preview(field, { tokens: function (value) { return cardTokens(field, value); } });
+    }
+    field.addEventListener("input", previewIt);
+    if (field.value.trim()) { previewIt(); }
     if (field.getAttribute("data-picker") === "table") { builders.push(new Builder(field)); }
   });
   keyboard();
@@ -589,7 +635,13 @@
   document.addEventListener("submit", function (event) {
     if (!event.target.querySelectorAll) { return; }
     builders.forEach(function (b) { if (!b.typed) { b.save(); } });
-    Array.prototype.forEach.call(event.target.querySelectorAll("[data-picker]"), letters);
+    var all = Array.prototype.slice.call(event.target.querySelectorAll("[data-picker]"));
+    var values = all.map(canonical);
+    if (values.some(function (v) { return v === null; })) { return; }
+    // every card in the canonical letters: the address needs no language to be read
+    all.forEach(function (field, k) { field.value = values[k]; });
+    var notation = event.target.querySelector("input[name=notation]");
+    if (notation) { notation.disabled = true; }
   });
   ["family", "players", "jokers"].forEach(function (id) {
     var select = document.getElementById(id);

@@ -180,15 +180,16 @@ def test_typed_form_says_the_aces_end_with_a_word(app: Flask, client: FlaskClien
 
 def test_typed_form_in_spanish_reads_the_spanish_word(app: Flask, client: FlaskClient,
                                                       game_id: int) -> None:
-    """`values.ace-end`: the end word is read in the page's language too."""
+    """`values.ace-end`: the end word is read in the page's language too, and so are the
+    cards' letters (Spanish C for corazones: hearts)."""
     from scorebook.presenters.sentences.hands import end_word
 
     with app.test_request_context("/?lang=es"):
         high = end_word("high")
     assert high != "high"
     saved = client.post(f"/games/{game_id}/hands/new?lang=es", data={
-        "number": "1", "players-0-melds": " ".join(TWO_TO_KING),
-        "players-1-layoffs": f"ah ann 1 {high}", "players-1-hand": "9c", "outcome": "p0"})
+        "number": "1", "players-0-melds": " ".join(c.replace("H", "C") for c in TWO_TO_KING),
+        "players-1-layoffs": f"ac ann 1 {high}", "players-1-hand": "9t", "outcome": "p0"})
     assert saved.status_code == 302, text(saved)
     assert ace_rows(app) == [("AH", "high")]
 

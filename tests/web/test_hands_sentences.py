@@ -74,13 +74,14 @@ def test_a_refused_hand_says_its_ids_to_programs_and_words_to_people(app: Flask)
         assert [(p.player, p.field, p.index) for p in error.problems] == [("Ann", "melds", 0)]
         assert error.sentences == [sentence("hand.not-a-card", token="zz")]
         assert say_all(error.sentences) == (
-            "“zz” is not a card (write cards like 7s, 10h, qd, as or jk).")
+            "“zz” is not a card. Type the rank, then the suit's letter (H ♥ hearts, D ♦ "
+            "diamonds, C ♣ clubs, S ♠ spades), like 7s 10h qd; a joker is jk.")
 
 
 @pytest.mark.parametrize(("said", "english", "spanish"), [
     (sentence("hand.points-missing", name="Ann"),
      f"Enter the points {isolate('Ann')} scored in this hand (0 if none).",
-     f"Escribe los puntos que {isolate('Ann')} hizo en esta mano (0 si ninguno)."),
+     f"Escribe los puntos que {isolate('Ann')} hizo en esta mano (0 si no hizo ninguno)."),
     (sentence("hand.points-not-a-number", text="lots", most=1000),
      "“lots” is not a whole number of points from −1,000 to 1000.",
      "«lots» no es un número entero de puntos entre −1.000 y 1000."),
@@ -89,10 +90,10 @@ def test_a_refused_hand_says_its_ids_to_programs_and_words_to_people(app: Flask)
      "La mano 3 se guardó en otro móvil: Ann +40, Ben −12, Cy 0."),
     (sentence("hand.layoff-not-at-high-end", card=parse_card("ah"), owner="Ann", index=1),
      f"A♥ cannot be laid off at the high end of {isolate('Ann')}'s meld 2.",
-     f"A♥ no se puede colocar por arriba en combinación 2 de {isolate('Ann')}."),
+     f"A♥ no se puede colocar por el extremo de arriba de la combinación 2 de {isolate('Ann')}."),
     (sentence("hand.layoff-not-at-high-end", card=parse_card("ah"), meld="Ann-2"),
      f"A♥ cannot be laid off at the high end of {isolate('Ann')}'s meld 2.",
-     f"A♥ no se puede colocar por arriba en combinación 2 de {isolate('Ann')}."),
+     f"A♥ no se puede colocar por el extremo de arriba de la combinación 2 de {isolate('Ann')}."),
     (sentence("hand.as-is", text="cards: not a card: '9Z'"),
      "cards: not a card: '9Z'", "cards: not a card: '9Z'"),
 ])
@@ -146,3 +147,19 @@ def test_no_page_or_answer_shows_an_id(client: FlaskClient, new_game) -> None:
     for said in (text, answer["message"], *(p["message"] for p in answer["problems"]),
                  api.get_json()["error"]["message"]):
         assert not [i for i in ids if i in said], said
+
+
+@pytest.mark.parametrize(("lang", "low_end", "on_a_set"), [
+    ("es", "por el extremo de abajo de la combinación 2 de", "va en la combinación 1 de"),
+    ("it", "al lato basso della combinazione 2 di", "va alla combinazione 1 di"),
+])
+def test_a_meld_inside_a_sentence_takes_the_article_its_preposition_needs(
+        app: Flask, lang: str, low_end: str, on_a_set: str) -> None:
+    """“… della combinazione 2 di Ann”, never “… di combinazione 2 di Ann”: a meld named
+    after a preposition is said with the article Spanish and Italian join to it."""
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        low = say(sentence("hand.layoff-not-at-low-end", card=parse_card("ah"), owner="Ann",
+                           index=1))
+        on_set = say(sentence("hand.layoff-end-on-set", card=parse_card("9h"), meld="Ann-1"))
+    assert low_end in low and on_a_set in on_set
+    assert not re.search(r"\b(?:di|de|a|en|in) combinaci", low + on_set)

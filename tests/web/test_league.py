@@ -905,7 +905,7 @@ def test_a_fresh_league_has_empty_pages_not_errors(client, ctx: None) -> None:
     assert "No game has been finished yet." in read(client.get("/league/"))
     eve = league.add_player(the_league(), "Eve")
     page = read(client.get(f"/league/players/{eve.id}"))
-    assert "No finished game yet." in page and "everyone starts at 1000" in page
+    assert "No finished game yet." in page and "everyone starts at 1,000" in page
 
 
 def test_rename_and_merge_problems_are_shown_in_place(client, made: dict[str, Game]) -> None:

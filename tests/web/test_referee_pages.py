@@ -139,8 +139,14 @@ def test_asked_from_a_game_uses_its_rules_and_its_live_table(app, client, join):
     join(client, league_id, "viewer")
     page = ask(client, "layoff", game=game_id)
     assert "This game&#39;s rules" in page or "This game's rules" in page
-    assert "Ann-1 (Ann): 5H 6H 7H 8H@Ben" in page
+    # (with the suits' symbols, which read alike in every language's letters)
+    assert "Ann-1 (Ann): 5♥ 6♥ 7♥ 8♥@Ben" in page
     assert 'name="family"' not in page  # the game's rules, not a choice
+    # in Spanish too: the table's text, asked in Spanish, reads as the same table
+    asked = client.get(f"/referee/layoff?game={game_id}&lang=es&notation=es&card=9c&table="
+                       + "Ann-1 (Ann): 5♥ 6♥ 7♥ 8♥@Ben".replace(" ", "+"))
+    assert asked.status_code == 303
+    assert "table=Ann-1+(Ann):+5H+6H+7H+8H@Ben" in asked.headers["Location"]
     page = ask(client, "layoff", game=game_id, table="Ann-1 (Ann): 5H 6H 7H 8H@Ben", card="9h")
     assert "LEGAL" in page and "NOT LEGAL" not in page
     page = ask(client, "meld", game=game_id, cards="JK 5C 6C")

@@ -94,7 +94,7 @@ def test_a_new_private_league_is_named_in_its_makers_language(app: Flask) -> Non
     with app.test_request_context("/?lang=it"):
         from scorebook.web import membership
 
-        assert re.fullmatch(r"Il nostro tavolo [0-9A-F]{4}",
+        assert re.fullmatch(r"Tavolo di famiglia [0-9A-F]{4}",
                             membership.new_private_league().name)
 
 

@@ -10,14 +10,15 @@ meld by its owner and number (“Ann's meld 2”), a hand's scores with their si
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from flask_babel import gettext
 
 from scorebook.presenters.bidi import isolate
+from scorebook.presenters.cards import card_label, card_notation, not_a_card, typed
 from scorebook.presenters.i18n import signed_number
 from scorebook.presenters.sentences import words
-from scorebook.presenters.wording import error_text, explain, meld_name, param_text
+from scorebook.presenters.wording import error_text, explain, meld_phrase, param_text
 from scorebook.services.entry import END_WORDS
 
 # --- helpers: the parameters as the sentences show them ----------------------------------
@@ -50,13 +51,12 @@ def scores_text(scores: Sequence[tuple[str, int]]) -> str:
     return ", ".join(f"{name} {signed_number(score)}" for name, score in scores)
 
 
-def _meld(p: Mapping[str, Any]) -> str:
-    """The meld a sentence is about: ``owner`` and ``index`` (its place among the owner's
-    melds, from 0), or a live meld's label ``meld`` (``Ann-2``)."""
+def _meld_in(p: Mapping[str, Any], role: Literal["on", "of"]) -> str:
+    """The meld a sentence is about, inside the sentence (:func:`meld_phrase`): ``on``
+    (laid off on it) or ``of`` (its ends)."""
     if "owner" in p:
-        return gettext("%(name)s's meld %(number)s", name=isolate(p["owner"]),
-                       number=p["index"] + 1)
-    return meld_name(p["meld"])
+        return meld_phrase(p["owner"], p["index"] + 1, role=role)
+    return meld_phrase(None, None, p["meld"], role=role)
 
 
 # --- a verdict of the referee, and text that has one wording only -------------------------
@@ -93,8 +93,7 @@ def _unreadable(p: Mapping[str, Any]) -> str:
 
 @words("hand.not-a-card")
 def _not_a_card(p: Mapping[str, Any]) -> str:
-    return gettext("“%(token)s” is not a card (write cards like 7s, 10h, qd, as or jk).",
-                   token=p["token"])
+    return not_a_card(p["token"], card_notation(p.get("notation")))
 
 
 @words("hand.points-missing")
@@ -117,7 +116,7 @@ def _not_a_player(p: Mapping[str, Any]) -> str:
 @words("hand.which-meld")
 def _which_meld(p: Mapping[str, Any]) -> str:
     return gettext("Say which of %(name)s's melds %(card)s went on, e.g. “%(card)s %(name)s 1”.",
-                   name=p["name"], card=str(p["card"]))
+                   name=p["name"], card=card_label(p["card"]))
 
 
 @words("hand.no-such-meld")
@@ -218,32 +217,32 @@ def _layoff_off_table(p: Mapping[str, Any]) -> str:
 
 @words("hand.layoff-joker-unsaid")
 def _layoff_joker_unsaid(p: Mapping[str, Any]) -> str:
-    return gettext("Say which card the joker laid off on %(meld)s stands for (e.g. JK=8H).",
-                   meld=_meld(p))
+    return gettext("Say which card the joker laid off %(on_meld)s stands for (e.g. %(joker)s).",
+                   on_meld=_meld_in(p, "on"), joker=typed("JK=8H").upper())
 
 
 @words("hand.layoff-end-on-set")
 def _layoff_end_on_set(p: Mapping[str, Any]) -> str:
-    return gettext("%(card)s is laid off on %(meld)s, a set: a set has no low or high end.",
-                   card=p["card"].pretty(), meld=_meld(p))
+    return gettext("%(card)s is laid off %(on_meld)s, a set: a set has no low or high end.",
+                   card=p["card"].pretty(), on_meld=_meld_in(p, "on"))
 
 
 @words("hand.layoff-not-at-low-end")
 def _layoff_not_at_low_end(p: Mapping[str, Any]) -> str:
-    return gettext("%(card)s cannot be laid off at the low end of %(meld)s.",
-                   card=p["card"].pretty(), meld=_meld(p))
+    return gettext("%(card)s cannot be laid off at the low end %(of_meld)s.",
+                   card=p["card"].pretty(), of_meld=_meld_in(p, "of"))
 
 
 @words("hand.layoff-not-at-high-end")
 def _layoff_not_at_high_end(p: Mapping[str, Any]) -> str:
-    return gettext("%(card)s cannot be laid off at the high end of %(meld)s.",
-                   card=p["card"].pretty(), meld=_meld(p))
+    return gettext("%(card)s cannot be laid off at the high end %(of_meld)s.",
+                   card=p["card"].pretty(), of_meld=_meld_in(p, "of"))
 
 
 @words("hand.layoff-not-on-meld")
 def _layoff_not_on_meld(p: Mapping[str, Any]) -> str:
-    return gettext("%(card)s cannot be laid off on %(meld)s.", card=p["card"].pretty(),
-                   meld=_meld(p))
+    return gettext("%(card)s cannot be laid off %(on_meld)s.", card=p["card"].pretty(),
+                   on_meld=_meld_in(p, "on"))
 
 
 @words("hand.layoffs-impossible")
@@ -408,7 +407,7 @@ def _who_laid_off(p: Mapping[str, Any]) -> str:
 
 @words("hand.live-not-a-card")
 def _live_not_a_card(p: Mapping[str, Any]) -> str:
-    return gettext("“%(token)s” is not a card.", token=p["token"])
+    return not_a_card(p["token"], card_notation(p.get("notation")))
 
 
 @words("hand.tap-cards")
@@ -424,20 +423,22 @@ def _meld_gone(p: Mapping[str, Any]) -> str:
 
 @words("hand.ace-either-end")
 def _ace_either_end(p: Mapping[str, Any]) -> str:
-    return gettext("%(card)s fits at both ends of %(meld)s: say whether it goes at the low "
+    return gettext("%(card)s fits at both ends %(of_meld)s: say whether it goes at the low "
                    "end, below the two (worth %(low)s), or at the high end, above the king "
-                   "(worth 15).", card=p["card"].pretty(), meld=_meld(p), low=p["low"])
+                   "(worth 15).", card=p["card"].pretty(), of_meld=_meld_in(p, "of"), low=p["low"])
 
 
 @words("hand.say-joker")
 def _say_joker(p: Mapping[str, Any]) -> str:
-    return gettext("Say which card the joker stands for (e.g. JK=8H).")
+    return gettext("Say which card the joker stands for (e.g. %(joker)s).",
+                   joker=typed("JK=8H").upper())
 
 
 @words("hand.undo-overtaken")
 def _undo_overtaken(p: Mapping[str, Any]) -> str:
     return gettext("Another phone recorded a move after the one you meant, so nothing was "
-                   "taken back. Look at the table: “Take back” now means its last move.")
+                   "taken back. Look at the table: “%(take_back)s” now means its last move.",
+                   take_back=gettext("Take back the last meld or lay-off"))
 
 
 @words("hand.cancel-overtaken")

@@ -30,10 +30,16 @@ from scorebook.extensions import db
 from scorebook.models import DRAW, RUN_ENDS, STOCK_OUT, WENT_OUT, Game, Hand
 from scorebook.plain_text import MAX_POINTS, db_int
 from scorebook.presenters.bidi import bdi, html, isolate
-from scorebook.presenters.cards import card_label, picker_texts
+from scorebook.presenters.cards import (
+    card_label,
+    card_notation,
+    letter_notes,
+    not_a_card,
+    picker_texts,
+)
 from scorebook.presenters.sentences import say, say_all
 from scorebook.presenters.sentences.hands import end_names, end_word, end_words, scores_text
-from scorebook.presenters.wording import family_name, meld_name
+from scorebook.presenters.wording import family_name, meld_name, meld_phrase
 from scorebook.services import access
 from scorebook.services.entry import (
     Entry,
@@ -183,7 +189,9 @@ def read_entry(form: HandForm, game: Game) -> Entry:
                         "hand": sub.hand.data or ""}
                  for name, sub in zip(names, player_forms(form, game))}
         ending, went_out = outcome if outcome else (None, None)
-        entry = entry_from_text(names, texts, went_out, ending, False, basic, end_words())
+        # typed in the letters of the page the form was shown on (its notation field)
+        entry = entry_from_text(names, texts, went_out, ending, False, basic, end_words(),
+                                card_notation(request.form.get("notation")))
     if form.going_rummy.data:
         entry.players = [replace(p, going_rummy=p.name == entry.went_out)
                          for p in entry.players]
@@ -243,8 +251,52 @@ def hand_form(game: Game, hand: Hand | None = None) -> HandForm:
     return form
 
 
+def read_back(form: HandForm, game: Game) -> dict[str, dict[str, list[Any]]]:
+    """The typed cards of each player as the server reads them, line by line, for the
+    page without JavaScript to show before anything is saved ("Check the cards"): each
+    line's cards (with their suits), or why a token is not a card; and what a letter
+    means here when another language reads it otherwise."""
+    notation = card_notation(request.form.get("notation"))
+    notes = letter_notes(notation)
+    out: dict[str, dict[str, list[Any]]] = {}
+    for name, sub in zip(names_of(game), player_forms(form, game)):
+        fields: dict[str, list[Any]] = {}
+        used: set[str] = set()
+        for field, text in (("melds", sub.melds.data), ("layoffs", sub.layoffs.data),
+                            ("hand", sub.hand.data)):
+            lines = [ln for ln in (text or "").splitlines() if ln.strip()]
+            if field == "hand":
+                lines = [" ".join(lines)] if lines else []
+            read = []
+            for line in lines:
+                tokens = line.split()
+                cards_part = tokens[:1] if field == "layoffs" else tokens
+                rest = " ".join(tokens[1:]) if field == "layoffs" else ""
+                try:
+                    cards = parse_cards(" ".join(cards_part), notation)
+                except CardError as exc:
+                    read.append({"error": not_a_card(exc.token, notation)})
+                    continue
+                used |= {t.strip().upper()[-1:] for t in cards_part}
+                used |= {t.strip().upper()[:1] for t in cards_part}
+                read.append({"cards": cards, "rest": rest})
+            fields[field] = read
+        # what a letter the player's cards use means here, once
+        fields["notes"] = [notes[k] for k in sorted(used) if k in notes]
+        out[name] = fields
+    return out
+
+
+def wants_check(form: HandForm) -> bool:
+    """"Check the cards" (the page without JavaScript): read the typed cards back, save
+    nothing."""
+    return bool(request.form.get("check")) and not (form.hand_json.data or "").strip() \
+        and form.points_only.data != "1"
+
+
 def render_record(game: Game, form: HandForm, number: int, hand: Hand | None = None,
-                  error: HandError | None = None, status: int = 200) -> Page:
+                  error: HandError | None = None, status: int = 200,
+                  checked: dict[str, dict[str, list[Any]]] | None = None) -> Page:
     rules = game.rules
     names = names_of(game)
     dealer = (names[next((s.position for s in game.seats if s.player_id == hand.dealer_id), 0)]
@@ -268,7 +320,8 @@ def render_record(game: Game, form: HandForm, number: int, hand: Hand | None = N
         dealer=dealer, error=error, family=family_name(game.family), basic=rules.is_basic,
         rules_json=game.rules_text, decks=rules.decks(len(names)),
         jokers=rules.jokers_in_play(len(names)), texts=picker_texts(),
-        high_word=end_word("high"))
+        high_word=end_word("high"), checked=checked,
+        notation=card_notation(request.form.get("notation")).language)
     return (page, status) if status != 200 else page
 
 
@@ -367,6 +420,8 @@ def new(game_id: int) -> Page:
         return render_record(game, form, number)
     if not form.validate():
         abort(400)
+    if wants_check(form):
+        return render_record(game, form, number, checked=read_back(form, game))
     try:
         submitted = int(form.number.data or number)
     except ValueError:
@@ -417,6 +472,9 @@ def edit(game_id: int, number: int) -> Page:
     form = HandForm()
     if not form.validate():
         abort(400)
+    if wants_check(form) and hand is not None:
+        form = hand_form(game, hand)
+        return render_record(game, form, number, hand, checked=read_back(form, game))
     hand_id, version = _int(form.hand_id.data), _int(form.version.data)
     if hand is None and hand_id is None:
         abort(404)
@@ -548,12 +606,12 @@ def last_move(hand: Hand | None, game: Game) -> str | None:
     if last is None:
         return None
     names = {s.player_id: s.player.name for s in game.seats}
-    meld = meld_name(last.meld.label)
     if last.is_layoff:
-        return gettext("%(name)s's %(card)s laid off on %(meld)s",
+        return gettext("%(name)s's %(card)s laid off %(on_meld)s",
                        name=isolate(names[last.laid_by_id]),
-                       card=card_label(parse_card(last.text)), meld=meld)
-    return meld
+                       card=card_label(parse_card(last.text)),
+                       on_meld=meld_phrase(None, None, last.meld.label))
+    return meld_name(last.meld.label)
 
 
 def followed_hand(game: Game, live: Hand | None) -> dict[str, Any] | None:
@@ -732,7 +790,9 @@ def _live_move(form_name: str, make_form: Callable[[Game], Form]
 
 
 def _not_a_card(exc: CardError, player: str, where: str) -> Problem:
-    return Problem(sentence("hand.live-not-a-card", token=exc.token), player, where)
+    return Problem(sentence("hand.live-not-a-card", token=exc.token,
+                            notation=card_notation(request.form.get("notation")).language),
+                   player, where)
 
 
 @bp.post("/live/meld")
@@ -742,7 +802,7 @@ def live_add_meld(game: Game, hand: Hand, form: Any) -> None:
     if player is None:
         raise HandError([Problem(sentence("hand.who-melded"), field="player")])
     try:
-        cards = parse_cards(form.cards.data or "")
+        cards = parse_cards(form.cards.data or "", card_notation(request.form.get("notation")))
     except CardError as exc:
         raise HandError([_not_a_card(exc, player, "melds")]) from None
     if not cards:
@@ -757,7 +817,7 @@ def live_add_layoff(game: Game, hand: Hand, form: Any) -> None:
     if player is None:
         raise HandError([Problem(sentence("hand.who-laid-off"), field="player")])
     try:
-        card = parse_card(form.card.data or "")
+        card = parse_card(form.card.data or "", card_notation(request.form.get("notation")))
     except CardError as exc:
         raise HandError([_not_a_card(exc, player, "layoffs")]) from None
     end = form.end.data if form.end.data in RUN_ENDS else None
@@ -781,7 +841,8 @@ def live_finish(game: Game, hand: Hand, form: Any) -> str:
     seats = player_forms(form, game, StrandedForm, "finish-players")
     for name, sub in zip(names, seats):
         try:
-            stranded[name] = parse_cards(sub.hand.data or "")
+            stranded[name] = parse_cards(sub.hand.data or "",
+                                         card_notation(request.form.get("notation")))
         except CardError as exc:
             problems.append(_not_a_card(exc, name, "hand"))
     if problems:

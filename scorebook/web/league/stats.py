@@ -30,7 +30,7 @@ from scorebook.plain_text import db_int
 from scorebook.presenters.bidi import isolate
 from scorebook.presenters.cards import RANK_NAMES, cards_html
 from scorebook.presenters.charts import count_bars, points_split_chart
-from scorebook.presenters.i18n import day, number
+from scorebook.presenters.i18n import day, number, percent
 from scorebook.services import league as league_service
 from scorebook.services import memo
 from scorebook.services.stats import cache
@@ -286,9 +286,9 @@ def signature_words(s: recap_service.Signature) -> str:
                         "%(avg)s points a hand, over %(num)s hands", s.sample,
                         avg=fixed(float(v), 1))
     elif s.key == "out-rate":
-        text = ngettext("went out in %(pct)s%% of %(num)s hand",
-                        "went out in %(pct)s%% of %(num)s hands", s.sample,
-                        pct=round(100 * float(v)))
+        text = ngettext("went out in %(pct)s of %(num)s hand",
+                        "went out in %(pct)s of %(num)s hands", s.sample,
+                        pct=percent(float(v)))
     elif s.key == "jokers":
         text = ngettext("%(num)s joker melded or laid off", "%(num)s jokers melded or laid off",
                         int(v))

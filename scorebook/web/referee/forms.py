@@ -5,10 +5,12 @@ every verdict has a permalink that opens to the same answer."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf.i18n import translations as wtforms_translations
+from werkzeug.datastructures import MultiDict
 from wtforms import (
     BooleanField,
     Form,
@@ -23,6 +25,7 @@ from wtforms.widgets import HiddenInput
 
 from referee.rules import FAMILIES, FAMILY_NAMES, OPTION_SPECS, OptionSpec
 from scorebook.plain_text import MAX_ID
+from scorebook.presenters.cards import typed
 
 
 def choices(*pairs: tuple[str, Any]) -> list[SelectChoice]:
@@ -116,10 +119,24 @@ for _spec in OPTION_SPECS:
     setattr(RulesForm, _spec.name, _option_field(_spec))
 
 
+class Typed:
+    """Cards written in the letters of the page's language when a help text is shown
+    (``Typed("7S 10H")``: ``7s 10h`` in English, ``7p 10c`` in Spanish), for the examples
+    of a lazy help text; ``before`` and ``after``: text around them."""
+
+    def __init__(self, cards: str, before: str = "", after: str = "") -> None:
+        self.cards, self.before, self.after = cards, before, after
+
+    def __str__(self) -> str:
+        return self.before + typed(self.cards) + self.after
+
+
 TABLE_HELP = _l("One meld per line, its cards in the order they lie; before them, if it "
                 "matters, an id, the owner in brackets and a colon. Mark a card laid off by "
-                "someone else with @name: “A (Ann): 5H 6H 7H 8H@Ben”.")
-CARDS_HELP = _l("Type cards like 7s 10h qd, JK for a joker, JK=8H for a joker declared as 8♥.")
+                "someone else with @name: “%(line)s”.",
+                line=Typed("5H 6H 7H 8H", before="A (Ada): ", after="@Bo"))
+CARDS_HELP = _l("Type cards like %(cards)s, JK for a joker, %(joker)s for a joker declared "
+                "as 8♥.", cards=Typed("7S 10H QD"), joker=Typed("JK=8H"))
 
 
 class MeldForm(RulesForm):
@@ -172,6 +189,48 @@ def _free_id(taken: set[str]) -> str:
         if meld_id not in taken:
             return meld_id
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+#: The fields of the tools that take cards (besides the table): typed in the page's
+#: letters, sent on in the canonical ones.
+CARD_FIELDS = ("cards", "card", "pile", "hand", "discard", "took")
+
+
+def _cards_text(text: str, card: Callable[[str], str]) -> str:
+    """The cards of one field, each token put through ``card`` (tokens kept apart as the
+    questions keep them: spaces, tabs, line breaks, commas, semicolons; never another
+    space, which the question refuses as cards written together)."""
+    return " ".join(card(token) for token in re.split(r"[ \t\n\r,;]+", text) if token)
+
+
+def _table_text(text: str, card: Callable[[str], str]) -> str:
+    """The table's text with every card (not the ids, owners or ``@names``) put through
+    ``card``."""
+    lines = []
+    for line in text.splitlines():
+        match = _LINE.match(line)
+        head, body = (line[:match.start("cards")], match.group("cards")) if match else ("", line)
+
+        def one(found: re.Match[str]) -> str:
+            token = found.group(0)
+            at = token.find("@")
+            return card(token) if at < 0 else card(token[:at]) + token[at:]
+
+        lines.append(head + _TOKEN.sub(one, body))
+    return "\n".join(lines)
+
+
+def rewrite_cards(args: MultiDict[str, str], card: Callable[[str], str]) -> MultiDict[str, str]:
+    """The question ``args`` with every card of its card fields and table put through
+    ``card`` (which may raise :class:`referee.CardError`)."""
+    out: MultiDict[str, str] = MultiDict()
+    for key, value in args.items(multi=True):
+        if key in CARD_FIELDS:
+            value = _cards_text(value, card)
+        elif key == "table":
+            value = _table_text(value, card)
+        out.add(key, value)
+    return out
 
 
 def table_body(text: str | None) -> list[dict[str, Any]]:

@@ -10,12 +10,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
+from werkzeug.wrappers import Response
 
-from referee import ScoringError, build_table
+from referee import CardError, ScoringError, build_table, parse_card
 from referee.arrange import SearchTooLarge
 from referee.rulebook import RULES_BY_ID
 from referee.rules import FAMILY_NAMES
@@ -23,7 +24,7 @@ from referee.verdict import MESSAGES, RULES_MESSAGES, SCORING_MESSAGES, TABLE_ME
 from scorebook.models import Game
 from scorebook.plain_text import TEXT_MESSAGE, db_int
 from scorebook.presenters import sentences
-from scorebook.presenters.cards import picker_texts
+from scorebook.presenters.cards import card_label, card_notation, not_a_card, picker_texts, typed
 from scorebook.presenters.i18n import number
 from scorebook.presenters.wording import explain, param_text, say
 from scorebook.services.games import live_hand
@@ -38,6 +39,7 @@ from scorebook.web.referee.forms import (
     MeldForm,
     RulesForm,
     RummyCallForm,
+    rewrite_cards,
     table_body,
 )
 
@@ -52,7 +54,8 @@ def _common(form: RulesForm) -> dict[str, Any]:
 
 
 def table_text(game: Game) -> str:
-    """The live hand's table as the table field's text: ``Ann-1 (Ann): 5H 6H 7H 8H@Ben``."""
+    """The live hand's table as the table field's text: ``Ann-1 (Ann): 5♥ 6♥ 7♥ 8♥@Ben``
+    (the suits' symbols, which every language's letters read alike)."""
     hand = live_hand(game)
     if hand is None:
         return ""
@@ -67,9 +70,9 @@ def table_text(game: Game) -> str:
             layer = meld.layer(i)
             if layer and layer != meld.owner:
                 by = f'"{layer}"' if any(c.isspace() for c in layer) else layer
-                cards.append(f"{card}@{by}")
+                cards.append(f"{card_label(card)}@{by}")
             else:
-                cards.append(str(card))
+                cards.append(card_label(card))
         owner = f" ({meld.owner})" if meld.owner else ""
         lines.append(f"{meld.id}{owner}: {' '.join(cards)}")
     return "\n".join(lines)
@@ -178,12 +181,12 @@ def error_text(exc: PayloadError) -> str:
     if exc.code == "bad-card" and "token" in exc.params:
         token = str(exc.params["token"])
         if not token.strip():
-            return gettext("Enter the card first: tap it below or type it, like 8h.")
-        return gettext("“%(token)s” is not a card (write cards like 7s, 10h, qd, as or jk).",
-                       token=token)
+            return gettext("Enter the card first: tap it below or type it, like %(card)s.",
+                           card=typed("8H"))
+        return not_a_card(token)
     if reason == CARDS_APART:
-        return gettext("Write the cards like 7s 10h jk jk=8h, apart by spaces, commas or "
-                       "semicolons.")
+        return gettext("Write the cards like %(cards)s, apart by spaces, commas or "
+                       "semicolons.", cards=typed("7S 10H JK JK=8H"))
     if reason == BLANK_TEXT:
         return gettext("A meld id or a name cannot be only spaces.")
     if exc.code == "bad-text":
@@ -233,11 +236,12 @@ def referee_picker_texts() -> dict[str, object]:
         "whoseMeld": gettext("Whose meld %(id)s is (optional)"),
         "removeMeld": gettext("Remove meld %(id)s"),
         "tapCards": gettext("Tap its cards below."),
-        "tableEmpty": gettext("No melds yet: tap “New meld”, then its cards."),
+        "tableEmpty": gettext("No melds yet: tap “%(new_meld)s”, then its cards.",
+                              new_meld=gettext("New meld")),
         "typeTable": gettext("Type the table"),
         "buildTable": gettext("Tap the table in"),
-        "tableUnread": gettext("Every line needs cards, like “A (Ann): 5H 6H 7H”: "
-                               "correct it or keep typing."),
+        "tableUnread": gettext("Every line needs cards, like “%(line)s”: correct it or keep "
+                               "typing.", line="A (Ada): " + typed("5H 6H 7H")),
         "laidOffBy": gettext("Who laid off %(card)s?"),
         "cardLaidOffBy": gettext("%(card)s, laid off by %(name)s"),
         "byOwner": gettext("%(name)s, the meld's owner"),
@@ -259,21 +263,55 @@ def index() -> str:
     return render_template("referee/index.html", tools=TOOLS.values(), game=game)
 
 
+def canonical_question(args: MultiDict[str, str]) -> Response | str | None:
+    """A question typed on the page (its ``notation`` field: the page's letters, 7C for
+    the seven of hearts in Spanish) is sent on to its address in the canonical letters
+    (7H), so that a verdict's permalink reads the same in every language; None for a
+    question already in them, or the reason a card is refused (in the page's letters)."""
+    code = args.get("notation")
+    if code is None:
+        return None
+    notation = card_notation(code)
+    try:
+        canonical = rewrite_cards(args, lambda token: str(parse_card(token, notation)))
+    except CardError as exc:
+        return not_a_card(exc.token, notation)
+    canonical.pop("notation", None)
+    return redirect(url_for("referee_pages.tool", slug=request.view_args["slug"],  # type: ignore[index]
+                            **canonical.to_dict(flat=False)), code=303)
+
+
+def _shown(token: str) -> str:
+    """A canonical card as a field shows it, with its suit symbol (which reads the same
+    in every language's letters); anything else as it is."""
+    if token != token.strip():  # (a space the question refuses: it says so)
+        return token
+    try:
+        return card_label(parse_card(token))
+    except CardError:
+        return token
+
+
 @bp.get("/<slug>")
-def tool(slug: str) -> tuple[str, int] | str:
+def tool(slug: str) -> Response | tuple[str, int] | str:
     spec = TOOLS.get(slug)
     if spec is None:
         abort(404)
     args = MultiDict(request.args)
+    typed_error = canonical_question(args)
+    if isinstance(typed_error, Response):
+        return typed_error
+    if typed_error is None:  # the fields show the cards with their symbols
+        args = rewrite_cards(args, _shown)
     form = spec.form(args)
     # Sent from the form (its main field is in the URL, even empty): answer it, so that
     # an empty pile or hand is told what is missing instead of getting a blank form.
     asked = spec.asked_by in args
     game = attach_game(form, asked) if form.game.validate(form) else None
     answer: dict[str, Any] | None = None
-    error: str | None = None
-    status = 200
-    if asked:
+    error: str | None = typed_error
+    status = 400 if typed_error else 200
+    if asked and not typed_error:
         if not form.validate():
             error = " ".join(str(e) for errors in form.errors.values() for e in errors)
         else:
