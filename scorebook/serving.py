@@ -146,7 +146,7 @@ class TimedSocket(_Timed, socket.socket):
     pass
 
 
-class TimedSSLSocket(_Timed, ssl.SSLSocket):
+class TimedSSLSocket(_Timed, ssl.SSLSocket):  # type: ignore[misc]  # (recv's names)
     pass
 
 
@@ -213,9 +213,9 @@ class ReadAheadWorker(ThreadWorker):  # type: ignore[misc]
                 raise
             return
         self.nr_conns += 1
+        raw = self.socket_class(client.family, client.type, client.proto,
+                                fileno=client.detach())
         try:
-            raw = self.socket_class(client.family, client.type, client.proto,
-                                    fileno=client.detach())
             raw.setblocking(False)
             if self.tls is not None:
                 raw = self.tls.wrap_socket(
@@ -224,7 +224,7 @@ class ReadAheadWorker(ThreadWorker):  # type: ignore[misc]
             conn = TConn(self.cfg, raw, address, listener.getsockname())
         except OSError:
             self.nr_conns -= 1
-            client.close()
+            raw.close()
             return
         conn.initialized = True  # its TLS and its parser are made here, not in a thread
         self.read_ahead(conn, handshaken=self.tls is None)
@@ -236,11 +236,23 @@ class ReadAheadWorker(ThreadWorker):  # type: ignore[misc]
         self.read_ahead(conn, handshaken=True)
         self.on_readable(conn, client)
 
-    def read_ahead(self, conn: TConn, handshaken: bool) -> None:
-        self.reading[conn] = Reading(conn, time.monotonic() + self.header_timeout,
-                                     handshaken)
+    def enqueue_req(self, conn: TConn) -> None:
+        """gthread calls this for a kept-alive connection whose client sent (some of) its
+        next request along with the last: that one is read ahead too (else half a head
+        sent that way would hold a thread)."""
+        state = self.read_ahead(conn, handshaken=True)
+        if conn.parser is not None:
+            state.buffer += conn.parser.unreader.take_buffered()
+        if self.complete(state):
+            self.hand_over(state)
+
+    def read_ahead(self, conn: TConn, handshaken: bool) -> Reading:
+        state = self.reading[conn] = Reading(conn, time.monotonic() + self.header_timeout,
+                                             handshaken)
+        conn.sock.setblocking(False)
         self.poller.register(conn.sock, selectors.EVENT_READ,
                              partial(self.on_readable, conn))
+        return state
 
     def on_readable(self, conn: TConn, client: Any) -> None:
         state = self.reading.get(conn)
@@ -275,7 +287,10 @@ class ReadAheadWorker(ThreadWorker):  # type: ignore[misc]
         """Whether the head has all come (and the body to read ahead, if any)."""
         buffer = state.buffer
         if state.head_end < 0:
-            end = buffer.find(b"\r\n\r\n")
+            # (gunicorn's parser skips empty lines before a request line: so does this,
+            # else "\r\n\r\n" alone would hand a thread a request still to come)
+            start = len(buffer) - len(buffer.lstrip(b"\r\n"))
+            end = buffer.find(b"\r\n\r\n", start) if start < len(buffer) else -1
             if end < 0:
                 # Longer than any head gunicorn accepts: its parser says so (400).
                 return len(buffer) > self.head_limit()
@@ -289,8 +304,8 @@ class ReadAheadWorker(ThreadWorker):  # type: ignore[misc]
 
     def head_limit(self) -> int:
         cfg = self.cfg
-        return (cfg.limit_request_line + 2
-                + cfg.limit_request_fields * (cfg.limit_request_field_size + 2) + 4)
+        return int(cfg.limit_request_line + 2
+                   + cfg.limit_request_fields * (cfg.limit_request_field_size + 2) + 4)
 
     def hand_over(self, state: Reading) -> None:
         """Give the request to a thread, what was read put back before gunicorn's parser."""
@@ -301,7 +316,7 @@ class ReadAheadWorker(ThreadWorker):  # type: ignore[misc]
             conn.parser = http.get_parser(self.cfg, conn.sock, conn.client)
         conn.parser.unreader.unread(bytes(state.buffer))
         conn.data_ready = True
-        self.enqueue_req(conn)
+        super().enqueue_req(conn)
 
     def drop(self, state: Reading, answer: bytes = b"") -> None:
         conn = state.conn

@@ -218,6 +218,11 @@ class Attack:
                     writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n")
                 elif kind == "slow-header":
                     writer.write(b"GET /rules/ HTTP/1.1\r\nHost: x\r\n")
+                elif kind == "pipelined":  # a whole request, and half of the next
+                    writer.write(b"GET /rules/ HTTP/1.1\r\nHost: x\r\n\r\n"
+                                 b"GET /rules/ HTTP/1.1\r\nHost: x\r\n")
+                elif kind == "blank-lines":  # (allowed before a request line)
+                    writer.write(b"\r\n\r\n")
                 elif kind == "slow-body":
                     writer.write(b"POST /api/v1/rules HTTP/1.1\r\nHost: x\r\n"
                                  b"Content-Type: application/json\r\n"
@@ -281,9 +286,11 @@ def test_make_serve_answers_the_phones_while_600_slow_connections_hang_on(
 def test_a_slow_body_costs_no_thread_and_a_stalled_big_one_is_let_go(
         member: tuple[str, int, str]) -> None:
     """One worker with one thread: 50 clients sending a small JSON body a byte a second
-    (read ahead, never given to the thread: answered 408 after BODY_TIMEOUT) and one
-    stalling in the middle of a big form (given to the thread, which waits BODY_TIMEOUT
-    seconds on a read, then takes the client as gone) leave the phone answered."""
+    (read ahead, never given to the thread: answered 408 after BODY_TIMEOUT), 50 sending
+    a request and half of the next one on the same connection, 50 sending only the empty
+    lines that may come before a request, and one stalling in the middle of a big form
+    (given to the thread, which waits BODY_TIMEOUT seconds on a read, then takes the
+    client as gone) leave the phone answered."""
     url, game_id, cookie = member
     with table_server(url, HOST="127.0.0.1", SECRET_KEY=SECRET, WORKERS="1", THREADS="1",
                       BODY_TIMEOUT="3") as (port, _lines):
@@ -292,8 +299,9 @@ def test_a_slow_body_costs_no_thread_and_a_stalled_big_one_is_let_go(
             # A form of 1.5 MB (pages take up to 2 MB): more than is read ahead.
             big.sendall(b"POST /leagues/new HTTP/1.1\r\nHost: x\r\nContent-Type: application/"
                         b"x-www-form-urlencoded\r\nContent-Length: 1500000\r\n\r\nname=")
-            with Attack(port, each=50, kinds=("slow-body",)):
+            with Attack(port, each=50, kinds=("slow-body", "pipelined", "blank-lines")) as attack:
                 phone(port, game_id, cookie)
+                attack.wait_closed(("slow-body", "pipelined", "blank-lines"))
             big.settimeout(PROBE_TIMEOUT)
             answer = big.recv(4096)  # the thread let it go: an answer, or the end
             assert answer == b"" or answer.startswith(b"HTTP/1.1 4"), answer
