@@ -141,8 +141,9 @@ def server(kind: str, url: str, command: str | None) -> Iterator[tuple[int, int]
         env.update(HOST="127.0.0.1", PORT=str(port))
     else:
         argv = [part.replace("{bind}", f"127.0.0.1:{port}") for part in serve_command()]
-    process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, start_new_session=True)
+    log = Path(f"/tmp/slow_clients_server_{port}.log")
+    process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log.open("wb"),
+                               stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -152,16 +153,18 @@ def server(kind: str, url: str, command: str | None) -> Iterator[tuple[int, int]
             except OSError:
                 pass
             if process.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"{argv} did not start")
+                raise SystemExit(f"{argv} did not start:\n{log.read_text()[-2000:]}")
             time.sleep(0.2)
         yield port, process.pid
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        log.unlink(missing_ok=True)
 
 
 def tree_cpu_seconds(pid: int) -> float:
@@ -389,6 +392,12 @@ def postgres_url(name: str) -> str:
     return f"postgresql+psycopg://scorebook:scorebook@127.0.0.1:{port}/{name}"
 
 
+def cpu(ms: float) -> str:
+    """A process tree's CPU per probe; a negative one: workers were killed meanwhile (a
+    sync worker's timeout), taking their CPU time with them."""
+    return f"{ms:.1f}" if ms >= 0 else "n/a (workers killed)"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--servers", default="run,serve")
@@ -410,7 +419,7 @@ def main() -> int:
     args = parser.parse_args()
     raise_open_files(4 * args.each * len(KINDS) + 256)
     results = []
-    for kind in args.servers.split(","):
+    for kind in args.servers.split(",") if not args.command else ["command"]:
         name = f"slow_clients_{kind}_{os.getpid()}"
         if args.database == "postgresql":
             url = postgres_url(name)
@@ -438,7 +447,7 @@ def main() -> int:
               f"{h['p95'] / b['p95']:.2f} | {failed} of {asked}"
               f"{' (gave up)' if failed >= args.give_up else ''} | "
               f"{' / '.join(str(r['closed'][k]) for k in KINDS)} | "
-              f"{r['base_cpu_ms']:.1f} / {r['hit_cpu_ms']:.1f} | "
+              f"{r['base_cpu_ms']:.1f} / {cpu(r['hit_cpu_ms'])} | "
               f"{'—' if r['held'] is None else r['held']} | "
               f"{r['load'][0]:.1f} → {r['load'][1]:.1f} |")
         for failure in r["hit_failed"][:5]:
