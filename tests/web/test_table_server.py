@@ -107,7 +107,10 @@ def table_server(database: str, **env: str) -> Iterator[tuple[int, list[str]]]:
 
 
 def get(port: int, path: str = "/") -> tuple[int, str]:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as answer:
+    # The banner comes once gunicorn listens; its workers may take a while longer to load
+    # the app on a busy machine (11 s seen at a load average of 20), and the first
+    # request waits for them.
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=60) as answer:
         return answer.status, answer.read().decode()
 
 
