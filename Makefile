@@ -16,7 +16,8 @@ help:
 	@echo "make run      serve the table: every phone on this Wi-Fi, port 5000, with a QR code of"
 	@echo "             the address (SQLite in instance/); HOST=127.0.0.1 make run: this computer only"
 	@echo "make dev      Flask's auto-reloading development server on http://127.0.0.1:5000"
-	@echo "make serve    gunicorn, WORKERS=4 on BIND=127.0.0.1:8000, after flask db upgrade (DATABASE_URL)"
+	@echo "make serve    gunicorn, WORKERS=4 x THREADS=4 on BIND=127.0.0.1:8000, after flask db upgrade"
+	@echo "             (DATABASE_URL); slow clients cost no thread (HEADER_TIMEOUT, BODY_TIMEOUT)"
 	@echo "make test     lint, then the test suite on every core (TEST_WORKERS=auto)"
 	@echo "make test-pg  the test suite on PostgreSQL (installs and starts it: needs root)"
 	@echo "make lint     ruff on everything, mypy --strict on referee/, the services and the models,"
@@ -76,8 +77,9 @@ lock: venv
 	$(UV_COMPILE) --extra dev --extra pg -o $(PG_LOCK)
 	$(UV_COMPILE) --extra dev -c $(PG_LOCK) -o $(LOCK)
 
-# The table's server (scorebook/table.py): gunicorn with threaded workers on HOST:PORT,
-# printing the address the phones open and its QR code once it listens.
+# The table's server (scorebook/table.py): gunicorn with threaded workers on HOST:PORT
+# (make serve's worker: scorebook/serving.py), printing the address the phones open and
+# its QR code once it listens.
 HOST ?= 0.0.0.0
 PORT ?= 5000
 run: $(APP_VENV) babel-compile db-upgrade
@@ -87,12 +89,15 @@ run: $(APP_VENV) babel-compile db-upgrade
 dev: $(APP_VENV) babel-compile db-upgrade
 	$(FLASK) run --debug --host 127.0.0.1 --port $(PORT)
 
-# Production: gunicorn's sync workers on the configured database (DATABASE_URL,
-# else the SQLite file in instance/). GUNICORN_ARGS adds options, e.g. --access-logfile -.
+# Production: gunicorn on the configured database (DATABASE_URL, else the SQLite file in
+# instance/), WORKERS processes of THREADS threads (4) each, every request read ahead
+# before a thread takes it (scorebook/serving.py: HEADER_TIMEOUT, BODY_TIMEOUT). The
+# same worker as make run's. GUNICORN_ARGS adds options, e.g. --access-logfile -.
 WORKERS ?= 4
 BIND ?= 127.0.0.1:8000
 serve: $(APP_VENV) babel-compile db-upgrade
-	$(BIN)/gunicorn --workers $(WORKERS) --bind $(BIND) $(GUNICORN_ARGS) "app:create_app()"
+	$(BIN)/gunicorn --config python:scorebook.serving --workers $(WORKERS) --bind $(BIND) \
+		$(GUNICORN_ARGS) "app:create_app()"
 
 db-upgrade: $(APP_VENV)
 	@if ls migrations/versions/*.py >/dev/null 2>&1; then \

@@ -131,7 +131,7 @@ def configure_extensions(app: Flask) -> None:
     migrate.init_app(app, db)
     csrf.init_app(app)
     limiter.init_app(app)  # the password and invite endpoints, and the referee API
-    security.init_app(app)  # headers, cookies, proxies
+    security.init_app(app)  # headers, cookies (proxies and HSTS: init_front, below)
     membership.init_app(app)  # who may see what: every request checked before its view
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals["get_locale"] = get_locale
@@ -140,6 +140,7 @@ def configure_extensions(app: Flask) -> None:
     assets.init_app(app)  # versioned static URLs cached for good, and the one stylesheet
     pages.init_app(app)  # a game's pages kept whole, the CSRF token put in per answer
     poll.init_app(app)  # a member's version poll answered before Flask: one statement
+    security.init_front(app)  # last, so outermost: trusted proxies' headers, then HSTS
     with app.app_context():
         for engine in db.engines.values():
             if engine.dialect.name == "sqlite":

@@ -53,6 +53,10 @@ class DefaultConfig:
     # -Proto and -Host (nginx: 1). The rate limits count per client address, and the
     # Secure cookie follows the scheme, only if this is right.
     TRUSTED_PROXIES = 0
+    # Strict-Transport-Security on every answer over HTTPS (never over plain http): for
+    # this many seconds the browser opens the site over HTTPS only (a year; 0 tells it
+    # to forget). Browsers ignore it on an IP address, such as make run's on the LAN.
+    HSTS_MAX_AGE = 365 * 24 * 3600
 
     # Rate limits (Flask-Limiter) on the password and invite endpoints, per client
     # address; only failed tries count. Each gunicorn worker counts alone with
@@ -111,6 +115,7 @@ def _secure_setting(value: str) -> bool | str:
 ENVIRONMENT_SETTINGS = {
     "SESSION_COOKIE_SECURE": _secure_setting,
     "TRUSTED_PROXIES": int,
+    "HSTS_MAX_AGE": int,
     "RATELIMIT_STORAGE_URI": str,
     "PUBLIC_URL": str,
 }

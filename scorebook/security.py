@@ -7,12 +7,21 @@
   ``SESSION_COOKIE_SECURE`` is True, or, with the default ``"auto"``, whenever the
   request came over HTTPS (so ``make run`` still serves phones on the LAN over http).
 - ``TRUSTED_PROXIES`` reverse proxies are believed about the client's address,
-  scheme and host (Werkzeug's ProxyFix).
+  scheme and host (Werkzeug's ProxyFix, the outermost WSGI layer: the answers given
+  before Flask, :mod:`scorebook.web.poll` and :mod:`scorebook.web.pages`, see the
+  request as Flask does).
+- Every answer to a request that came over HTTPS — served with ``CERTFILE``/``KEYFILE``,
+  or through a trusted proxy that says ``X-Forwarded-Proto: https`` — carries
+  ``Strict-Transport-Security: max-age=HSTS_MAX_AGE`` (those given before Flask too);
+  never one over plain http, where the phones on a LAN are served.
 - Who may see what is checked before every view by
   :func:`scorebook.web.membership.check_request` (registered by ``app.py`` next to this).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from flask import Flask, Response, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
@@ -65,10 +74,42 @@ def add_security_headers(response: Response) -> Response:
     return response
 
 
+class StrictTransport:
+    """WSGI: ``Strict-Transport-Security`` on every answer to a request that came over
+    HTTPS (``wsgi.url_scheme``, which the trusted proxies' ProxyFix, outside this, has
+    set from ``X-Forwarded-Proto``), whoever answers it: Flask, or the kept pages and
+    the version poll before it."""
+
+    def __init__(self, wrapped: Callable[..., Iterable[bytes]], max_age: int) -> None:
+        self.wrapped = wrapped
+        self.header = ("Strict-Transport-Security", f"max-age={max_age}")
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]
+                 ) -> Iterable[bytes]:
+        if environ.get("wsgi.url_scheme") != "https":
+            return self.wrapped(environ, start_response)
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            if not any(name.lower() == "strict-transport-security" for name, _ in headers):
+                headers = [*headers, self.header]
+            return start_response(status, headers, exc_info)
+
+        return self.wrapped(environ, start)
+
+
 def init_app(app: Flask) -> None:
+    app.session_interface = SessionInterface()
+    app.after_request(add_security_headers)
+
+
+def init_front(app: Flask) -> None:
+    """The outermost WSGI layers, wrapped last (after every other ``wsgi_app`` layer):
+    the trusted proxies' headers read first, then HSTS added to whatever answers."""
+    max_age = int(app.config["HSTS_MAX_AGE"])
+    if max_age < 0:
+        raise ValueError(f"HSTS_MAX_AGE must be 0 or more seconds, not {max_age}")
+    app.wsgi_app = StrictTransport(app.wsgi_app, max_age)  # type: ignore[method-assign]
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
     if proxies > 0:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
-    app.session_interface = SessionInterface()
-    app.after_request(add_security_headers)

@@ -1,12 +1,14 @@
 """``make run``: serve the table — every phone on the same Wi-Fi — from this computer.
 
-``python -m scorebook.table`` runs the app under gunicorn (threaded workers: a
+``python -m scorebook.table`` runs the app under gunicorn (threaded workers whose
+requests are read ahead, :mod:`scorebook.serving`, as ``make serve`` runs it: a
 production server, not Flask's development one) on every interface, port 5000, and
 once the socket is listening prints the address the phones should open — this
 computer's address on the local network — with a QR code of it for their cameras.
 
 Environment: ``HOST`` (default ``0.0.0.0``, every interface; ``127.0.0.1`` keeps the
 site private to this computer), ``PORT`` (5000), ``WORKERS`` (2) and ``THREADS`` (4),
+``HEADER_TIMEOUT`` (10 s) and ``BODY_TIMEOUT`` (30 s) (:mod:`scorebook.serving`),
 ``CERTFILE`` and ``KEYFILE`` to serve HTTPS with a certificate the phones trust, and
 everything the app itself reads (``DATABASE_URL``, ``SECRET_KEY``, ...).  Serving the
 network, it sets ``PUBLIC_URL`` to the address it prints (unless set already), so the
@@ -28,6 +30,7 @@ from typing import Any
 import segno
 from babel.support import NullTranslations, Translations
 
+from scorebook import serving
 from scorebook.lan import ALL_INTERFACES, is_loopback_host, lan_address, site_url
 
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
@@ -156,17 +159,16 @@ def qr_lines(url: str) -> list[str]:
 
 
 def gunicorn_options(settings: Settings, when_ready: Callable[[Any], None]) -> dict[str, Any]:
+    # The worker, its threads and timeouts are make serve's too (scorebook/serving.py:
+    # requests read ahead, so slow or idle connections hold no thread).
     options: dict[str, Any] = {
+        **serving.options({"THREADS": str(settings.threads)}),
         "bind": [settings.bind],
         "workers": settings.workers,
-        "threads": settings.threads,
-        "worker_class": "gthread",
         # The banner must stay in view: only problems are logged, not every request.
         "loglevel": "warning",
         "accesslog": None,
         "when_ready": when_ready,
-        # Phones keep their connection open between polls of the live pages.
-        "keepalive": 5,
     }
     if settings.certfile:
         options["certfile"] = settings.certfile
@@ -179,6 +181,7 @@ def main(environ: MutableMapping[str, str] | None = None) -> None:
 
     environ = os.environ if environ is None else environ
     settings = Settings(environ)
+    serving.check_timeouts(environ)
     url = table_url(settings)
     if url and not settings.public_url:
         environ["PUBLIC_URL"] = url  # the workers' apps make their links with it

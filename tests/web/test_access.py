@@ -484,6 +484,65 @@ def test_security_headers_on_every_answer(client: FlaskClient) -> None:
         assert headers["X-Content-Type-Options"] == "nosniff"
 
 
+def hsts_answers(app: Flask, base: str, **headers: str) -> dict[str, str | None]:
+    """Strict-Transport-Security of each kind of answer, asked at ``base``: pages Flask
+    renders, a static file, and the ones given before Flask (the scoreboard kept whole,
+    the version poll), a phone's own game's."""
+    from tests.web.test_kept_pages import served
+
+    client = app.test_client()
+    created = client.post(base + "/games/new", headers=headers, data={
+        "players-0": "Ann", "players-1": "Ben", "family": "rummy-500", "first_dealer": "0",
+        "min_natural_cards": "1"})
+    assert created.status_code == 302
+    game = int(created.headers["Location"].rsplit("/", 1)[1])
+    found: dict[str, str | None] = {"redirect": created.headers.get(
+        "Strict-Transport-Security")}
+    for name, path in (("page", "/rules/"), ("missing", "/no-such-page"),
+                       ("static", "/static/css/app.css"), ("flask board", f"/games/{game}")):
+        answer = client.get(base + path, headers=headers)
+        found[name] = answer.headers.get("Strict-Transport-Security")
+    before = served(app)
+    kept = client.get(base + f"/games/{game}", headers=headers)
+    assert kept.status_code == 200 and served(app) == before + 1  # before Flask
+    found["kept board"] = kept.headers.get("Strict-Transport-Security")
+    poll = client.get(base + f"/games/{game}/version", headers=headers)
+    assert poll.status_code == 200
+    found["poll"] = poll.headers.get("Strict-Transport-Security")
+    return found
+
+
+def test_hsts_on_every_answer_over_https_and_never_over_http(
+        make_app: Callable[..., Flask]) -> None:
+    over_https = hsts_answers(make_app(), "https://localhost")
+    assert set(over_https.values()) == {"max-age=31536000"}, over_https
+    over_http = hsts_answers(make_app(), "http://localhost")
+    assert set(over_http.values()) == {None}, over_http
+    # A client cannot ask for it over plain http when no proxy is trusted...
+    claimed = hsts_answers(make_app(), "http://localhost", **{"X-Forwarded-Proto": "https"})
+    assert set(claimed.values()) == {None}, claimed
+    # ...but a trusted proxy that was asked over HTTPS can, and its setting is the age.
+    proxied = hsts_answers(make_app(TRUSTED_PROXIES=1, HSTS_MAX_AGE=600), "http://localhost",
+                           **{"X-Forwarded-Proto": "https"})
+    assert set(proxied.values()) == {"max-age=600"}, proxied
+    plain_proxy = hsts_answers(make_app(TRUSTED_PROXIES=1), "http://localhost",
+                               **{"X-Forwarded-Proto": "http"})
+    assert set(plain_proxy.values()) == {None}, plain_proxy
+
+
+def test_hsts_max_age_from_the_environment(monkeypatch: pytest.MonkeyPatch,
+                                           tmp_path: object) -> None:
+    from app import create_app
+
+    monkeypatch.setenv("HSTS_MAX_AGE", "0")  # tells the browsers to forget it
+    app = create_app(instance_path=str(tmp_path))
+    answer = app.test_client().get("https://localhost/rules/")
+    assert answer.headers["Strict-Transport-Security"] == "max-age=0"
+    monkeypatch.setenv("HSTS_MAX_AGE", "-1")
+    with pytest.raises(ValueError, match="HSTS_MAX_AGE"):
+        create_app(instance_path=str(tmp_path))
+
+
 def test_access_pages_have_no_inline_scripts_or_styles(app: Flask, owner: FlaskClient) -> None:
     league = league_of(app, start(owner))
     link = make_link(owner, league.id, "scorer")

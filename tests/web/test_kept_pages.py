@@ -20,8 +20,9 @@ TOKEN = re.compile(r'name="csrf_token"(?: type="hidden")? value="([^"]+)"')
 
 def served(app: Flask) -> int:
     wsgi = app.wsgi_app
-    while not isinstance(wsgi, PageMiddleware):  # (inside the version poll's)
-        wsgi = wsgi.wrapped  # type: ignore[attr-defined]
+    # (inside the version poll's, HSTS's and the trusted proxies' ProxyFix, whose is .app)
+    while not isinstance(wsgi, PageMiddleware):
+        wsgi = getattr(wsgi, "wrapped", None) or wsgi.app  # type: ignore[attr-defined]
     return wsgi.served
 
 

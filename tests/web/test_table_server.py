@@ -115,6 +115,9 @@ def table_server(database: str, **env: str) -> Iterator[tuple[int, list[str]]]:
 
 
 def get(port: int, path: str = "/") -> tuple[int, str]:
+    # The banner comes once gunicorn listens; its workers may take a while longer to load
+    # the app on a busy machine (11 s seen at a load average of 20), and the first
+    # request waits for them.
     with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=PATIENCE_S) as answer:
         return answer.status, answer.read().decode()
 
@@ -169,7 +172,9 @@ def test_the_phones_address_and_the_server_settings() -> None:
     private = table.Settings({"HOST": "127.0.0.1"})
     assert table.table_url(private) is None
     options = table.gunicorn_options(table.Settings({"PORT": "5001"}), lambda server: None)
-    assert options["bind"] == ["0.0.0.0:5001"] and options["worker_class"] == "gthread"
+    assert options["bind"] == ["0.0.0.0:5001"]
+    # make serve's worker (scorebook/serving.py): gthread with its requests read ahead
+    assert options["worker_class"] == "scorebook.serving.ReadAheadWorker"
     assert options["threads"] >= 2
     tls = table.Settings({"CERTFILE": "c.pem", "KEYFILE": "k.pem", "PORT": "443"})
     assert tls.url("192.168.1.23") == "https://192.168.1.23"
