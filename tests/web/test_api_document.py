@@ -288,7 +288,8 @@ CASES = [
     ("/score/hand", {"players": [{"name": "Ann"}]}, False),  # one player
     ("/score/game", {"totals": [510.0, 20]}, True),
     ("/score/game", {"totals": [510, 20], "names": ["Ann"]}, True),  # names-mismatch
-    ("/arrange", {"cards": " ".join(["2s"] * 31)}, False),
+    ("/arrange", {"cards": " ".join(["2s"] * 41)}, False),  # at most 40 cards
+    ("/arrange", {"cards": " ".join(["2s"] * 31)}, True),  # too-many-copies
 ]
 
 
