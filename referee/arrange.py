@@ -526,7 +526,7 @@ class Step:
         return f"{cards} on {self.meld_id}" if self.meld_id else cards
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Arrangement:
     """Cards split into melds; ``stranded`` could not be melded.
 
@@ -543,6 +543,28 @@ class Arrangement:
     @property
     def complete(self) -> bool:
         return not self.stranded
+
+
+# A frozen dataclass sets each field through object.__setattr__ in __init__; the plain
+# hands (most questions, and the cheapest) make theirs by the fields' slots directly.
+_NEW_ARRANGEMENT = object.__new__
+_SET_MELDS = vars(Arrangement)["melds"].__set__
+_SET_STRANDED = vars(Arrangement)["stranded"].__set__
+_SET_VALUE = vars(Arrangement)["value"].__set__
+_SET_EXACT = vars(Arrangement)["exact"].__set__
+_SET_CEILING = vars(Arrangement)["ceiling"].__set__
+
+
+def _exact(melds: tuple[Reading, ...], stranded: tuple[Card, ...], value: int
+           ) -> Arrangement:
+    """``Arrangement(melds, stranded, value)``, the best (made faster)."""
+    found: Arrangement = _NEW_ARRANGEMENT(Arrangement)
+    _SET_MELDS(found, melds)
+    _SET_STRANDED(found, stranded)
+    _SET_VALUE(found, value)
+    _SET_EXACT(found, True)
+    _SET_CEILING(found, None)
+    return found
 
 
 def _listing_key(card: Card) -> tuple[bool, str, int]:
@@ -1688,12 +1710,13 @@ class _Sweep:
         return self.potential + self.jokers * self.joker_score
 
     def _anyway(self) -> tuple[int, list[Any], tuple[int, int, int, int]] | None:
-        """An arrangement when the limit came before any: the narrowest pass, whose
-        work is small whatever the cards (a few states a step), past the limit."""
-        self.limit = 1 << 62
+        """An arrangement when the limit came before any: the narrowest pass (a few
+        states a step), with half the limit again at most; None if even that is not
+        enough (hands far larger than any question takes)."""
+        self.limit = self.work + self.limit // 2
         try:
             return self.run(beam=2)
-        except SearchTooLarge:  # more kinds of open runs than a state can name
+        except SearchTooLarge:
             return None
 
     @staticmethod
@@ -2099,135 +2122,10 @@ _LISTED_SUITS = tuple(sorted(SUITS))  # the suits in listing order: C D H S
 _PLAIN_STATES = 4000  # beyond this, the sweep's bounded search takes over
 
 
-class _Plain:
-    __slots__ = ("rules", "memo", "scores", "low_ace", "high", "work")
-
-    def __init__(self, rules: RuleSet) -> None:
-        self.rules = rules
-        self.memo: dict[int, tuple[int, Any]] = {}
-        self.high = rules.aces_high
-        self.scores, self.low_ace, _prefix = _plain_scores(rules)
-        self.work = 0
-
-    def best(self, mask: int, ceiling: int) -> int:
-        """The best score of the cards of ``mask`` (``ceiling``: their scores added up,
-        every card melded for free); the memo keeps the move."""
-        memo = self.memo
-        found = memo.get(mask)
-        if found is not None:
-            return found[0]
-        self.work += 1
-        if self.work > _PLAIN_STATES:
-            raise SearchTooLarge(self.work, _PLAIN_STATES)
-        low = mask & -mask
-        bit = low.bit_length() - 1
-        rank = bit & 15
-        rest = mask ^ low
-        top = -1
-        move: Any = None
-        scores = self.scores
-        each = scores[rank]
-        # sets: the other suits of this rank still here, in suit order (S H D C)
-        choices = _SET_CHOICES.get(rest & _SET_ALL[bit])
-        if choices is not None:
-            for used, size in choices:
-                after = rest & ~used
-                if after:
-                    got = memo.get(after)
-                    later = (got[0] if got is not None
-                             else self.best(after, ceiling - size * each))
-                else:
-                    later = 0
-                score = each * size - _MELD + later
-                if score > top:
-                    top, move = score, ("set", low | used, 0)
-        # runs from this card up (an ace: from the bottom, then ending high)
-        step = low << 1
-        if rest & step and rest & step << 1:
-            used = low
-            total = self.low_ace if rank == 1 else each
-            upper = each
-            length = 1
-            for higher in range(rank + 1, 14):
-                if not rest & step:
-                    break
-                used |= step
-                step <<= 1
-                total += scores[higher]
-                upper += scores[higher]
-                length += 1
-                if length >= 3:
-                    after = mask & ~used
-                    if after:
-                        got = memo.get(after)
-                        later = (got[0] if got is not None
-                                 else self.best(after, ceiling - upper))
-                    else:
-                        later = 0
-                    score = total - _MELD + later
-                    if score > top:
-                        top, move = score, ("run", used, rank)
-        if rank == 1 and self.high and rest >> (bit - 1 + 12) & 3 == 3:
-            used = low
-            total = each
-            base = bit - 1
-            for lower in range(13, 1, -1):
-                step = 1 << (base + lower)
-                if not rest & step:
-                    break
-                used |= step
-                total += scores[lower]
-                if lower <= 12:
-                    after = mask & ~used
-                    if after:
-                        got = memo.get(after)
-                        later = (got[0] if got is not None
-                                 else self.best(after, ceiling - total))
-                    else:
-                        later = 0
-                    score = total - _MELD + later
-                    if score > top:
-                        top, move = score, ("high", used, lower)
-        # stranding it comes first among equals; it is not tried when a meld already
-        # beats everything the other cards could make without it
-        if not rest:
-            if top < 0:
-                top, move = 0, None
-        elif top < ceiling - each:
-            got = memo.get(rest)
-            alone = got[0] if got is not None else self.best(rest, ceiling - each)
-            if alone >= top:
-                top, move = alone, None
-        memo[mask] = (top, move)
-        return top
-
-    def ceiling(self, mask: int) -> int:
-        scores = self.scores
-        total = 0
-        while mask:
-            low = mask & -mask
-            total += scores[(low.bit_length() - 1) & 15]
-            mask ^= low
-        return total
-
-    def melds(self, mask: int) -> list[Reading]:
-        out = []
-        memo = self.memo
-        while mask:
-            move = memo[mask][1]
-            low = mask & -mask
-            if move is None:
-                mask ^= low
-                continue
-            kind, used, _extra = move
-            # a run ending with the ace high: by run position, the ace at 14
-            key = used ^ low | low << 13 if kind == "high" else used
-            out.append(_PLAIN_MELDS.get(key) or _plain_meld(key))
-            mask &= ~used
-        return out
+_PlainScores = tuple[list[int], int, list[int], bool, tuple[list[int], list[int]]]
 
 
-def _plain_scores(rules: RuleSet) -> tuple[list[int], int, list[int]]:
+def _plain_scores(rules: RuleSet) -> _PlainScores:
     """``_plain_scores_of`` the rules, the last rules asked about answered at once (a
     rule set hashes all its fields)."""
     global _LAST_SCORES
@@ -2240,9 +2138,11 @@ def _plain_scores(rules: RuleSet) -> tuple[list[int], int, list[int]]:
 
 
 @lru_cache(maxsize=64)
-def _plain_scores_of(rules: RuleSet) -> tuple[list[int], int, list[int]]:
+def _plain_scores_of(rules: RuleSet) -> _PlainScores:
     """The score of each rank melded (value and points kept out of the hand), of an ace
-    melded low, and the scores of the run positions 1 to ``p`` added up, by ``p``."""
+    melded low, the scores of the run positions 1 to ``p`` added up, by ``p``, whether
+    an ace may lie high, and the scores of the ranks of each 7-bit half of a suit's bits
+    added up (ranks 0-6, 7-13), by those 7 bits."""
     scores = [0] * 15
     for rank in range(1, 14):
         value = card_value(natural_card(rank, "S"), rules)
@@ -2252,10 +2152,12 @@ def _plain_scores_of(rules: RuleSet) -> tuple[list[int], int, list[int]]:
     prefix = [0] * 15
     for p in range(1, 15):
         prefix[p] = prefix[p - 1] + (low if p == 1 else scores[1 if p == 14 else p])
-    return scores, low, prefix
+    halves = ([sum(scores[r] for r in range(7) if row >> r & 1) for row in range(128)],
+              [sum(scores[7 + r] for r in range(7) if row >> r & 1) for row in range(128)])
+    return scores, low, prefix, rules.aces_high, halves
 
 
-_LAST_SCORES: tuple[object, tuple[list[int], int, list[int]]] = (None, ([], 0, []))
+_LAST_SCORES: tuple[object, _PlainScores] = (None, ([], 0, [], False, ([], [])))
 
 # A plain hand is one int: 16 bits a suit (listing order C D H S), bit r the card of rank
 # r.  For each bit: the card; the bits of the other suits of its rank, in suit order
@@ -2296,12 +2198,24 @@ _PLAIN_SHIFT = {s: 16 * i for i, s in enumerate(_LISTED_SUITS)}
 _SUIT_POSITIONS = [tuple(_PLAIN_CARDS[16 * i + (1 if p == 14 else p)] if p else JOKER
                          for p in range(15)) for i in range(4)]
 _RANK_BITS = [sum(1 << (16 * i + r) for i in range(4)) for r in range(16)]
+# each card's bit, by suit (a joker's suit is "") and rank
+_CARD_BITS = {s: [0] + [1 << (16 * i + r) for r in range(1, 14)]
+              for i, s in enumerate(_LISTED_SUITS)}
+_CARD_BITS[""] = [0] * 14
 
 
 
 
 def _plain_cards(mask: int) -> tuple[Card, ...]:
     """The cards of a plain hand, in listing order."""
+    if mask.bit_count() <= 3:  # a few: bit by bit
+        cards = _PLAIN_CARDS
+        found = []
+        while mask:
+            low = mask & -mask
+            found.append(cards[low.bit_length() - 1])
+            mask ^= low
+        return tuple(found)
     rows = _ROW_CARDS
     return (rows[0][mask & 127] + rows[1][mask >> 7 & 127]
             + rows[2][mask >> 16 & 127] + rows[3][mask >> 23 & 127]
@@ -2309,13 +2223,21 @@ def _plain_cards(mask: int) -> tuple[Card, ...]:
             + rows[6][mask >> 48 & 127] + rows[7][mask >> 55 & 127])
 
 
-def _plain_unique(mask: int, left: int, keep: int, covered: int, jokers: Sequence[Card],
+def _plain_unique(mask: int, left: int, keep: int, covered: int, jokers: int,
                   rules: RuleSet) -> Arrangement:
     """The arrangement of a plain hand whose melds cannot overlap: a set of every rank of
     ``keep`` (the ranks held in three suits or more) and a run of every block of
     ``covered`` (each suit's 16 bits by run position, 14 the ace again), listed as the
     search lists them (by their lowest card); ``left``: the cards of no meld."""
-    scores, _low, prefix = _plain_scores(rules)
+    scores, _low, prefix, _high, _halves = _plain_scores(rules)
+    melds, total = _unique_melds(mask, keep, covered, scores, prefix)
+    return _exact(tuple(melds), _plain_cards(left) + (JOKER,) * jokers, total // _VALUE)
+
+
+def _unique_melds(mask: int, keep: int, covered: int, scores: list[int], prefix: list[int]
+                  ) -> tuple[list[Reading], int]:
+    """The melds of ``_plain_unique`` in the search's order (by their lowest card), and
+    their cards' scores added up."""
     found: list[tuple[int, Reading]] = []
     total = 0
     while covered:
@@ -2339,8 +2261,7 @@ def _plain_unique(mask: int, left: int, keep: int, covered: int, jokers: Sequenc
         total += here.bit_count() * scores[rank]
     if len(found) > 1:
         found.sort()
-    return Arrangement(tuple([r for _, r in found]), (*_plain_cards(left), *jokers),
-                       total // _VALUE)
+    return [r for _, r in found], total
 
 
 # the melds of plain hands, shared like the cards: by their cards' bits, runs by position
@@ -2370,22 +2291,209 @@ _LOW_ACES = _LANES << 1
 _HIGH_ACES = _LANES << 14
 
 
-def _plain_arrangement(mask: int, jokers: Sequence[Card], rules: RuleSet
-                       ) -> Arrangement | None:
+class _Plain:
+    __slots__ = ("rules", "memo", "scores", "low_ace", "prefix", "high", "halves", "work")
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.memo: dict[int, tuple[int, Any]] = {}
+        self.scores, self.low_ace, self.prefix, self.high, self.halves = _plain_scores(rules)
+        self.work = 0
+
+    def best(self, mask: int, ceiling: int, lanes: int = _LANES, low_aces: int = _LOW_ACES,
+             high_aces: int = _HIGH_ACES, set_choices: dict[int, tuple[tuple[int, int], ...]]
+             = _SET_CHOICES, set_all: list[int] = _SET_ALL, rank_bits: list[int] = _RANK_BITS
+             ) -> int:
+        """The best score of the cards of ``mask`` (``ceiling``: their scores added up,
+        every card melded for free); the memo keeps the move.  (Its callers look in the
+        memo first; the module's tables come in as arguments, read faster.)"""
+        memo = self.memo
+        if len(memo) >= _PLAIN_STATES:
+            self.work = len(memo)
+            raise SearchTooLarge(self.work, _PLAIN_STATES)
+        # no card both of a set's rank and of a run, no ace both low and high: one way
+        # only (see _plain_arrangement), scored at once
+        a, b, c, d = mask & 0x7FFF, mask >> 16 & 0x7FFF, mask >> 32 & 0x7FFF, mask >> 48
+        keep = (a & b & (c | d)) | (c & d & (a | b))
+        sets = keep * lanes
+        wide = mask | (mask & low_aces) << 13 if self.high else mask
+        starts = wide & wide >> 1 & wide >> 2
+        covered = starts | starts << 1 | starts << 2
+        if not (covered & sets or covered & high_aces and (
+                covered & high_aces) >> 13 & (covered | sets)):
+            # every card that can be melded is, in the fewest melds: the cards' scores
+            # less those of the cards left out and the low aces' difference, less a
+            # meld per block of a suit and per set
+            top = ceiling - (covered & ~(covered << 1)).bit_count() - keep.bit_count()
+            left = mask & ~(sets | covered | (covered & high_aces) >> 13)
+            scores = self.scores
+            while left:
+                low = left & -left
+                top -= scores[(low.bit_length() - 1) & 15]
+                left ^= low
+            if covered & low_aces:
+                top -= (covered & low_aces).bit_count() * (scores[1] - self.low_ace)
+            memo[mask] = (top, ("unique", keep, covered))
+            return top
+        low = mask & -mask
+        bit = low.bit_length() - 1
+        rank = bit & 15
+        rest = mask ^ low
+        top = -1
+        move: Any = None
+        scores = self.scores
+        each = scores[rank]
+        # sets: the other suits of this rank still here, in suit order (S H D C)
+        others = rest & set_all[bit]
+        choices = set_choices.get(others)
+        if choices is not None:
+            four = len(choices) == 4
+            for used, size in choices:
+                after = rest & ~used
+                if four and size == 3 and self._alone(others & ~used, after):
+                    # the card of the rank left out has no run to join: it would be
+                    # stranded, and the set of all four (tried last) melds it too
+                    continue
+                if after:
+                    got = memo.get(after)
+                    later = (got[0] if got is not None
+                             else self.best(after, ceiling - size * each))
+                else:
+                    later = 0
+                score = each * size - 1 + later
+                if score > top:
+                    top, move = score, ("set", low | used, 0)
+        # runs from this card up (an ace: from the bottom, then ending high)
+        step = low << 1
+        if rest & step and rest & step << 1:
+            used = low
+            total = self.low_ace if rank == 1 else each
+            upper = each
+            length = 1
+            for higher in range(rank + 1, 14):
+                if not rest & step:
+                    break
+                used |= step
+                step <<= 1
+                total += scores[higher]
+                upper += scores[higher]
+                length += 1
+                if length >= 3:
+                    after = mask & ~used
+                    if (higher < 13 and rest & step and (higher < 11 or not self.high)
+                            and not (rest & step << 1 and rest & step << 2)
+                            and (after & rank_bits[higher + 1]).bit_count() < 3):
+                        # the next card of the row has no set and no run above it left:
+                        # it would be stranded, and the longer run (tried next) melds it
+                        continue
+                    if after:
+                        got = memo.get(after)
+                        later = (got[0] if got is not None
+                                 else self.best(after, ceiling - upper))
+                    else:
+                        later = 0
+                    score = total - 1 + later
+                    if score > top:
+                        top, move = score, ("run", used, rank)
+        if rank == 1 and self.high and rest >> (bit - 1 + 12) & 3 == 3:
+            used = low
+            total = each
+            base = bit - 1
+            for lower in range(13, 1, -1):
+                step = 1 << (base + lower)
+                if not rest & step:
+                    break
+                used |= step
+                total += scores[lower]
+                if lower <= 12:
+                    after = mask & ~used
+                    if after:
+                        got = memo.get(after)
+                        later = (got[0] if got is not None
+                                 else self.best(after, ceiling - total))
+                    else:
+                        later = 0
+                    score = total - 1 + later
+                    if score > top:
+                        top, move = score, ("high", used, lower)
+        # stranding it comes first among equals; it is not tried when a meld already
+        # beats everything the other cards could make without it
+        if not rest:
+            if top < 0:
+                top, move = 0, None
+        elif top < ceiling - each:
+            got = memo.get(rest)
+            alone = got[0] if got is not None else self.best(rest, ceiling - each)
+            if alone >= top:
+                top, move = alone, None
+        memo[mask] = (top, move)
+        return top
+
+    def _alone(self, card: int, mask: int) -> bool:
+        """Can the card of bit ``card``, the only one of its rank in ``mask``, join no run
+        of ``mask``?"""
+        at = card.bit_length() - 1
+        rank = at & 15
+        row = mask >> (at & ~15) & 0x3FFF
+        if self.high and row & 2:
+            row |= 1 << 14  # the ace again, high
+        row &= ~card >> (at & ~15)
+        if rank == 1:
+            row &= ~(1 << 14)
+        return not (row >> (rank + 1) & 3 == 3 or row >> (rank - 1) & 5 == 5
+                    or rank >= 2 and row >> (rank - 2) & 3 == 3
+                    or rank == 1 and self.high and row >> 12 & 3 == 3)
+
+    def ceiling(self, mask: int) -> int:
+        """The scores of the cards of ``mask`` added up (every card melded, for free)."""
+        low, high = self.halves
+        return (low[mask & 127] + high[mask >> 7 & 127] + low[mask >> 16 & 127]
+                + high[mask >> 23 & 127] + low[mask >> 32 & 127] + high[mask >> 39 & 127]
+                + low[mask >> 48 & 127] + high[mask >> 55 & 127])
+
+    def melds(self, mask: int) -> tuple[list[Reading], int]:
+        """The melds of the best arrangement of ``mask``, and their cards' bits."""
+        out = []
+        memo = self.memo
+        melded = 0
+        while mask:
+            move = memo[mask][1]
+            low = mask & -mask
+            if move is None:
+                mask ^= low
+                continue
+            kind, used, extra = move
+            if kind == "unique":  # the rest, one way only: its melds by their lowest card
+                out += _unique_melds(mask, used, extra, self.scores, self.prefix)[0]
+                # the cards of its runs (by position: an ace high back at its bit 1) and
+                # of its sets
+                melded |= ((extra | (extra & _HIGH_ACES) >> 13) & ~_HIGH_ACES
+                           | used * _LANES) & mask
+                return out, melded
+            # a run ending with the ace high: by run position, the ace at 14
+            key = used ^ low | low << 13 if kind == "high" else used
+            out.append(_PLAIN_MELDS.get(key) or _plain_meld(key))
+            mask &= ~used
+            melded |= used
+        return out, melded
+
+
+def _plain_arrangement(mask: int, jokers: int, rules: RuleSet) -> Arrangement | None:
     """The best arrangement of one deck's cards without jokers, as a plain hand (None:
-    too many ways, for the sweep)."""
+    too many ways, for the sweep); ``jokers``: how many jokers there are, stranded
+    (rules without jokers)."""
     a, b, c, d = mask & 0x7FFF, mask >> 16 & 0x7FFF, mask >> 32 & 0x7FFF, mask >> 48
     # ranks held in three suits or more, in every suit's bits; cards three in a row in a
     # suit, by run position (every suit at once: no run crosses a suit's bits 0 and 15)
     keep = (a & b & (c | d)) | (c & d & (a | b))
     sets = keep * _LANES
-    wide = mask | (mask & _LOW_ACES) << 13 if rules.aces_high else mask
+    wide = mask | (mask & _LOW_ACES) << 13 if _plain_scores(rules)[3] else mask
     starts = wide & wide >> 1 & wide >> 2
     covered = starts | starts << 1 | starts << 2
     high = covered & _HIGH_ACES
     meldable = mask & (sets | covered | high >> 13)
     if not meldable:
-        return Arrangement((), (*_plain_cards(mask), *jokers), 0)
+        return _exact((), _plain_cards(mask) + (JOKER,) * jokers, 0)
     # one way only: no card both of a set's rank and of a run, no ace both low and high
     # in its suit; then melding every card that can be, in the fewest melds (each
     # block of a suit as one run, each rank's three or four as one set), is the best
@@ -2397,13 +2505,12 @@ def _plain_arrangement(mask: int, jokers: Sequence[Card], rules: RuleSet
         top = plain.best(meldable, plain.ceiling(meldable))
     except SearchTooLarge:
         return None
-    melds = plain.melds(meldable)
-    for reading in melds:
-        for card in reading.cards:
-            mask &= ~(1 << (_PLAIN_SHIFT[card.suit] + card.rank))
+    plain.work = len(plain.memo)
+    melds, melded = plain.melds(meldable)
+    mask &= ~melded
     # the score's top bits are the melded value (the points kept and the melds counted
     # below them never reach a whole unit of value)
-    return Arrangement(tuple(melds), (*_plain_cards(mask), *jokers), top // _VALUE)
+    return _exact(tuple(melds), _plain_cards(mask) + (JOKER,) * jokers, top // _VALUE)
 
 
 def best_arrangement(cards: Iterable[Card], rules: RuleSet) -> Arrangement:
@@ -2414,26 +2521,17 @@ def best_arrangement(cards: Iterable[Card], rules: RuleSet) -> Arrangement:
     split (``exact``); for the few dense hands of two decks with jokers that would take
     longer, with the best split found by then and the most any split could meld
     (``ceiling``)."""
-    jokers = []
-    mask = 0
-    twice = False  # a second copy of a card: two decks, for the sweep
-    shift = _PLAIN_SHIFT
-    for card in cards:
-        rank = card.rank
-        if rank:
-            bit = 1 << (shift[card.suit] + rank)
-            if mask & bit:
-                twice = True
-            mask |= bit
-        else:
-            jokers.append(JOKER)
-    if not twice and (not jokers or not rules.jokers):
+    bits = [_CARD_BITS[card.suit][card.rank] for card in cards]  # a joker's is 0
+    mask = sum(bits)
+    jokers = bits.count(0)
+    # one deck's cards (no second copy: every bit added once) and no joker in play
+    if mask.bit_count() == len(bits) - jokers and (not jokers or not rules.jokers):
         plain = _plain_arrangement(mask, jokers, rules)
         if plain is not None:
             return plain
     start = _sorted(cards)
     naturals = [c for c in start if not c.is_joker]
-    built, exact, ceiling = _arrange(rules, naturals, len(jokers) if rules.jokers else 0)
+    built, exact, ceiling = _arrange(rules, naturals, jokers if rules.jokers else 0)
     if built is None:  # nothing found at all within the limit (never seen): no melds
         return Arrangement((), start, 0, False, max(ceiling, 0))
     built.melds.sort(key=lambda m: _meld_order(m[0]))
