@@ -402,16 +402,25 @@ def test_arrange_past_its_limit_answers_with_the_best_it_found(post, monkeypatch
     assert "stopped looking after 20 steps" in out["message"]
 
 
+# A hand the tiny limit stops short of its best: another split could meld more.
+SHORT = ["4C", "5C", "6C", "7C", "4D", "5D", "6D", "7D", "4H", "5H", "6H", "JK", "JK"]
+
+
 @pytest.mark.parametrize(("language", "words"), [
-    ("es", "dejó de buscar"), ("it", "ha smesso di cercare"), ("en", "stopped looking")])
+    ("es", "El árbitro dejó de buscar tras 20 pasos"),
+    ("it", "L'arbitro ha smesso di cercare dopo 20 passi"),
+    ("en", "The referee stopped looking after 20 steps"),
+])
 def test_arrange_says_it_stopped_looking_in_the_request_language(client, monkeypatch,
                                                                  language, words):
     monkeypatch.setattr("referee.arrange.ARRANGE_LIMIT", 20)
     response = client.post("/api/v1/arrange",
-                           json={"rules": PAGAT, "players": 5, "cards": DENSE},
+                           json={"rules": PAGAT, "players": 5, "cards": SHORT},
                            headers={"Accept-Language": language})
     assert response.status_code == 200
-    assert words in response.get_json()["message"]
+    out = response.get_json()
+    assert out["exact"] is False and out["message"].startswith(words)
+    assert f" {out['at_most'] - out['value']} " in out["message"]
 
 
 # Forty cards of two decks with four jokers, most of them from a few ranks: a hand the
