@@ -90,10 +90,10 @@ def _arrange_best_found(p: Mapping[str, Any]) -> str:
     if p["more"] > 0:
         return str(ngettext(
             "The referee stopped looking after %(steps)s steps, so this is the best "
-            "arrangement it found: another might meld up to %(num)s more point.",
+            "arrangement it found: another might meld up to %(points)s more point.",
             "The referee stopped looking after %(steps)s steps, so this is the best "
-            "arrangement it found: another might meld up to %(num)s more points.",
-            p["more"], steps=number(p["steps"]), num=number(p["more"])))
+            "arrangement it found: another might meld up to %(points)s more points.",
+            p["more"], steps=number(p["steps"]), points=number(p["more"])))
     return gettext("The referee stopped looking after %(steps)s steps: no arrangement melds "
                    "more points, but one with fewer melds or fewer points left in the hand "
                    "might exist.", steps=number(p["steps"]))
