@@ -197,6 +197,10 @@ def against_rlcard(rounds: int, count: int, before: bool) -> list[Comparison] | 
                                   for _ in range(count // 2)]),
         ("dense 16-card hands (16 of the 20 cards of 5 ranks)",
          [dense_hand(rng, 16, 5) for _ in range(count // 4)]),
+        ("random 30-card hands", [rng.sample(full_deck(jokers=0), 30)
+                                  for _ in range(count // 8)]),
+        ("dense 20-card hands (20 of the 24 cards of 6 ranks)",
+         [dense_hand(rng, 20, 6) for _ in range(count // 16)]),
     ]
     rows = []
     for label, hands in sets:

@@ -2311,16 +2311,26 @@ class _Plain:
         if len(memo) >= _PLAIN_STATES:
             self.work = len(memo)
             raise SearchTooLarge(self.work, _PLAIN_STATES)
+        low = mask & -mask
+        bit = low.bit_length() - 1
+        rest = mask ^ low
+        others = rest & set_all[bit]
+        choices = set_choices.get(others)
         # no card both of a set's rank and of a run, no ace both low and high: one way
-        # only (see _plain_arrangement), scored at once
-        a, b, c, d = mask & 0x7FFF, mask >> 16 & 0x7FFF, mask >> 32 & 0x7FFF, mask >> 48
-        keep = (a & b & (c | d)) | (c & d & (a | b))
-        sets = keep * lanes
-        wide = mask | (mask & low_aces) << 13 if self.high else mask
-        starts = wide & wide >> 1 & wide >> 2
-        covered = starts | starts << 1 | starts << 2
-        if not (covered & sets or covered & high_aces and (
-                covered & high_aces) >> 13 & (covered | sets)):
+        # only (see _plain_arrangement), scored at once (not when the lowest card is
+        # itself both)
+        if choices is None or not (rest & low << 1 and rest & low << 2):
+            a, b, c, d = mask & 0x7FFF, mask >> 16 & 0x7FFF, mask >> 32 & 0x7FFF, mask >> 48
+            keep = (a & b & (c | d)) | (c & d & (a | b))
+            sets = keep * lanes
+            wide = mask | (mask & low_aces) << 13 if self.high else mask
+            starts = wide & wide >> 1 & wide >> 2
+            covered = starts | starts << 1 | starts << 2
+            unique = not (covered & sets or covered & high_aces and (
+                covered & high_aces) >> 13 & (covered | sets))
+        else:
+            unique = False
+        if unique:
             # every card that can be melded is, in the fewest melds: the cards' scores
             # less those of the cards left out and the low aces' difference, less a
             # meld per block of a suit and per set
@@ -2335,17 +2345,12 @@ class _Plain:
                 top -= (covered & low_aces).bit_count() * (scores[1] - self.low_ace)
             memo[mask] = (top, ("unique", keep, covered))
             return top
-        low = mask & -mask
-        bit = low.bit_length() - 1
         rank = bit & 15
-        rest = mask ^ low
         top = -1
         move: Any = None
         scores = self.scores
         each = scores[rank]
         # sets: the other suits of this rank still here, in suit order (S H D C)
-        others = rest & set_all[bit]
-        choices = set_choices.get(others)
         if choices is not None:
             four = len(choices) == 4
             for used, size in choices:
