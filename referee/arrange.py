@@ -12,16 +12,21 @@
 :func:`ways_to_meld` rests on :func:`melds_containing`, every new meld a card can be
 part of with cards from a pool.  The other two are one exact search, a sweep over the
 run positions (see "every card (going out) and the best arrangement" below), whose
-work is bounded: past ``SEARCH_LIMIT`` steps it raises :class:`SearchTooLarge`.
+work is bounded: past ``SEARCH_LIMIT`` steps the going-out check raises
+:class:`SearchTooLarge`; past ``ARRANGE_LIMIT`` the best arrangement answers with the
+best split found so far, not proven best (``Arrangement.exact``).  Both limits count
+steps, not time, so a question gets the same answer however busy the machine is.
 """
 
 from __future__ import annotations
 
 import heapq
+import math
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations, product
 from typing import Any
@@ -395,11 +400,19 @@ def can_meld(card: Card, pool: Pool, table: Table, rules: RuleSet, **options: bo
 # reach the same state have the same futures, so only the better one is kept (the
 # memo of a dynamic programme).  The search is exact: it only drops a state that
 # cannot lead to the best arrangement (branch and bound against an arrangement already
-# found, and moves that another move always beats).  Its size grows with the number of
-# positions and the open runs, not with the number of ways to split the cards, but a
-# dense hand of two decks with four jokers can still have hundreds of thousands of
-# states: ``SEARCH_LIMIT`` bounds the work, and ``benchmarks/meld_search.py`` hunts for
-# the hands that come closest to it.
+# found, moves that another move always beats, and states another state of the same
+# step beats whatever comes next).  Its size grows with the number of positions and the
+# open runs, not with the number of ways to split the cards, but a dense hand of two
+# decks with four jokers can still have hundreds of thousands of states.
+#
+# The best arrangement prunes by a bound worked out per suit (``suit_bound``): each
+# suit's cards on their own, in their runs or sent to the sets of their rank for their
+# share of a set's jokers and meld, the jokers shared out among the suits.  It is seldom
+# more than a meld or a few points above the best, so a floor near it keeps few states;
+# a narrow pass led by it finds the best arrangement of most hands outright, and it
+# decides the aces last (at the high end), so that aces waiting for their place do not
+# keep states apart.  ``SEARCH_LIMIT`` and ``ARRANGE_LIMIT`` bound the work, and
+# ``benchmarks/meld_search.py`` hunts for the hands that come closest to them.
 
 
 class SearchTooLarge(ValueError):
@@ -412,15 +425,28 @@ class SearchTooLarge(ValueError):
         self.limit = limit
 
 
-#: Search steps (states and their moves) one question may take: on the 2-core
-#: development machine about 0.3-0.5 µs each, so a question stops within about 0.1 s of
-#: one core even when the machine is busy.  Most hands need far fewer; some dense hands
-#: of two decks with four jokers reach it (benchmarks/README.md, "Meld search").
+#: Search steps (states and their moves) one going-out question may take (``meld_all``:
+#: all its searches together): on the 2-core development machine about 0.5 µs each even
+#: when it is busy, so a question stops within about 0.06 s of one core.  Most hands
+#: need far fewer; some dense hands of two decks with four jokers reach it, and are
+#: refused with :class:`SearchTooLarge` (benchmarks/README.md, "Meld search").
 SEARCH_LIMIT = 120_000
+#: Search steps one best arrangement may take (``best_arrangement``; its steps do more
+#: than the going-out search's: about 1 µs each on a quiet 2-core machine, 2-2.5 µs when
+#: it is busy, so about 0.15 s of one core at most).  A hand past it is still answered:
+#: with the best arrangement found by then, not proven best (``Arrangement.exact``).
+#: Every hand of up to 30 cards and about 95 in 100 of 40 fit (benchmarks/README.md).
+ARRANGE_LIMIT = 80_000
 
-#: layers bigger than this are cleared of dominated states
 #: the width of the quick narrow pass whose arrangement gives the exact search a floor
-_BEAM = 24
+_BEAM = 48
+#: the share of the limit :meth:`_Sweep.suit_bound` may take (it is computed first):
+#: past it, it bounds the rest more loosely, and the work left is the search's
+_BOUND_SHARE = 0.4
+#: layers bigger than this are cleared of dominated states
+_PARETO_FROM = 32
+#: a bound for a state that cannot go on
+_NONE = -(1 << 62)
 #: what one state of the going-out search costs, in the steps SEARCH_LIMIT counts (a
 #: state there costs about that many moves of the sweep, in time)
 _DIVE_STATE = 6
@@ -444,10 +470,48 @@ _USED = 56
 _ROOM = 60
 _KEPT_AT = 64
 _POOL_AT = 80
+#: a state without its jokers used and room (states apart only there may dominate)
+_SANS_JOKERS = ~(15 << _USED | 15 << _ROOM)
 #: the sum of the four 4-bit counts packed in an int (aces kept back, naturals for sets)
 _NIBBLES = [(x & 15) + (x >> 4 & 15) + (x >> 8 & 15) + (x >> 12) for x in range(1 << 16)]
 # the order cards are listed in (clubs, diamonds, hearts, spades, then jokers)
 _LISTING = {s: i for i, s in enumerate(sorted(SUITS))}
+
+
+def _set_shares() -> list[list[tuple[tuple[int, int], tuple[int, int], tuple[int, int]]]]:
+    """What a suit sending 0, 1 or 2 naturals to the sets of a rank is charged at least
+    (:meth:`_Sweep.suit_bound`): (half jokers, twelfths of a meld), by how many suits
+    hold the rank at all (``m1``) and twice (``m2``).  The sets of a rank need
+    ``3 - a`` jokers for ``a`` naturals of different suits, or, with ``b`` of the
+    suits sending both copies, two sets and ``6 - a - b``; and one meld per four
+    naturals at most (per ``m1`` or ``m2``: a set has one card of each suit).  The
+    charges are the largest shares that never add up to more than that, whichever
+    suits send."""
+    def jokers(a: int, b: int) -> int:
+        return max(0, 3 - a) if b == 0 else max(0, 6 - a - b)
+
+    table = []
+    for m1 in range(5):
+        row = []
+        for m2 in range(5):
+            if not m1 or m2 > m1:
+                row.append(((0, 0), (0, 0), (0, 0)))
+                continue
+            first = min(Fraction(2 * jokers(a, 0), a) for a in range(1, m1 + 1))
+            first = Fraction(math.floor(first))
+            second = Fraction(0)
+            if m2:
+                second = max(Fraction(0), min(
+                    (2 * jokers(a, b) - a * first) / b
+                    for b in range(1, m2 + 1) for a in range(b, m1 + 1)))
+            one = (int(first), 12 // m1)
+            two = (int(first) + math.floor(second), 12 // m1 + (12 // m2 if m2 else 0))
+            row.append(((0, 0), one, two))
+        table.append(row)
+    return table
+
+
+_SET_SHARES = _set_shares()
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,17 +526,45 @@ class Step:
         return f"{cards} on {self.meld_id}" if self.meld_id else cards
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Arrangement:
-    """Cards split into melds; ``stranded`` could not be melded."""
+    """Cards split into melds; ``stranded`` could not be melded.
+
+    ``exact``: no split is better (the search finished).  Else this is the best split
+    the search found within ``ARRANGE_LIMIT`` steps, and ``ceiling`` the most melded
+    value any split of these cards could have (a bound, seldom reached)."""
 
     melds: tuple[Reading, ...]
     stranded: tuple[Card, ...]
     value: int
+    exact: bool = True
+    ceiling: int | None = None
 
     @property
     def complete(self) -> bool:
         return not self.stranded
+
+
+# A frozen dataclass sets each field through object.__setattr__ in __init__; the plain
+# hands (most questions, and the cheapest) make theirs by the fields' slots directly.
+_NEW_ARRANGEMENT = object.__new__
+_SET_MELDS = vars(Arrangement)["melds"].__set__
+_SET_STRANDED = vars(Arrangement)["stranded"].__set__
+_SET_VALUE = vars(Arrangement)["value"].__set__
+_SET_EXACT = vars(Arrangement)["exact"].__set__
+_SET_CEILING = vars(Arrangement)["ceiling"].__set__
+
+
+def _exact(melds: tuple[Reading, ...], stranded: tuple[Card, ...], value: int
+           ) -> Arrangement:
+    """``Arrangement(melds, stranded, value)``, the best (made faster)."""
+    found: Arrangement = _NEW_ARRANGEMENT(Arrangement)
+    _SET_MELDS(found, melds)
+    _SET_STRANDED(found, stranded)
+    _SET_VALUE(found, value)
+    _SET_EXACT(found, True)
+    _SET_CEILING(found, None)
+    return found
 
 
 def _listing_key(card: Card) -> tuple[bool, str, int]:
@@ -660,7 +752,12 @@ class _Sweep:
             for q in range(max(2, 13 - jokers), 14)) for s in range(4)]
         self.high_alone = (self.run_score[14] + 2 * self.joker_score - self.meld
                            if top == 14 else 0)
-        self.pruned_top = -(1 << 62)
+        # the best arrangement decides the aces last, at the high end (position 14):
+        # until then they are only counted, which keeps states apart far less often
+        self.late = not strict and top == 14
+        self.g_memo: dict[tuple[int, int, int, int], tuple[int, ...]] | None = None
+        self.roomy_memo: dict[int, bool] = {}
+        self.others_memo: dict[tuple[int, int], tuple[int, tuple[int, ...] | None]] = {}
         self.run_ids: dict[tuple[int, ...], int] = {(): 0}
         self.run_tuples: list[tuple[int, ...]] = [()]
         self.cell_memo: dict[tuple[int, int, int, int, int], list[Any]] = {}
@@ -749,9 +846,12 @@ class _Sweep:
             choices.append(tuple(acts))
         best: dict[tuple[Any, ...], Any] = {}
         ace_row = p == 1 and top == 14
+        late = self.late
         ahead = self.ahead[s][p]
         new_desc = _run_desc(1, 0, 0 if self.tracked[s][p] else 1)
         strict = self.strict
+        if not strict:  # the best arrangement counts the work of every new cell too
+            self._charge(math.prod(len(c) for c in choices))
         for combo in product(*choices):
             naturals = jokers = score = room = 0
             absorbed = []
@@ -789,13 +889,16 @@ class _Sweep:
                 after_runs = self._intern(tuple(sorted(kept + [new_desc] * started)))
                 gained = score + started * (self.run_score[p] - self.meld_at_start)
                 spare = rest - started
-                for keep in range(spare + 1) if ace_row else (0,):
-                    # an ace kept back lies high: it joins a run that reaches the king
-                    # (kept in the state), or, in a suit where no run can, it makes
-                    # JK JK A at once
-                    high = 0 if self.reach_top[s] else keep
+                # an ace kept back lies high: it joins a run that reaches the king (kept
+                # in the state), or, in a suit where no run can, it makes JK JK A at
+                # once; for the best arrangement every ace that starts no run at the
+                # low end is kept back, and decided at the high end (run, set or
+                # stranded)
+                keeps = ((spare,) if late else range(spare + 1)) if ace_row else (0,)
+                for keep in keeps:
+                    high = 0 if late or self.reach_top[s] else keep
                     used = jokers + 2 * high
-                    if used > left or (keep and not high
+                    if used > left or (keep and not high and not late
                                        and self.high_need[s][keep] > left - jokers):
                         break
                     value = gained + high * self.high_alone
@@ -803,9 +906,9 @@ class _Sweep:
                     held = keep - high
                     for to_sets in range(spare - keep, -1, -1):
                         stranded = spare - keep - to_sets
-                        if stranded and (strict or mergeable or p == 14):
+                        if stranded and (strict or mergeable or (p == 14 and not late)):
                             break
-                        if p == 14 and to_sets:
+                        if p == 14 and to_sets and not late:
                             continue
                         option = (after_runs, to_sets, held, used, value, space, moves,
                                   started, fresh, stranded, high)
@@ -1011,37 +1114,48 @@ class _Sweep:
             ) -> tuple[int, list[Any], tuple[int, int, int, int]] | None:
         """The best path: (score, the move taken at each step, the end), or None.
 
-        Branch and bound: a state whose score plus everything it could still gain (every
-        card not yet placed melded at its best, every joker left melded) is below
-        ``floor`` (the score of an arrangement already known) cannot lead to the best
-        one and is dropped.  ``beam`` keeps only that many of the most promising states
-        at each step: a quick pass that finds a good arrangement (a floor), not always
-        the best.
+        Branch and bound: a state whose score plus everything it could still gain is
+        below ``floor`` (the score of an arrangement already known) cannot lead to the
+        best one and is dropped.  What a state could still gain is bounded twice: cheaply
+        (every card not yet placed melded at its best, every joker left melded), then,
+        once :meth:`upper_bound` has been computed, by :meth:`suit_bound` (each suit's
+        cards on their own, sharing the jokers left).  ``beam`` keeps only that many of
+        the most promising states at each step: a quick pass that finds a good
+        arrangement, not always the best.
 
         A state is one int (see ``_pack``): the open runs of each suit (an interned
         multiset), the jokers used, the room, the aces kept back and the naturals
-        waiting for the sets of the rank."""
+        waiting for the sets of the rank.  (The best arrangement only: going out is
+        :meth:`dive`.)"""
         top = self.top
         counts = self.counts
         joker_total = self.jokers
-        budget = self.budget
         joker = self.joker_score
-        high_ace = self.run_score[14]
+        kept_value = max(self.run_score[14], self.set_score[1])
         best_at = self.best_at
         remaining = self.potential
         limit = self.limit
+        late = self.late
+        bounded = self.g_memo is not None
+        suit_bound = self.suit_bound
+        g_memo = self.g_memo
+        cell_memo = self.cell_memo
         layer: dict[int, tuple[int, Any, Any]] = {0: (0, None, None)}
+        marks: dict[int, int] = {0: 0}  # each state's bound, to pick the beam's states
         history: list[tuple[tuple[str, int, int], dict[int, Any]]] = []
         lowest = -(1 << 62) if floor is None else floor
-        self.pruned_top = pruned = -(1 << 62)
         need = self.need
         pool_need = self.pool_need
         for p in range(1, top + 1):
-            set_value = self.set_score[p] if p <= 13 else 0
+            rank = 1 if p == 14 else p
+            # the naturals of a rank left over from its runs wait for its sets (with the
+            # aces decided last, at the high end, theirs wait for them there)
+            sets_here = p == 14 or (p <= 13 and not (late and p == 1))
+            set_value = self.set_score[rank] if sets_here else 0
             # the naturals waiting for the sets of this rank: by suit when the table has a
             # set of this rank (whose missing suits matter), else only how many of each
             # suit, sorted (the suits of a new set are interchangeable)
-            by_suit = p in self.slots
+            by_suit = rank in self.slots
             for s in range(4):
                 shift = 4 * s
                 at = _RUNS_AT[s]
@@ -1053,10 +1167,10 @@ class _Sweep:
                     continue
                 # the naturals waiting for the sets of the rank are all known at its last
                 # suit (a natural of a later suit can lower what they need)
-                last_here = p <= 13 and all(counts[t][p] == 0 for t in range(s + 1, 4))
+                last_here = sets_here and all(counts[t][rank] == 0 for t in range(s + 1, 4))
                 self._charge(len(layer))  # a step over every state
                 after: dict[int, tuple[int, Any, Any]] = {}
-                bounds: dict[int, int] = {}
+                marked: dict[int, int] = {}
                 for key, entry in layer.items():
                     runs = key >> at & _ID
                     used = key >> _USED & 15
@@ -1064,19 +1178,23 @@ class _Sweep:
                     pool_before = key >> _POOL_AT
                     score = entry[0]
                     n = kept_before >> shift & 15 if fixed < 0 else fixed
-                    # what the state could still reach, before this cell's move
-                    base = (score + remaining + _NIBBLES[kept_before] * high_ace
-                            + _NIBBLES[pool_before] * set_value + (joker_total - used) * joker)
                     if not runs and not n and no_block:
                         old = after.get(key)
                         if old is None or score > old[0]:
                             after[key] = (score, key, None)
                             if beam:
-                                bounds[key] = base
+                                marked[key] = marks[key]
                         continue
+                    left = joker_total - used
+                    pool_value = _NIBBLES[pool_before] * set_value
+                    # what the state could still reach, before this cell's move
+                    base = (score + remaining + _NIBBLES[kept_before] * kept_value
+                            + pool_value + left * joker)
                     if fixed < 0:
-                        base -= n * high_ace
-                    options = self.cell_options(p, s, runs, n, joker_total - used)
+                        base -= n * kept_value
+                    options = cell_memo.get((p, s, runs, n, joker_total))
+                    if options is None:
+                        options = self.cell_options(p, s, runs, n, joker_total)
                     self.work += len(options)
                     if self.work > limit:
                         raise SearchTooLarge(self.work, limit)
@@ -1084,32 +1202,52 @@ class _Sweep:
                     room_before = key >> _ROOM & 15
                     # the jokers this cell's move may take: what the other suits still
                     # need is kept for them
-                    spare = joker_total - used
-                    for t in range(4):
-                        if t != s:
-                            spare -= need(t, p + 1 if t < s else p,
-                                          key >> _RUNS_AT[t] & _ID, kept_before >> 4 * t & 15)
+                    needed, others = self._others(key, p, s)
+                    spare = left - needed
                     if spare < 0:
                         continue
                     kept_here = 0 if fixed < 0 else kept_before >> shift & 15
+                    shared: dict[tuple[int, int], int] = {}  # bounds of this state's moves
                     for option in options:
                         new_runs, to_sets, keep, jokers, gain, space = option[:6]
-                        bound = (base + gain - jokers * joker + keep * high_ace
+                        if jokers > spare:
+                            continue
+                        bound = (base + gain - jokers * joker + keep * kept_value
                                  + to_sets * set_value)
                         if bound < lowest:
-                            if bound > pruned:
-                                pruned = bound
                             continue
+                        kept_after = kept_here + keep
+                        if others is not None:
+                            # each suit on its own from here, the jokers left shared out
+                            mine = g_memo.get((s, p + 1, new_runs, kept_after))  # type: ignore[union-attr]
+                            if mine is None:
+                                mine = suit_bound(s, p + 1, new_runs, kept_after)
+                            half = 2 * (left - jokers)
+                            pair = (id(mine), half)
+                            most = shared.get(pair)
+                            if most is None:
+                                most = _NONE
+                                for i in range(half + 1):
+                                    a = mine[i]
+                                    if a != _NONE:
+                                        b = others[half - i]
+                                        if b != _NONE and a + b > most:
+                                            most = a + b
+                                shared[pair] = most
+                            if most == _NONE:
+                                continue  # no way on: a run can never be completed
+                            bound = (score + gain + pool_value + to_sets * set_value
+                                     + (left - jokers) * joker + most // 12)
+                            if bound < lowest:
+                                continue
                         total = score + gain
-                        if budget is not None and -total // self.meld > budget:
-                            continue
                         if to_sets:
                             pool = (pool_before + (to_sets << shift) if by_suit
                                     else _pool_with(pool_before, to_sets))
                         else:
                             pool = pool_before
-                        if jokers + need(s, p + 1, new_runs, kept_here + keep) + (
-                                pool_need(p, pool) if pool and last_here else 0) > spare:
+                        if jokers + need(s, p + 1, new_runs, kept_after) + (
+                                pool_need(rank, pool) if pool and last_here else 0) > spare:
                             continue
                         now_used = used + jokers
                         if fixed < 0:
@@ -1118,40 +1256,44 @@ class _Sweep:
                             kept = kept_before + (keep << shift)
                         else:
                             kept = kept_before
+                        runs_after = rest | new_runs << at
                         room = room_before + space
-                        if room > joker_total - now_used:
-                            room = joker_total - now_used
-                        new_key = (rest | new_runs << at | now_used << _USED | room << _ROOM
+                        free = joker_total - now_used
+                        if room >= free or self._roomy(runs_after):
+                            room = free
+                        new_key = (runs_after | now_used << _USED | room << _ROOM
                                    | kept << _KEPT_AT | pool << _POOL_AT)
                         old = after.get(new_key)
                         if old is None or total > old[0]:
                             after[new_key] = (total, key, option)
                             if beam:
-                                bounds[new_key] = bound
+                                marked[new_key] = bound
+                if len(after) > _PARETO_FROM:
+                    self._charge(len(after))
+                    self._dominated(after)
                 if beam and len(after) > beam:
-                    after = self._narrow(after, bounds, beam)
+                    after = self._narrow(after, marked, beam)
+                marks = marked
                 history.append((("cell", p, s), after))
                 layer = after
                 if not layer:
-                    self.pruned_top = pruned
                     return None
-            if p <= 13 and (p in self.slots or any(key >> _POOL_AT for key in layer)):
+            if sets_here and (rank in self.slots or any(key >> _POOL_AT for key in layer)):
                 self._charge(len(layer))
                 after = {}
-                bounds = {}
+                marked = {}
                 for key, entry in layer.items():
                     pool = key >> _POOL_AT
                     used = key >> _USED & 15
                     kept = key >> _KEPT_AT & 0xFFFF
-                    if not pool and p not in self.slots:
+                    if not pool and rank not in self.slots:
                         old = after.get(key)
                         if old is None or entry[0] > old[0]:
                             after[key] = (entry[0], key, None)
                             if beam:
-                                bounds[key] = (entry[0] + remaining + _NIBBLES[kept] * high_ace
-                                               + (joker_total - used) * joker)
+                                marked[key] = marks[key]
                         continue
-                    options = self.pool_options(p, pool, joker_total - used)
+                    options = self.pool_options(rank, pool, joker_total - used)
                     self.work += len(options)
                     if self.work > limit:
                         raise SearchTooLarge(self.work, limit)
@@ -1159,45 +1301,51 @@ class _Sweep:
                     spare = joker_total - used
                     for t in range(4):
                         spare -= need(t, p + 1, key >> _RUNS_AT[t] & _ID, kept >> 4 * t & 15)
+                    whole: tuple[int, ...] | None = None
                     for option in options:
                         jokers, gain, space, _detail = option
                         if jokers > spare:
                             continue
                         total = entry[0] + gain
-                        if budget is not None and -total // self.meld > budget:
-                            continue
                         now_used = used + jokers
-                        bound = (total + remaining + _NIBBLES[kept] * high_ace
-                                 + (joker_total - now_used) * joker)
+                        free = joker_total - now_used
+                        bound = total + remaining + _NIBBLES[kept] * kept_value + free * joker
                         if bound < lowest:
-                            if bound > pruned:
-                                pruned = bound
                             continue
+                        if bounded:
+                            if whole is None:
+                                whole = self._all_bound(key, p)
+                            most = whole[2 * free]
+                            if most == _NONE:
+                                continue
+                            bound = total + free * joker + most // 12
+                            if bound < lowest:
+                                continue
                         room = (key >> _ROOM & 15) + space
-                        if room > joker_total - now_used:
-                            room = joker_total - now_used
+                        if room >= free or self._roomy(rest):
+                            room = free
                         new_key = rest | now_used << _USED | room << _ROOM | kept << _KEPT_AT
                         old = after.get(new_key)
                         if old is None or total > old[0]:
                             after[new_key] = (total, key, option)
                             if beam:
-                                bounds[new_key] = bound
+                                marked[new_key] = bound
+                if len(after) > _PARETO_FROM:
+                    self._charge(len(after))
+                    self._dominated(after)
                 if beam and len(after) > beam:
-                    after = self._narrow(after, bounds, beam)
+                    after = self._narrow(after, marked, beam)
+                marks = marked
                 history.append((("sets", p, -1), after))
                 layer = after
                 if not layer:
-                    self.pruned_top = pruned
                     return None
-        self.pruned_top = pruned
         best: tuple[int, int, tuple[int, int, int, int]] | None = None
         for key, entry in layer.items():
             end = self.finish(key)
             if end is None:
                 continue
             total = entry[0] + end[0]
-            if budget is not None and -total // self.meld > budget:
-                continue
             if best is None or total > best[0]:
                 best = (total, key, end)
         if best is None:
@@ -1319,57 +1467,264 @@ class _Sweep:
             return None
         return found[0], list(path), found[1]
 
-    def deepening(self) -> tuple[int, list[Any], tuple[int, int, int, int]] | None:
-        """The best arrangement: a quick narrow pass finds a good one, whose score is the
-        floor of an exact pass (branch and bound).  When the quick pass melded every
-        card, the best can only have fewer melds: floors a few melds below everything
-        melded are tried first, each pass cheap because it keeps so few states.  (If
-        the quick pass finds nothing, the floor starts at everything melded and comes
-        down, to the best bound of a state the last pass dropped or by a step that grows
-        while the passes stay cheap.)"""
-        if self.strict:
-            return self.dive()
-        ceiling = self.potential + self.jokers * self.joker_score
-        quick = self.run(beam=_BEAM)
-        known = quick[0] if quick is not None else -(1 << 62)
-        if quick is not None:
-            gap = ceiling - known
-            tries = []
-            if gap < _VALUE:  # every card melded
-                tried = 2
-                while tried < gap:
-                    tries.append(tried)
-                    tried *= 2
-            for tried in tries:
-                found = self.run(ceiling - tried)
-                if found is not None and found[0] >= ceiling - tried:
-                    return found
-            found = self.run(known)
-            assert found is not None and found[0] >= known
+    # ---- what each suit could still gain -------------------------------------------------
+
+    def _prepare_bounds(self) -> None:
+        """What a natural sent to the sets of a rank costs at least, per suit: the sets of
+        a rank are shared by its suits, so each natural is charged its share of the
+        jokers and of the melds a set of that rank needs at least, whatever the other
+        suits send (``_SET_SHARES``)."""
+        self.g_memo = {}
+        self.conv_memo: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.all_memo: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.others_memo = {}
+        self.shares = [_SET_SHARES[sum(1 for t in range(4) if self.counts[t][rank] >= 1)]
+                       [sum(1 for t in range(4) if self.counts[t][rank] >= 2)]
+                       for rank in range(14)]
+        self.bound_from = self.work
+        # what the naturals of each suit from each position on could add at best
+        self.kept_value = max(self.run_score[14], self.set_score[1])
+        self.left_at = [[sum(self.counts[s][q] * self.best_at[q] for q in range(p, 14))
+                         for p in range(16)] for s in range(4)]
+
+
+    def suit_bound(self, s: int, p: int, runs_id: int, kept: int) -> tuple[int, ...]:
+        """The most suit ``s`` could still add from position ``p`` on (with the open runs
+        ``runs_id`` and ``kept`` aces kept back), with 0, 1, 2... half jokers to spend,
+        in twelfths of the score: its naturals in its own runs (each new run a meld),
+        or sent to the sets of their rank for their share of a set's jokers and meld, or
+        stranded; the jokers' own value is left out (see :meth:`run`).  ``_NONE``: no
+        way on with that many jokers.  Each suit on its own, so the suits' bounds add up,
+        sharing the jokers: an upper bound on what the state can reach."""
+        key = (s, p, runs_id, kept)
+        memo = self.g_memo
+        assert memo is not None
+        found = memo.get(key)
+        if found is not None:
             return found
-        gap = 4
-        cost = 0
-        while True:
-            floor = max(known, ceiling - gap)
-            before = self.work
-            found = self.run(floor)
-            if found is not None and found[0] >= floor:
-                return found
-            if found is not None:
-                known = max(known, found[0])
-            if self.pruned_top < -(1 << 61) and found is None:
-                return None  # nothing was dropped: there is no arrangement at all
-            spent = self.work - before
-            grow = 2 if spent < cost + cost // 4 + 1000 else 1.25
-            cost = spent
-            gap = max(int(gap * grow) + 1, ceiling - self.pruned_top)
+        halves = 2 * self.jokers
+        if p > self.top:
+            need = 0
+            for d in self.run_tuples[runs_id]:
+                if d & _PENDING:
+                    need = _IMPOSSIBLE
+                    break
+                length = (d >> 1) & 15
+                if not (d >> 6) & 63 and length < 3:
+                    need += 2 * (3 - length)
+            found = tuple(0 if not kept and k >= need else _NONE for k in range(halves + 1))
+        else:
+            n = kept if p == 14 else self.counts[s][p]
+            if not runs_id and not n and (p, s) not in self.table_runs:
+                found = self.suit_bound(s, p + 1, 0, kept)
+            elif self.work - self.bound_from > self.limit * _BOUND_SHARE:
+                # past its share of the work: every natural left at its best and every
+                # meld free (looser, still a bound); the rest of the work is the search's
+                found = (12 * (self.left_at[s][p] + kept * self.kept_value),) * (halves + 1)
+            else:
+                out = [_NONE] * (halves + 1)
+                joker = self.joker_score
+                rank = 1 if p == 14 else p
+                set_value = 12 * self.set_score[rank]
+                shares = self.shares[rank]
+                options = self.cell_options(p, s, runs_id, n, self.jokers)
+                self._charge(len(options) + 1)
+                for option in options:
+                    new_runs, to_sets, keep, jokers, gain = option[:5]
+                    share_jokers, share_melds = shares[to_sets] if to_sets < 3 else (0, 0)
+                    spend = 2 * jokers + share_jokers
+                    if spend > halves:
+                        continue
+                    value = 12 * (gain - jokers * joker) + to_sets * set_value - share_melds
+                    later = self.suit_bound(s, p + 1, new_runs, 0 if p == 14 else kept + keep)
+                    for k in range(spend, halves + 1):
+                        more = later[k - spend]
+                        if more > _NONE and more + value > out[k]:
+                            out[k] = more + value
+                for k in range(1, halves + 1):
+                    if out[k - 1] > out[k]:
+                        out[k] = out[k - 1]
+                found = tuple(out)
+        memo[key] = found
+        return found
+
+    def _convolve(self, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+        """The most two suits could add together with 0, 1, 2... half jokers."""
+        key = (id(a), id(b))
+        found = self.conv_memo.get(key)
+        if found is not None:
+            return found
+        halves = len(a) - 1
+        if a[0] == a[halves] or b[0] == b[halves]:
+            # one of them needs no joker: the other's, raised by it
+            flat, other = (a, b) if a[0] == a[halves] else (b, a)
+            base = flat[0]
+            found = (other if base == 0 else tuple([_NONE] * (halves + 1)) if base == _NONE
+                     else tuple([_NONE if y == _NONE else y + base for y in other]))
+            self.conv_memo[key] = found
+            return found
+        out = [_NONE] * (halves + 1)
+        for i in range(halves + 1):
+            x = a[i]
+            if x == _NONE:
+                continue
+            for j in range(halves + 1 - i):
+                y = b[j]
+                if y > _NONE and x + y > out[i + j]:
+                    out[i + j] = x + y
+        for k in range(1, halves + 1):
+            if out[k - 1] > out[k]:
+                out[k] = out[k - 1]
+        found = tuple(out)
+        self.conv_memo[key] = found
+        return found
+
+    def _others(self, key: int, p: int, s: int) -> tuple[int, tuple[int, ...] | None]:
+        """The jokers every suit but ``s`` still needs (:meth:`need`) at cell (p, s) (the
+        suits before ``s`` have passed position ``p``), and, once the bound is ready,
+        their :meth:`suit_bound` together."""
+        shift = 4 * s
+        mask = (_RUNS & ~(_ID << _RUNS_AT[s])) | ((0xFFFF & ~(15 << shift)) << _KEPT_AT)
+        memo_key = (4 * p + s, key & mask)
+        found = self.others_memo.get(memo_key)
+        if found is None:
+            kept = key >> _KEPT_AT & 0xFFFF
+            needed = 0
+            bound: tuple[int, ...] | None = None
+            for t in range(4):
+                if t == s:
+                    continue
+                at = p + 1 if t < s else p
+                runs = key >> _RUNS_AT[t] & _ID
+                needed += self.need(t, at, runs, kept >> 4 * t & 15)
+                if self.g_memo is not None:
+                    mine = self.suit_bound(t, at, runs, kept >> 4 * t & 15)
+                    bound = mine if bound is None else self._convolve(bound, mine)
+            found = (needed, bound)
+            self.others_memo[memo_key] = found
+        return found
+
+    def _all_bound(self, key: int, p: int) -> tuple[int, ...]:
+        """:meth:`suit_bound` of the four suits together, every suit past position ``p``."""
+        memo_key = (4 * p + 4, key & (_RUNS | 0xFFFF << _KEPT_AT))
+        memo = self.all_memo
+        found = memo.get(memo_key)
+        if found is None:
+            kept = key >> _KEPT_AT & 0xFFFF
+            for t in range(4):
+                bound = self.suit_bound(t, p + 1, key >> _RUNS_AT[t] & _ID, kept >> 4 * t & 15)
+                found = bound if found is None else self._convolve(found, bound)
+            assert found is not None
+            memo[memo_key] = found
+        return found
+
+    def upper_bound(self) -> int:
+        """The most any arrangement of the cards could score (see :meth:`suit_bound`);
+        from here on :meth:`run` prunes by it."""
+        self._prepare_bounds()
+        whole = self._all_bound(0, 0)
+        return self.jokers * self.joker_score + whole[2 * self.jokers] // 12
+
+    def _roomy(self, runs: int) -> bool:
+        """Does a run still open have room for every joker (a run whose length is not
+        counted: it becomes a meld of at most ``14 - jokers`` cards)?  Then every joker
+        left will find a place at an end, and the room need not be counted."""
+        found = self.roomy_memo.get(runs)
+        if found is None:
+            tuples = self.run_tuples
+            found = any(d & _UNTRACKED and not (d >> 6) & 63
+                        for t in range(4) for d in tuples[runs >> _RUNS_AT[t] & _ID])
+            self.roomy_memo[runs] = found
+        return found
+
+    def _dominated(self, states: dict[int, tuple[int, Any, Any]]) -> None:
+        """Drop the states another one beats whatever comes next: the same open runs,
+        aces kept back and naturals waiting for sets, but no more jokers used, no less
+        room and no lower score; or fewer jokers used, room for every joker left, and
+        a score that stays at least as high once those jokers are placed."""
+        joker_total = self.jokers
+        joker = self.joker_score
+        groups: dict[int, list[int]] = {}
+        for key in states:
+            groups.setdefault(key & _SANS_JOKERS, []).append(key)
+        for keys in groups.values():
+            if len(keys) < 2:
+                continue
+            ranked = sorted((k >> _USED & 15, -(k >> _ROOM & 15), -states[k][0], k)
+                            for k in keys)
+            kept: list[tuple[int, int, int]] = []
+            placed = _NONE  # the best score with every joker placed of a state with room
+            for used, less_room, less_score, k in ranked:
+                room, score = -less_room, -less_score
+                free = joker_total - used
+                if score + free * joker <= placed or any(
+                        u <= used and r >= room and sc >= score for u, r, sc in kept):
+                    del states[k]
+                    continue
+                kept.append((used, room, score))
+                if room == free and score + free * joker > placed:
+                    placed = score + free * joker
+
+    def best(self) -> tuple[tuple[int, list[Any], tuple[int, int, int, int]] | None, bool, int]:
+        """The best arrangement, whether it is proven best, and the most any arrangement
+        could score (:meth:`upper_bound`).
+
+        A narrow pass (a beam of ``_BEAM`` states, led by the bound) finds a good
+        arrangement, usually the best.  Exact passes then look for a better one, each
+        dropping every state that cannot reach its floor: first floors just below the
+        bound (one, two, four, eight melds more than it, then one point of value less,
+        two, four...: such a pass keeps few states, and finds the best arrangement if
+        it is that good), then the narrow pass's score.  Past the limit
+        (``ARRANGE_LIMIT`` steps, all of it counted) the best found so far is the
+        answer, not proven best."""
+        try:
+            upper = self.upper_bound()
+        except SearchTooLarge:
+            self.g_memo = None
+            return self._anyway(), False, self._ceiling()
+        try:
+            quick = self.run(beam=_BEAM)
+        except SearchTooLarge:
+            return self._anyway(), False, upper
+        if quick is None:
+            return self._anyway(), False, upper
+        known = quick[0]
+        if known >= upper:
+            return quick, True, upper
+        gap = 1
+        try:
+            while upper - gap > known:
+                found = self.run(upper - gap)
+                if found is not None and found[0] >= upper - gap:
+                    return found, True, upper
+                # a few melds more than the bound, then whole points of value
+                gap = gap * 2 if gap < 8 or gap >= _VALUE else _VALUE
+            found = self.run(known + 1)
+        except SearchTooLarge:
+            return quick, False, upper
+        if found is not None and found[0] > known:
+            return found, True, upper
+        return quick, True, upper
+
+    def _ceiling(self) -> int:
+        return self.potential + self.jokers * self.joker_score
+
+    def _anyway(self) -> tuple[int, list[Any], tuple[int, int, int, int]] | None:
+        """An arrangement when the limit came before any: the narrowest pass (a few
+        states a step), with half the limit again at most; None if even that is not
+        enough (hands far larger than any question takes)."""
+        self.limit = self.work + self.limit // 2
+        try:
+            return self.run(beam=2)
+        except SearchTooLarge:
+            return None
 
     @staticmethod
     def _narrow(states: dict[int, tuple[int, Any, Any]], bounds: dict[int, int], width: int
                 ) -> dict[int, tuple[int, Any, Any]]:
         # the most promising states, and the best scores so far (which have the fewest
         # runs still waiting for cards, so some of the beam always finishes)
-        keep = set(heapq.nlargest(width, states, key=bounds.__getitem__))
+        keep = set(heapq.nlargest(width, states, key=lambda k: (bounds[k], states[k][0])))
         keep.update(heapq.nlargest(width, states, key=lambda k: states[k][0]))
         return {key: entry for key, entry in states.items() if key in keep}
 
@@ -1386,7 +1741,7 @@ class _Sweep:
             if option is None:
                 continue
             if kind == "sets":
-                self._replay_sets(p, pool, option[3], built)
+                self._replay_sets(1 if p == 14 else p, pool, option[3], built)
                 pool = [0, 0, 0, 0]
                 continue
             suit = SUITS[s]
@@ -1598,8 +1953,9 @@ def _search(rules: RuleSet, naturals: list[Card], jokers: int, *, strict: bool,
         raise SearchTooLarge(done, SEARCH_LIMIT)
     sweep = _Sweep(rules, counts, jokers, strict=strict, table=table, budget=budget,
                    limit=SEARCH_LIMIT - done)
+    assert strict, "the best arrangement is _arrange's"
     try:
-        found = sweep.deepening()
+        found = sweep.dive()
     finally:
         if spent is not None:
             spent[0] += sweep.work
@@ -1607,6 +1963,21 @@ def _search(rules: RuleSet, naturals: list[Card], jokers: int, *, strict: bool,
         return None
     _score, path, end = found
     return sweep.replay(path, end)
+
+
+def _arrange(rules: RuleSet, naturals: list[Card], jokers: int
+             ) -> tuple[_Built | None, bool, int]:
+    """The best arrangement the sweep finds within ``ARRANGE_LIMIT`` steps, whether it is
+    proven best, and the most melded value any arrangement could have."""
+    counts = _counts(naturals)
+    if any(n > 15 for row in counts for n in row):
+        raise SearchTooLarge(0, SEARCH_LIMIT)  # more copies of a card than any game has
+    sweep = _Sweep(rules, counts, jokers, strict=False, limit=ARRANGE_LIMIT)
+    found, exact, upper = sweep.best()
+    if found is None:
+        return None, False, upper // _VALUE
+    _score, path, end = found
+    return sweep.replay(path, end), exact, upper // _VALUE
 
 
 def _stranded_for_sure(naturals: Sequence[Card], jokers: int, table: Table, rules: RuleSet
@@ -1751,135 +2122,10 @@ _LISTED_SUITS = tuple(sorted(SUITS))  # the suits in listing order: C D H S
 _PLAIN_STATES = 4000  # beyond this, the sweep's bounded search takes over
 
 
-class _Plain:
-    __slots__ = ("rules", "memo", "scores", "low_ace", "high", "work")
-
-    def __init__(self, rules: RuleSet) -> None:
-        self.rules = rules
-        self.memo: dict[int, tuple[int, Any]] = {}
-        self.high = rules.aces_high
-        self.scores, self.low_ace, _prefix = _plain_scores(rules)
-        self.work = 0
-
-    def best(self, mask: int, ceiling: int) -> int:
-        """The best score of the cards of ``mask`` (``ceiling``: their scores added up,
-        every card melded for free); the memo keeps the move."""
-        memo = self.memo
-        found = memo.get(mask)
-        if found is not None:
-            return found[0]
-        self.work += 1
-        if self.work > _PLAIN_STATES:
-            raise SearchTooLarge(self.work, _PLAIN_STATES)
-        low = mask & -mask
-        bit = low.bit_length() - 1
-        rank = bit & 15
-        rest = mask ^ low
-        top = -1
-        move: Any = None
-        scores = self.scores
-        each = scores[rank]
-        # sets: the other suits of this rank still here, in suit order (S H D C)
-        choices = _SET_CHOICES.get(rest & _SET_ALL[bit])
-        if choices is not None:
-            for used, size in choices:
-                after = rest & ~used
-                if after:
-                    got = memo.get(after)
-                    later = (got[0] if got is not None
-                             else self.best(after, ceiling - size * each))
-                else:
-                    later = 0
-                score = each * size - _MELD + later
-                if score > top:
-                    top, move = score, ("set", low | used, 0)
-        # runs from this card up (an ace: from the bottom, then ending high)
-        step = low << 1
-        if rest & step and rest & step << 1:
-            used = low
-            total = self.low_ace if rank == 1 else each
-            upper = each
-            length = 1
-            for higher in range(rank + 1, 14):
-                if not rest & step:
-                    break
-                used |= step
-                step <<= 1
-                total += scores[higher]
-                upper += scores[higher]
-                length += 1
-                if length >= 3:
-                    after = mask & ~used
-                    if after:
-                        got = memo.get(after)
-                        later = (got[0] if got is not None
-                                 else self.best(after, ceiling - upper))
-                    else:
-                        later = 0
-                    score = total - _MELD + later
-                    if score > top:
-                        top, move = score, ("run", used, rank)
-        if rank == 1 and self.high and rest >> (bit - 1 + 12) & 3 == 3:
-            used = low
-            total = each
-            base = bit - 1
-            for lower in range(13, 1, -1):
-                step = 1 << (base + lower)
-                if not rest & step:
-                    break
-                used |= step
-                total += scores[lower]
-                if lower <= 12:
-                    after = mask & ~used
-                    if after:
-                        got = memo.get(after)
-                        later = (got[0] if got is not None
-                                 else self.best(after, ceiling - total))
-                    else:
-                        later = 0
-                    score = total - _MELD + later
-                    if score > top:
-                        top, move = score, ("high", used, lower)
-        # stranding it comes first among equals; it is not tried when a meld already
-        # beats everything the other cards could make without it
-        if not rest:
-            if top < 0:
-                top, move = 0, None
-        elif top < ceiling - each:
-            got = memo.get(rest)
-            alone = got[0] if got is not None else self.best(rest, ceiling - each)
-            if alone >= top:
-                top, move = alone, None
-        memo[mask] = (top, move)
-        return top
-
-    def ceiling(self, mask: int) -> int:
-        scores = self.scores
-        total = 0
-        while mask:
-            low = mask & -mask
-            total += scores[(low.bit_length() - 1) & 15]
-            mask ^= low
-        return total
-
-    def melds(self, mask: int) -> list[Reading]:
-        out = []
-        memo = self.memo
-        while mask:
-            move = memo[mask][1]
-            low = mask & -mask
-            if move is None:
-                mask ^= low
-                continue
-            kind, used, _extra = move
-            # a run ending with the ace high: by run position, the ace at 14
-            key = used ^ low | low << 13 if kind == "high" else used
-            out.append(_PLAIN_MELDS.get(key) or _plain_meld(key))
-            mask &= ~used
-        return out
+_PlainScores = tuple[list[int], int, list[int], bool, tuple[list[int], list[int]]]
 
 
-def _plain_scores(rules: RuleSet) -> tuple[list[int], int, list[int]]:
+def _plain_scores(rules: RuleSet) -> _PlainScores:
     """``_plain_scores_of`` the rules, the last rules asked about answered at once (a
     rule set hashes all its fields)."""
     global _LAST_SCORES
@@ -1892,9 +2138,11 @@ def _plain_scores(rules: RuleSet) -> tuple[list[int], int, list[int]]:
 
 
 @lru_cache(maxsize=64)
-def _plain_scores_of(rules: RuleSet) -> tuple[list[int], int, list[int]]:
+def _plain_scores_of(rules: RuleSet) -> _PlainScores:
     """The score of each rank melded (value and points kept out of the hand), of an ace
-    melded low, and the scores of the run positions 1 to ``p`` added up, by ``p``."""
+    melded low, the scores of the run positions 1 to ``p`` added up, by ``p``, whether
+    an ace may lie high, and the scores of the ranks of each 7-bit half of a suit's bits
+    added up (ranks 0-6, 7-13), by those 7 bits."""
     scores = [0] * 15
     for rank in range(1, 14):
         value = card_value(natural_card(rank, "S"), rules)
@@ -1904,10 +2152,12 @@ def _plain_scores_of(rules: RuleSet) -> tuple[list[int], int, list[int]]:
     prefix = [0] * 15
     for p in range(1, 15):
         prefix[p] = prefix[p - 1] + (low if p == 1 else scores[1 if p == 14 else p])
-    return scores, low, prefix
+    halves = ([sum(scores[r] for r in range(7) if row >> r & 1) for row in range(128)],
+              [sum(scores[7 + r] for r in range(7) if row >> r & 1) for row in range(128)])
+    return scores, low, prefix, rules.aces_high, halves
 
 
-_LAST_SCORES: tuple[object, tuple[list[int], int, list[int]]] = (None, ([], 0, []))
+_LAST_SCORES: tuple[object, _PlainScores] = (None, ([], 0, [], False, ([], [])))
 
 # A plain hand is one int: 16 bits a suit (listing order C D H S), bit r the card of rank
 # r.  For each bit: the card; the bits of the other suits of its rank, in suit order
@@ -1948,12 +2198,24 @@ _PLAIN_SHIFT = {s: 16 * i for i, s in enumerate(_LISTED_SUITS)}
 _SUIT_POSITIONS = [tuple(_PLAIN_CARDS[16 * i + (1 if p == 14 else p)] if p else JOKER
                          for p in range(15)) for i in range(4)]
 _RANK_BITS = [sum(1 << (16 * i + r) for i in range(4)) for r in range(16)]
+# each card's bit, by suit (a joker's suit is "") and rank
+_CARD_BITS = {s: [0] + [1 << (16 * i + r) for r in range(1, 14)]
+              for i, s in enumerate(_LISTED_SUITS)}
+_CARD_BITS[""] = [0] * 14
 
 
 
 
 def _plain_cards(mask: int) -> tuple[Card, ...]:
     """The cards of a plain hand, in listing order."""
+    if mask.bit_count() <= 3:  # a few: bit by bit
+        cards = _PLAIN_CARDS
+        found = []
+        while mask:
+            low = mask & -mask
+            found.append(cards[low.bit_length() - 1])
+            mask ^= low
+        return tuple(found)
     rows = _ROW_CARDS
     return (rows[0][mask & 127] + rows[1][mask >> 7 & 127]
             + rows[2][mask >> 16 & 127] + rows[3][mask >> 23 & 127]
@@ -1961,13 +2223,21 @@ def _plain_cards(mask: int) -> tuple[Card, ...]:
             + rows[6][mask >> 48 & 127] + rows[7][mask >> 55 & 127])
 
 
-def _plain_unique(mask: int, left: int, keep: int, covered: int, jokers: Sequence[Card],
+def _plain_unique(mask: int, left: int, keep: int, covered: int, jokers: int,
                   rules: RuleSet) -> Arrangement:
     """The arrangement of a plain hand whose melds cannot overlap: a set of every rank of
     ``keep`` (the ranks held in three suits or more) and a run of every block of
     ``covered`` (each suit's 16 bits by run position, 14 the ace again), listed as the
     search lists them (by their lowest card); ``left``: the cards of no meld."""
-    scores, _low, prefix = _plain_scores(rules)
+    scores, _low, prefix, _high, _halves = _plain_scores(rules)
+    melds, total = _unique_melds(mask, keep, covered, scores, prefix)
+    return _exact(tuple(melds), _plain_cards(left) + (JOKER,) * jokers, total // _VALUE)
+
+
+def _unique_melds(mask: int, keep: int, covered: int, scores: list[int], prefix: list[int]
+                  ) -> tuple[list[Reading], int]:
+    """The melds of ``_plain_unique`` in the search's order (by their lowest card), and
+    their cards' scores added up."""
     found: list[tuple[int, Reading]] = []
     total = 0
     while covered:
@@ -1991,8 +2261,7 @@ def _plain_unique(mask: int, left: int, keep: int, covered: int, jokers: Sequenc
         total += here.bit_count() * scores[rank]
     if len(found) > 1:
         found.sort()
-    return Arrangement(tuple([r for _, r in found]), (*_plain_cards(left), *jokers),
-                       total // _VALUE)
+    return [r for _, r in found], total
 
 
 # the melds of plain hands, shared like the cards: by their cards' bits, runs by position
@@ -2022,22 +2291,214 @@ _LOW_ACES = _LANES << 1
 _HIGH_ACES = _LANES << 14
 
 
-def _plain_arrangement(mask: int, jokers: Sequence[Card], rules: RuleSet
-                       ) -> Arrangement | None:
+class _Plain:
+    __slots__ = ("rules", "memo", "scores", "low_ace", "prefix", "high", "halves", "work")
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.memo: dict[int, tuple[int, Any]] = {}
+        self.scores, self.low_ace, self.prefix, self.high, self.halves = _plain_scores(rules)
+        self.work = 0
+
+    def best(self, mask: int, ceiling: int, lanes: int = _LANES, low_aces: int = _LOW_ACES,
+             high_aces: int = _HIGH_ACES, set_choices: dict[int, tuple[tuple[int, int], ...]]
+             = _SET_CHOICES, set_all: list[int] = _SET_ALL, rank_bits: list[int] = _RANK_BITS
+             ) -> int:
+        """The best score of the cards of ``mask`` (``ceiling``: their scores added up,
+        every card melded for free); the memo keeps the move.  (Its callers look in the
+        memo first; the module's tables come in as arguments, read faster.)"""
+        memo = self.memo
+        if len(memo) >= _PLAIN_STATES:
+            self.work = len(memo)
+            raise SearchTooLarge(self.work, _PLAIN_STATES)
+        low = mask & -mask
+        bit = low.bit_length() - 1
+        rest = mask ^ low
+        others = rest & set_all[bit]
+        choices = set_choices.get(others)
+        # no card both of a set's rank and of a run, no ace both low and high: one way
+        # only (see _plain_arrangement), scored at once (not when the lowest card is
+        # itself both)
+        if choices is None or not (rest & low << 1 and rest & low << 2):
+            a, b, c, d = mask & 0x7FFF, mask >> 16 & 0x7FFF, mask >> 32 & 0x7FFF, mask >> 48
+            keep = (a & b & (c | d)) | (c & d & (a | b))
+            sets = keep * lanes
+            wide = mask | (mask & low_aces) << 13 if self.high else mask
+            starts = wide & wide >> 1 & wide >> 2
+            covered = starts | starts << 1 | starts << 2
+            unique = not (covered & sets or covered & high_aces and (
+                covered & high_aces) >> 13 & (covered | sets))
+        else:
+            unique = False
+        if unique:
+            # every card that can be melded is, in the fewest melds: the cards' scores
+            # less those of the cards left out and the low aces' difference, less a
+            # meld per block of a suit and per set
+            top = ceiling - (covered & ~(covered << 1)).bit_count() - keep.bit_count()
+            left = mask & ~(sets | covered | (covered & high_aces) >> 13)
+            scores = self.scores
+            while left:
+                low = left & -left
+                top -= scores[(low.bit_length() - 1) & 15]
+                left ^= low
+            if covered & low_aces:
+                top -= (covered & low_aces).bit_count() * (scores[1] - self.low_ace)
+            memo[mask] = (top, ("unique", keep, covered))
+            return top
+        rank = bit & 15
+        top = -1
+        move: Any = None
+        scores = self.scores
+        each = scores[rank]
+        # sets: the other suits of this rank still here, in suit order (S H D C)
+        if choices is not None:
+            four = len(choices) == 4
+            for used, size in choices:
+                after = rest & ~used
+                if four and size == 3 and self._alone(others & ~used, after):
+                    # the card of the rank left out has no run to join: it would be
+                    # stranded, and the set of all four (tried last) melds it too
+                    continue
+                if after:
+                    got = memo.get(after)
+                    later = (got[0] if got is not None
+                             else self.best(after, ceiling - size * each))
+                else:
+                    later = 0
+                score = each * size - 1 + later
+                if score > top:
+                    top, move = score, ("set", low | used, 0)
+        # runs from this card up (an ace: from the bottom, then ending high)
+        step = low << 1
+        if rest & step and rest & step << 1:
+            used = low
+            total = self.low_ace if rank == 1 else each
+            upper = each
+            length = 1
+            for higher in range(rank + 1, 14):
+                if not rest & step:
+                    break
+                used |= step
+                step <<= 1
+                total += scores[higher]
+                upper += scores[higher]
+                length += 1
+                if length >= 3:
+                    after = mask & ~used
+                    if (higher < 13 and rest & step and (higher < 11 or not self.high)
+                            and not (rest & step << 1 and rest & step << 2)
+                            and (after & rank_bits[higher + 1]).bit_count() < 3):
+                        # the next card of the row has no set and no run above it left:
+                        # it would be stranded, and the longer run (tried next) melds it
+                        continue
+                    if after:
+                        got = memo.get(after)
+                        later = (got[0] if got is not None
+                                 else self.best(after, ceiling - upper))
+                    else:
+                        later = 0
+                    score = total - 1 + later
+                    if score > top:
+                        top, move = score, ("run", used, rank)
+        if rank == 1 and self.high and rest >> (bit - 1 + 12) & 3 == 3:
+            used = low
+            total = each
+            base = bit - 1
+            for lower in range(13, 1, -1):
+                step = 1 << (base + lower)
+                if not rest & step:
+                    break
+                used |= step
+                total += scores[lower]
+                if lower <= 12:
+                    after = mask & ~used
+                    if after:
+                        got = memo.get(after)
+                        later = (got[0] if got is not None
+                                 else self.best(after, ceiling - total))
+                    else:
+                        later = 0
+                    score = total - 1 + later
+                    if score > top:
+                        top, move = score, ("high", used, lower)
+        # stranding it comes first among equals; it is not tried when a meld already
+        # beats everything the other cards could make without it
+        if not rest:
+            if top < 0:
+                top, move = 0, None
+        elif top < ceiling - each:
+            got = memo.get(rest)
+            alone = got[0] if got is not None else self.best(rest, ceiling - each)
+            if alone >= top:
+                top, move = alone, None
+        memo[mask] = (top, move)
+        return top
+
+    def _alone(self, card: int, mask: int) -> bool:
+        """Can the card of bit ``card``, the only one of its rank in ``mask``, join no run
+        of ``mask``?"""
+        at = card.bit_length() - 1
+        rank = at & 15
+        row = mask >> (at & ~15) & 0x3FFF
+        if self.high and row & 2:
+            row |= 1 << 14  # the ace again, high
+        row &= ~card >> (at & ~15)
+        if rank == 1:
+            row &= ~(1 << 14)
+        return not (row >> (rank + 1) & 3 == 3 or row >> (rank - 1) & 5 == 5
+                    or rank >= 2 and row >> (rank - 2) & 3 == 3
+                    or rank == 1 and self.high and row >> 12 & 3 == 3)
+
+    def ceiling(self, mask: int) -> int:
+        """The scores of the cards of ``mask`` added up (every card melded, for free)."""
+        low, high = self.halves
+        return (low[mask & 127] + high[mask >> 7 & 127] + low[mask >> 16 & 127]
+                + high[mask >> 23 & 127] + low[mask >> 32 & 127] + high[mask >> 39 & 127]
+                + low[mask >> 48 & 127] + high[mask >> 55 & 127])
+
+    def melds(self, mask: int) -> tuple[list[Reading], int]:
+        """The melds of the best arrangement of ``mask``, and their cards' bits."""
+        out = []
+        memo = self.memo
+        melded = 0
+        while mask:
+            move = memo[mask][1]
+            low = mask & -mask
+            if move is None:
+                mask ^= low
+                continue
+            kind, used, extra = move
+            if kind == "unique":  # the rest, one way only: its melds by their lowest card
+                out += _unique_melds(mask, used, extra, self.scores, self.prefix)[0]
+                # the cards of its runs (by position: an ace high back at its bit 1) and
+                # of its sets
+                melded |= ((extra | (extra & _HIGH_ACES) >> 13) & ~_HIGH_ACES
+                           | used * _LANES) & mask
+                return out, melded
+            # a run ending with the ace high: by run position, the ace at 14
+            key = used ^ low | low << 13 if kind == "high" else used
+            out.append(_PLAIN_MELDS.get(key) or _plain_meld(key))
+            mask &= ~used
+            melded |= used
+        return out, melded
+
+
+def _plain_arrangement(mask: int, jokers: int, rules: RuleSet) -> Arrangement | None:
     """The best arrangement of one deck's cards without jokers, as a plain hand (None:
-    too many ways, for the sweep)."""
+    too many ways, for the sweep); ``jokers``: how many jokers there are, stranded
+    (rules without jokers)."""
     a, b, c, d = mask & 0x7FFF, mask >> 16 & 0x7FFF, mask >> 32 & 0x7FFF, mask >> 48
     # ranks held in three suits or more, in every suit's bits; cards three in a row in a
     # suit, by run position (every suit at once: no run crosses a suit's bits 0 and 15)
     keep = (a & b & (c | d)) | (c & d & (a | b))
     sets = keep * _LANES
-    wide = mask | (mask & _LOW_ACES) << 13 if rules.aces_high else mask
+    wide = mask | (mask & _LOW_ACES) << 13 if _plain_scores(rules)[3] else mask
     starts = wide & wide >> 1 & wide >> 2
     covered = starts | starts << 1 | starts << 2
     high = covered & _HIGH_ACES
     meldable = mask & (sets | covered | high >> 13)
     if not meldable:
-        return Arrangement((), (*_plain_cards(mask), *jokers), 0)
+        return _exact((), _plain_cards(mask) + (JOKER,) * jokers, 0)
     # one way only: no card both of a set's rank and of a run, no ace both low and high
     # in its suit; then melding every card that can be, in the fewest melds (each
     # block of a suit as one run, each rank's three or four as one set), is the best
@@ -2049,46 +2510,40 @@ def _plain_arrangement(mask: int, jokers: Sequence[Card], rules: RuleSet
         top = plain.best(meldable, plain.ceiling(meldable))
     except SearchTooLarge:
         return None
-    melds = plain.melds(meldable)
-    for reading in melds:
-        for card in reading.cards:
-            mask &= ~(1 << (_PLAIN_SHIFT[card.suit] + card.rank))
+    plain.work = len(plain.memo)
+    melds, melded = plain.melds(meldable)
+    mask &= ~melded
     # the score's top bits are the melded value (the points kept and the melds counted
     # below them never reach a whole unit of value)
-    return Arrangement(tuple(melds), (*_plain_cards(mask), *jokers), top // _VALUE)
+    return _exact(tuple(melds), _plain_cards(mask) + (JOKER,) * jokers, top // _VALUE)
 
 
 def best_arrangement(cards: Iterable[Card], rules: RuleSet) -> Arrangement:
     """The split of ``cards`` into legal melds with the highest melded value (ties:
     fewer stranded points, then fewer melds).
 
-    Raises :class:`SearchTooLarge` if the question would take more work than
-    ``SEARCH_LIMIT`` (some dense hands of two decks with four jokers do)."""
-    jokers = []
-    mask = 0
-    twice = False  # a second copy of a card: two decks, for the sweep
-    shift = _PLAIN_SHIFT
-    for card in cards:
-        rank = card.rank
-        if rank:
-            bit = 1 << (shift[card.suit] + rank)
-            if mask & bit:
-                twice = True
-            mask |= bit
-        else:
-            jokers.append(JOKER)
-    if not twice and (not jokers or not rules.jokers):
+    Every hand is answered within ``ARRANGE_LIMIT`` steps: almost always with the best
+    split (``exact``); for the few dense hands of two decks with jokers that would take
+    longer, with the best split found by then and the most any split could meld
+    (``ceiling``)."""
+    bits = [_CARD_BITS[card.suit][card.rank] for card in cards]  # a joker's is 0
+    mask = sum(bits)
+    jokers = bits.count(0)
+    # one deck's cards (no second copy: every bit added once) and no joker in play
+    if mask.bit_count() == len(bits) - jokers and (not jokers or not rules.jokers):
         plain = _plain_arrangement(mask, jokers, rules)
         if plain is not None:
             return plain
     start = _sorted(cards)
     naturals = [c for c in start if not c.is_joker]
-    built = _search(rules, naturals, len(jokers) if rules.jokers else 0, strict=False)
-    assert built is not None  # stranding every card is always an arrangement
+    built, exact, ceiling = _arrange(rules, naturals, jokers if rules.jokers else 0)
+    if built is None:  # nothing found at all within the limit (never seen): no melds
+        return Arrangement((), start, 0, False, max(ceiling, 0))
     built.melds.sort(key=lambda m: _meld_order(m[0]))
     melds = tuple(reading for reading, _room in built.melds)
     stranded = list(built.stranded)
     if not rules.jokers:
         stranded += [c for c in start if c.is_joker]
-    return Arrangement(melds, tuple(sorted(stranded, key=_listing_key)),
-                       sum(reading_value(r, rules) for r in melds))
+    value = sum(reading_value(r, rules) for r in melds)
+    return Arrangement(melds, tuple(sorted(stranded, key=_listing_key)), value, exact,
+                       None if exact else max(ceiling, value))

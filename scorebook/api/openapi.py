@@ -130,12 +130,15 @@ QUESTION_DOCS: dict[str, tuple[str, list[str]]] = {
     "score/hand": ("Each player's points for one hand.", [*DECKS, *SCORING_CODES]),
     "score/game": ("Is the game over after this hand, and who won?",
                    ["unknown-player", "names-mismatch"]),
-    "arrange": ("The split of cards into melds with the highest melded value.",
+    "arrange": ("The split of cards into melds with the highest melded value (every hand "
+                "of up to 40 cards is answered: exact, or the best split found within the "
+                "search's limit, with exact false).",
                 ["too-many-cards", "too-many-copies", "no-jokers"]),
     "rules": ("A rule set resolved: every option, decks, deal and target.", []),
 }
-#: The questions that run the meld search (a 422 when it cannot answer in time).
-SEARCHING = ("referee/going-out", "arrange")
+#: The questions that run the meld search and may refuse (a 422 when it cannot answer in
+#: time); /arrange always answers, with the best split it found in time.
+SEARCHING = ("referee/going-out",)
 
 
 def _question(path: str) -> Route:

@@ -5,8 +5,10 @@ take longer than the referee allows (``SearchTooLarge``) is a 422 ``search-too-l
 answered at once instead of holding the worker.
 
 Every verdict carries ``legal``, ``code``, ``rules`` (ids from the rule book),
-``params`` and ``message`` (the explanation in the request's language).  The
-answers themselves come from :mod:`scorebook.services.questions`.
+``params`` and ``message`` (the explanation in the request's language); an answer
+without a verdict has a ``message`` when it has something to tell the reader (a best
+arrangement found within the search's limit, not proven best).  The answers themselves
+come from :mod:`scorebook.services.questions`.
 """
 
 from __future__ import annotations
@@ -99,8 +101,26 @@ def answered(ask: Asked) -> Question:
     return question
 
 
+def noted(question: Question) -> Question:
+    """A question whose answer may carry a ``note`` (a sentence for the reader, such as
+    "/arrange stopped looking: this is the best it found"): the API words it as
+    ``message``, in the request's language."""
+
+    def ask(body: dict[str, Any]) -> dict[str, Any]:
+        answer = question(body)
+        note = answer.pop("note", None)
+        if note is not None:
+            answer["message"] = say(note)
+        return answer
+
+    ask.__name__ = question.__name__
+    ask.__doc__ = question.__doc__
+    return ask
+
+
 _ANSWERS: dict[str, Question] = {path: answered(ask) for path, ask in VERDICTS.items()}
-for _path, _question in {**_ANSWERS, **QUESTIONS}.items():
+_NOTED: dict[str, Question] = {path: noted(question) for path, question in QUESTIONS.items()}
+for _path, _question in {**_ANSWERS, **_NOTED}.items():
     bp.add_url_rule(f"/{_path}", endpoint=_path.replace("/", "_").replace("-", "_"),
                     view_func=json_endpoint(_path, _question), methods=["POST"])
 

@@ -53,6 +53,7 @@ from scorebook.services.payloads import (
     rules_from,
     text_from,
 )
+from scorebook.services.questions import ARRANGE_MOST
 
 REF = "#/components/schemas/{model}"
 
@@ -344,8 +345,8 @@ class GoingOutQuestion(Question):
 
 
 class ArrangeQuestion(Question):
-    cards: Annotated[Any, PlainValidator(_cards(most=30)),
-                     WithJsonSchema(_some_cards_schema(most=30))]
+    cards: Annotated[Any, PlainValidator(_cards(most=ARRANGE_MOST)),
+                     WithJsonSchema(_some_cards_schema(most=ARRANGE_MOST))]
 
 
 class RulesQuestion(Question):
@@ -597,6 +598,16 @@ class ArrangeAnswer(Answer):
     stranded: OutCards = []
     value: int | None = None
     complete: bool | None = None
+    exact: bool = Field(default=True, description=(
+        "true: no split of the cards is better. false: the search stopped at its limit "
+        "(search_limit steps) and this is the best split it found"))
+    at_most: int | None = Field(default=None, description=(
+        "when exact is false: the most melded value any split of the cards could have "
+        "(a bound, seldom reached)"))
+    search_limit: int | None = Field(default=None, description=(
+        "when exact is false: the steps the search may take"))
+    message: str | None = Field(default=None, description=(
+        "when exact is false: that said for the reader, in the request's language"))
 
 
 class RulesAnswer(Answer):

@@ -31,6 +31,7 @@ from referee import (
     reading_value,
     score_hand,
 )
+from referee import arrange as meld_search
 from scorebook.services.errors import sentence
 from scorebook.services.payloads import (
     PayloadError,
@@ -52,8 +53,10 @@ Question = Callable[[dict[str, Any]], dict[str, Any]]
 #: A referee question: the verdict, and the rest of its JSON answer.
 Asked = Callable[[dict[str, Any]], tuple[Verdict, dict[str, Any]]]
 
-#: The most cards /arrange splits at once.
-ARRANGE_MOST = 30
+#: The most cards /arrange splits at once: a hand after the deepest draw of a game of
+#: five or more (two decks, four jokers) has that many and more, and every hand up to
+#: that size is answered, best or best found, within ``referee.arrange.ARRANGE_LIMIT``.
+ARRANGE_MOST = 40
 
 
 #: What the referee says when a search would take longer than one question may
@@ -260,9 +263,19 @@ def arrange(body: dict[str, Any]) -> dict[str, Any]:
         raise PayloadError("bad-request", f"arrange at most {ARRANGE_MOST} cards at a time")
     check_cards_exist(cards, rules, players)
     result = best_arrangement(cards, rules)
-    return {"melds": [reading_json(r, rules) for r in result.melds],
-            "stranded": [str(c) for c in result.stranded], "value": result.value,
-            "complete": result.complete}
+    answer: dict[str, Any] = {
+        "melds": [reading_json(r, rules) for r in result.melds],
+        "stranded": [str(c) for c in result.stranded], "value": result.value,
+        "complete": result.complete, "exact": result.exact}
+    if not result.exact:
+        # the best split found within the search's limit: how far from the best it may
+        # be, and the limit, said in the reader's language by whoever shows it (``note``)
+        most = result.value if result.ceiling is None else result.ceiling
+        limit = meld_search.ARRANGE_LIMIT
+        answer.update(at_most=most, search_limit=limit,
+                      note=sentence("referee.arrange-best-found", more=most - result.value,
+                                    steps=limit))
+    return answer
 
 
 def rule_set(body: dict[str, Any]) -> dict[str, Any]:

@@ -786,6 +786,11 @@
           var count = answer.json.melds.length;
           notes[i] = count === 1 ? texts.groupedOne : f(texts.grouped, { count: count });
         }
+        // the best split the referee found in time, not proven best: it says so, in the
+        // page's language
+        if (answer.json.exact === false && answer.json.message) {
+          notes[i] = notes[i] + " " + answer.json.message;
+        }
         // Lay-offs on the melds just regrouped come off, then go back on the new melds.
         var orphans = [];
         state.forEach(function (q, k) {

@@ -152,6 +152,29 @@ def test_grouping_keeps_the_lay_offs_on_the_melds_grouped(page: Page, live_serve
     expect(page.locator("#player-0 .slot-cards").filter(has_text="7♥")).to_contain_text("10♥")
 
 
+def test_grouping_a_hand_past_the_search_limit_says_it_is_the_best_found(
+        page: Page, live_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Group my cards" on a dense two-deck hand with jokers that the search cannot finish
+    within its limit (made tiny here): the cards are grouped all the same, every one of
+    them, and the note says that this is the best split found, not proven the best."""
+    monkeypatch.setattr("referee.arrange.ARRANGE_LIMIT", 20)
+    page.goto(f"{live_server}/games/new")
+    page.get_by_role("button", name="Add a seat").click()  # five players: two decks
+    for i, name in enumerate(["Ann", "Ben", "Cy", "Di", "Ed"]):
+        page.get_by_label(f"Seat {i + 1}", exact=True).fill(name)
+    page.locator("input[name=family][value=pagat-500]").check()
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("link", name="Record hand 1").click()
+    tap = Taps(page)
+    tap.meld(0, "4 of clubs", "5 of clubs", "6 of clubs", "7 of clubs", "4 of diamonds",
+             "5 of diamonds", "6 of diamonds", "7 of diamonds", "4 of hearts",
+             "5 of hearts", "6 of hearts", "joker", "joker")
+    tap.tool(0, "Group my cards")
+    note = page.locator("#player-0")
+    expect(note).to_contain_text("stopped looking after 20 steps")
+    expect(page.locator("#player-0 .slot-cards").filter(has_text="4♣")).to_have_count(1)
+
+
 def test_an_ace_on_two_to_king_asks_which_end_even_when_both_score_15(
         page: Page, live_server: str) -> None:
     """`values.ace-end`: the ace fits both ends of 2♥..K♥, so the scorer says which (in

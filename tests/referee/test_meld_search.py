@@ -412,20 +412,100 @@ def test_ways_to_meld_lists_what_it_always_listed(seed: int) -> None:
 # the limit
 
 
-def test_a_search_past_its_limit_stops_with_a_clear_error(monkeypatch: pytest.MonkeyPatch
-                                                          ) -> None:
-    """The work of one question is counted; past ``SEARCH_LIMIT`` the referee raises
-    SearchTooLarge (a ValueError that says so) rather than searching on."""
+def test_a_going_out_search_past_its_limit_stops_with_a_clear_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The work of a going-out question is counted; past ``SEARCH_LIMIT`` the referee
+    raises SearchTooLarge (a ValueError that says so) rather than searching on."""
     hand = parse_cards("4C 5C 5C 6C 7C 4D 5D 6D 6D 7D 4H 5H 5H 6H 7H 4S 5S 6S 6S 7S "
-                       "JK JK JK JK")
-    assert best_arrangement(hand, PAGAT).complete
+                       "JK JK JK JK 9C")
     monkeypatch.setattr(arrange, "SEARCH_LIMIT", 20)
     with pytest.raises(SearchTooLarge, match="too many ways") as raised:
-        best_arrangement(hand, PAGAT)
+        meld_all(hand, Table(), PAGAT)
     assert isinstance(raised.value, ValueError) and raised.value.limit == 20
-    with pytest.raises(SearchTooLarge):
-        meld_all([*hand, Card(9, "C")], Table(), PAGAT)
     # a hand with nothing to search is still answered
-    assert best_arrangement(parse_cards("2C 9D KS"), PAGAT).value == 0
     assert meld_all(parse_cards("KS"), Table(), PAGAT) is None
+
+
+# ---------------------------------------------------------------------------------------
+# every hand answered: the best split, or the best found within the limit
+
+
+TWO_DECKS = [c for _ in range(2) for c in full_deck(jokers=2)]
+
+
+def dense_hand(rng: random.Random, size: int) -> list[Card]:
+    """``size`` cards of two decks, most of them from a few consecutive ranks and the aces
+    with the four jokers (where runs and sets overlap most), the rest dealt at random."""
+    deck = list(TWO_DECKS)
+    rng.shuffle(deck)
+    low = rng.randint(1, 9)
+    width = rng.randint(4, 8)
+    window = [c for c in deck if c.is_joker or c.rank == 1 or low <= c.rank < low + width]
+    cards = rng.sample(window, min(size, len(window)))
+    rest = list(deck)
+    for card in cards:
+        rest.remove(card)
+    return cards + rest[:size - len(cards)]
+
+
+def test_a_search_past_its_limit_still_answers_with_the_best_it_found(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`meld.set` `meld.run` `meld.joker`: "Group my cards" never refuses a hand: past
+    ``ARRANGE_LIMIT`` steps it answers with the best split found so far (every meld
+    legal, every card accounted for), says it is not proven best, and bounds how much
+    better one could be; with the limit it has, the same hand gets the best split."""
+    hand = parse_cards("4C 5C 5C 6C 7C 4D 5D 6D 6D 7D 4H 5H 5H 6H 7H 4S 5S 6S 6S 7S "
+                       "JK JK JK JK")
+    best = check_arrangement(hand, PAGAT)
+    assert best.complete and best.exact and best.ceiling is None
+    for limit in (0, 20, 2_000):
+        monkeypatch.setattr(arrange, "ARRANGE_LIMIT", limit)
+        found = check_arrangement(hand, PAGAT)
+        assert not found.exact
+        assert found.ceiling is not None and found.value <= best.value <= found.ceiling
+    # one deck and no joker: no search to bound, always the best; nothing to search
+    monkeypatch.setattr(arrange, "ARRANGE_LIMIT", 0)
+    assert best_arrangement(parse_cards("7S 8S 9S 4C 4D 4S KH"), PAGAT).exact
+    assert best_arrangement(parse_cards("2C 9D KS"), PAGAT).value == 0
     assert JOKER not in best_arrangement([], PAGAT).stranded
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_every_hand_of_up_to_forty_cards_is_answered_in_time(seed: int) -> None:
+    """`cards.copies` `meld.joker` `draw.deep`: hands of 26 to 40 cards of two decks with
+    four jokers, dealt at random or dense (the hands a deep draw leaves in a game of five
+    or more): every one answered within the limit, legal, and answered the same way
+    every time; an answer not proven best never claims less than the best split melds."""
+    rng = random.Random(900 + seed)
+    for size in (26, 30, 34, 40, 40, 40):
+        cards = rng.sample(TWO_DECKS, size) if rng.random() < 0.5 else dense_hand(rng, size)
+        found = check_arrangement(cards, PAGAT)
+        again = best_arrangement(list(reversed(cards)), PAGAT)
+        assert (again.melds, again.stranded, again.exact) == (
+            found.melds, found.stranded, found.exact), cards
+        if not found.exact:
+            assert found.ceiling is not None and found.ceiling >= found.value
+
+
+def test_forty_card_hands_the_old_limit_refused_get_the_best_split(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`meld.set` `meld.run` `meld.joker` `values.low-ace`: dense two-deck hands that the
+    search refused before (it stopped at its limit and answered nothing): the best
+    split now, the same as a search with no limit at all finds."""
+    hands = [
+        "AC AC 2C 3C 3C 4C 4C 5C 5C 7C AD AD 2D 3D 4D 4D 5D 5D 8D AH AH 2H 3H 3H 4H 4H "
+        "5H AS 2S 2S 3S 3S 4S 4S 5S 5S 9S JK JK JK",
+        "6C 7C 8C 8C 10C 3D 4D 7D 8D 9D JD AH 4H 7H 8H 9H QH KH AS 4S 5S 6S 7S 8S 8S 10S "
+        "QS JK JK JK",
+        "AC AC 9C 9C 10C JC JC QC QC KC KC AD 9D 10D JD QD KD KD AH AH 9H 9H 10H 10H JH JH "
+        "QH QH KH AS 9S 9S 10S JS QS QS KS JK JK JK",
+    ]
+    answers = [check_arrangement(parse_cards(text), PAGAT) for text in hands]
+    monkeypatch.setattr(arrange, "ARRANGE_LIMIT", 10**9)
+    for text, found in zip(hands, answers):
+        cards = parse_cards(text)
+        unlimited = best_arrangement(cards, PAGAT)
+        assert found.exact and unlimited.exact
+        assert objective(cards, found.melds, found.stranded, found.value, PAGAT) == \
+            objective(cards, unlimited.melds, unlimited.stranded, unlimited.value, PAGAT)
+    assert [a.value for a in answers] == [264, 251, 438]

@@ -356,6 +356,7 @@ def test_arrange_groups_cards(post):
                             "cards": ["7S", "8S", "9S", "4C", "4D", "4S", "KH"]})
     assert sorted(m["kind"] for m in out["melds"]) == ["run", "set"]
     assert out["stranded"] == ["KH"] and out["complete"] is False
+    assert out["exact"] is True and "message" not in out and "at_most" not in out
 
 
 # A hand of two decks with four jokers: many overlapping runs and sets.
@@ -370,16 +371,13 @@ def test_arrange_answers_a_dense_two_deck_hand(post):
                                if c != "JK") + 4 * 15
 
 
-@pytest.mark.parametrize(("path", "body"), [
-    ("/arrange", {"rules": PAGAT, "players": 5, "cards": DENSE}),
-    ("/referee/going-out", {"rules": PAGAT, "players": 5, "hand": DENSE + ["9C"]}),
-])
-def test_a_search_that_would_take_too_long_is_refused_at_once(post, monkeypatch, path, body):
-    """The meld search counts its work; past the limit the referee stops (SearchTooLarge)
-    and the API says so with a 422 instead of holding the worker (here the limit is
-    made tiny so that this hand reaches it)."""
+def test_a_search_that_would_take_too_long_is_refused_at_once(post, monkeypatch):
+    """The going-out search counts its work; past the limit the referee stops
+    (SearchTooLarge) and the API says so with a 422 instead of holding the worker (here
+    the limit is made tiny so that this hand reaches it)."""
     monkeypatch.setattr("referee.arrange.SEARCH_LIMIT", 20)
-    out = post(path, body, 422)
+    out = post("/referee/going-out", {"rules": PAGAT, "players": 5, "hand": DENSE + ["9C"]},
+               422)
     assert out["error"]["code"] == "search-too-large"
     assert "too many ways" in out["error"]["message"]
 
@@ -390,9 +388,54 @@ def test_a_search_too_large_is_explained_in_the_page_language(client, monkeypatc
         {"hand": " ".join(DENSE + ["9C"]), "players": 5}), headers={"Accept-Language": "it"})
     assert response.status_code == 422
     assert "troppi modi" in response.get_data(as_text=True)
-    out = client.post("/api/v1/arrange", json={"rules": PAGAT, "players": 5, "cards": DENSE},
-                      headers={"Accept-Language": "es"}).get_json()
-    assert "demasiadas maneras" in out["error"]["message"]
+
+
+def test_arrange_past_its_limit_answers_with_the_best_it_found(post, monkeypatch):
+    """`/arrange` never refuses a hand: past its limit (made tiny here) it answers with the
+    best split it found, every card accounted for, says it is not proven best, states the
+    limit and how much more any split could meld, in words too."""
+    monkeypatch.setattr("referee.arrange.ARRANGE_LIMIT", 20)
+    out = post("/arrange", {"rules": PAGAT, "players": 5, "cards": DENSE})
+    assert out["exact"] is False and out["search_limit"] == 20
+    assert out["at_most"] >= out["value"]
+    assert len([c for m in out["melds"] for c in m["cards"]]) + len(out["stranded"]) == 24
+    assert "stopped looking after 20 steps" in out["message"]
+
+
+# A hand the tiny limit stops short of its best: another split could meld more.
+SHORT = ["4C", "5C", "6C", "7C", "4D", "5D", "6D", "7D", "4H", "5H", "6H", "JK", "JK"]
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("es", "El árbitro dejó de buscar tras 20 pasos"),
+    ("it", "L'arbitro ha smesso di cercare dopo 20 passi"),
+    ("en", "The referee stopped looking after 20 steps"),
+])
+def test_arrange_says_it_stopped_looking_in_the_request_language(client, monkeypatch,
+                                                                 language, words):
+    monkeypatch.setattr("referee.arrange.ARRANGE_LIMIT", 20)
+    response = client.post("/api/v1/arrange",
+                           json={"rules": PAGAT, "players": 5, "cards": SHORT},
+                           headers={"Accept-Language": language})
+    assert response.status_code == 200
+    out = response.get_json()
+    assert out["exact"] is False and out["message"].startswith(words)
+    assert f" {out['at_most'] - out['value']} " in out["message"]
+
+
+# Forty cards of two decks with four jokers, most of them from a few ranks: a hand the
+# search refused before (more than 30 cards, and too dense for its limit).
+FORTY = ["AC", "AC", "2C", "3C", "3C", "4C", "4C", "5C", "5C", "7C", "AD", "AD", "2D",
+         "3D", "4D", "4D", "5D", "5D", "8D", "AH", "AH", "2H", "3H", "3H", "4H", "4H",
+         "5H", "AS", "2S", "2S", "3S", "3S", "4S", "4S", "5S", "5S", "9S", "JK", "JK",
+         "JK"]
+
+
+def test_arrange_answers_every_hand_of_up_to_forty_cards(post):
+    out = post("/arrange", {"rules": PAGAT, "players": 6, "cards": FORTY})
+    assert out["exact"] is True and out["value"] == 264 and out["stranded"] == ["8D"]
+    out = post("/arrange", {"rules": PAGAT, "players": 6, "cards": FORTY + ["9D"]}, 400)
+    assert "40" in out["error"]["message"]
 
 
 def test_rules_resolved(post):

@@ -105,6 +105,30 @@ def test_the_wording_in_english_and_spanish(app: Flask, said, english: str,
         assert say(said) == spanish
 
 
+@pytest.mark.parametrize(("more", "language", "words"), [
+    (0, "en", "The referee stopped looking after 80,000 steps: no arrangement melds more "
+              "points, but one with fewer melds or fewer points left in the hand might "
+              "exist."),
+    (0, "es", "El árbitro dejó de buscar tras 80.000 pasos: ninguna otra forma de agrupar "
+              "las cartas baja más puntos"),
+    (0, "it", "L'arbitro ha smesso di cercare dopo 80.000 passi: nessun altro modo di "
+              "raggruppare le carte cala più punti"),
+    (1, "en", "another might meld up to 1 more point."),
+    (1, "es", "otra podría bajar hasta 1 punto más."),
+    (1, "it", "un altro potrebbe calare fino a 1 punto in più."),
+    (1500, "en", "another might meld up to 1,500 more points."),
+    (1500, "es", "otra podría bajar hasta 1.500 puntos más."),
+    (1500, "it", "un altro potrebbe calare fino a 1.500 punti in più."),
+])
+def test_a_best_arrangement_found_within_the_limit_says_so(app: Flask, more: int,
+                                                           language: str, words: str) -> None:
+    """referee.arrange-best-found: "Group my cards" past the search's limit, in the page's
+    language, with the steps and how many more points another split might meld."""
+    said = sentence("referee.arrange-best-found", more=more, steps=80_000)
+    with app.test_request_context(headers={"Accept-Language": language}):
+        assert words in say(said)
+
+
 def test_a_hand_that_cannot_have_happened_is_worded_from_its_reason(app: Flask) -> None:
     """hand.impossible: a ScoringError no sentence of its own covers, by its reason."""
     pagat = make_rules("pagat-500")

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from scorebook.presenters.bidi import isolate
 from scorebook.presenters.cards import card_label, card_notation, not_a_card, typed
-from scorebook.presenters.i18n import signed_number
+from scorebook.presenters.i18n import number, signed_number
 from scorebook.presenters.sentences import words
 from scorebook.presenters.wording import error_text, explain, meld_phrase, param_text
 from scorebook.services.entry import END_WORDS
@@ -81,6 +81,22 @@ def _as_is(p: Mapping[str, Any]) -> str:
 def _too_many_ways(p: Mapping[str, Any]) -> str:
     return gettext("These cards can be arranged in too many ways for the referee to check "
                    "them in time. Ask about fewer cards at once.")
+
+
+@words("referee.arrange-best-found")
+def _arrange_best_found(p: Mapping[str, Any]) -> str:
+    # the best arrangement found within the search's limit, not proven best (see
+    # referee.arrange.ARRANGE_LIMIT): how much better another could be, at most
+    if p["more"] > 0:
+        return str(ngettext(
+            "The referee stopped looking after %(steps)s steps, so this is the best "
+            "arrangement it found: another might meld up to %(points)s more point.",
+            "The referee stopped looking after %(steps)s steps, so this is the best "
+            "arrangement it found: another might meld up to %(points)s more points.",
+            p["more"], steps=number(p["steps"]), points=number(p["more"])))
+    return gettext("The referee stopped looking after %(steps)s steps: no arrangement melds "
+                   "more points, but one with fewer melds or fewer points left in the hand "
+                   "might exist.", steps=number(p["steps"]))
 
 
 # --- reading what was sent ----------------------------------------------------------------
