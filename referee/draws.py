@@ -63,8 +63,8 @@ def check_draw(rules: RuleSet, table: Table, pile: Sequence[Card], hand: Sequenc
         # two decks its other copy counts as the same card, and any joker as any other
         others = sum(1 for c in [*hand, *above] if c.natural == card.natural)
         code = same_card_code(card, others, take)
-        rule_ids = ("discard.not-same",) if take == 1 else ("discard.not-same", "draw.deep")
-        return Verdict(False, code, rule_ids, params, detail)
+        refused = ("discard.not-same",) if take == 1 else ("discard.not-same", "draw.deep")
+        return Verdict(False, code, refused, params, detail)
     pool = pool_of(list(hand) + list(above))
     must_meld = take > 1 or rules.draw_must_meld
     if must_meld and discard is not None and pool[discard.natural]:
