@@ -171,6 +171,9 @@ def _picker_texts() -> dict[str, object]:
             "went-out-with-cards": gettext(
                 "the player who went out still has cards in their hand."),
             "bad-going-rummy": gettext("only the player who went out can go Rummy."),
+            "holds-no-cards": gettext(
+                "a player who did not go out has no cards left: enter their cards, or "
+                "choose who went out."),
             "other": gettext("check the cards entered so far."),
         },
         "points": gettext("%(score)s (melded %(melded)s, in hand %(stranded)s)"),

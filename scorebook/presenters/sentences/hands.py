@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from scorebook.presenters.bidi import isolate
 from scorebook.presenters.i18n import signed_number
@@ -185,6 +185,21 @@ def _going_rummy_not_out(p: Mapping[str, Any]) -> str:
 def _out_holding_cards(p: Mapping[str, Any]) -> str:
     return gettext("%(name)s went out, so no cards can be left in their hand.",
                    name=isolate(p["name"]))
+
+
+@words("hand.holds-no-cards")
+def _holds_no_cards(p: Mapping[str, Any]) -> str:
+    """``out.empty-hand``: a player left with no cards would have ended the hand."""
+    return gettext("%(name)s has no cards left but did not go out: enter the cards still in "
+                   "that hand, or choose who went out.", name=isolate(p["name"]))
+
+
+@words("hand.fewer-than-dealt")
+def _fewer_than_dealt(p: Mapping[str, Any]) -> str:
+    """RULES.md §10 "Fewer cards than dealt": the player, the count and the deal."""
+    return str(ngettext("%(name)s has %(num)s card; %(dealt)s were dealt.",
+                        "%(name)s has %(num)s cards; %(dealt)s were dealt.", p["count"],
+                        name=isolate(p["name"]), dealt=p["dealt"]))
 
 
 @words("hand.meld-name-too-long")
