@@ -94,12 +94,13 @@ def test_score_hand_5_10_15_low_ace_stranded_ace_and_jokers(post):
 def test_score_basic_draw_and_going_rummy(post):
     """`basic.stock-reshuffle`: a drawn hand scores nothing; `score.going-rummy`
     doubles the pot of `score.basic`."""
-    players = [{"name": "Ann", "melds": [["AC", "2C", "3C"]], "hand": []},
+    players = [{"name": "Ann", "melds": [["AC", "2C", "3C"]], "hand": ["9S"]},
                {"name": "Ben", "hand": ["KD", "AS", "7H"]}]
     out = post("/score/hand", {"rules": {"family": "basic"}, "players": players,
                                "went_out": None})
     assert [p["score"] for p in out["players"]] == [0, 0]
     assert "basic.stock-reshuffle" in out["rules"]
+    players[0]["hand"] = []  # Ann melded every card: she went out (out.empty-hand)
     out = post("/score/hand", {"rules": {"family": "basic"}, "players": players,
                                "went_out": "Ann"})
     assert [p["score"] for p in out["players"]] == [18, 0]
@@ -112,9 +113,10 @@ def test_score_basic_draw_and_going_rummy(post):
 def test_score_hand_more_copies_than_two_decks_is_400_naming_the_card(post):
     """`cards.copies` in a scored hand: with five players (two decks) a card twice is
     fine, three times a 400 that names it."""
-    players = [{"name": n, "hand": ["9D"] if n in "BC" else []} for n in "ABCDE"]
+    players = [{"name": n, "hand": ["9D"] if n in "BC" else ["2S"] if n != "A" else []}
+               for n in "ABCDE"]
     out = post("/score/hand", {"rules": PAGAT, "players": players, "went_out": "A"})
-    assert [p["score"] for p in out["players"]] == [0, -9, -9, 0, 0]
+    assert [p["score"] for p in out["players"]] == [0, -9, -9, -2, -2]
     players[3]["hand"] = ["9D"]
     out = post("/score/hand", {"rules": PAGAT, "players": players, "went_out": "A"}, 400)
     assert out["error"]["code"] == "too-many-copies"
@@ -251,7 +253,7 @@ def test_score_hand_an_ace_laid_off_scores_by_its_end(post, rules, low):
     def score(layoff: dict[str, Any]) -> int:
         body = {"rules": rules, "went_out": "Ann", "players": [
             {"name": "Ann", "melds": [{"id": "m1", "cards": TWO_TO_KING}]},
-            {"name": "Ben", "layoffs": [layoff]}]}
+            {"name": "Ben", "layoffs": [layoff], "hand": ["9C"]}]}
         return post("/score/hand", body)["players"][1]["melded"]
 
     assert score({"card": "AH", "onto": "m1", "end": "high"}) == 15
@@ -259,7 +261,8 @@ def test_score_hand_an_ace_laid_off_scores_by_its_end(post, rules, low):
     assert score({"card": "AH", "onto": "m1"}) == low
     body = {"rules": rules, "went_out": "Ann", "players": [
         {"name": "Ann", "melds": [{"id": "m1", "cards": TWO_TO_KING}]},
-        {"name": "Ben", "layoffs": [{"card": "AH", "onto": "m1", "end": "high"}]}]}
+        {"name": "Ben", "layoffs": [{"card": "AH", "onto": "m1", "end": "high"}],
+         "hand": ["9C"]}]}
     melds = post("/score/hand", body)["melds"]
     assert melds[0]["cards"][-1] == "AH" and "values.ace-end" in post("/score/hand",
                                                                       body)["rules"]
@@ -287,7 +290,8 @@ def test_score_hand_a_13_card_run_two_to_ace_scores_its_ace_15(post):
     """`values.low-ace`: the ace of a 13-card run 2…A is high: 15 (A…K: the low-ace value)."""
     def melded(cards: list[str]) -> int:
         body = {"rules": PAGAT, "went_out": "Ann", "players": [
-            {"name": "Ann", "melds": [{"id": "m", "cards": cards}]}, {"name": "Ben"}]}
+            {"name": "Ann", "melds": [{"id": "m", "cards": cards}]},
+            {"name": "Ben", "hand": ["9C"]}]}
         return post("/score/hand", body)["players"][0]["melded"]
 
     assert melded([*TWO_TO_KING, "AH"]) == 84 + 15
