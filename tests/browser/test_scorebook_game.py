@@ -107,11 +107,12 @@ def test_the_rules_example_hand_with_the_picker(page: Page, live_server: str,
           f"(25 cards, 5 melds, save included)")
     assert tap.count <= TAP_BUDGET
     # RULES.md §10: the rule book's example gives Bo 6 cards of the 7 dealt; the page asks
-    # before storing it, the picker's cards still there; the family does not remember
-    problems = page.locator("#problems")
-    expect(problems).to_contain_text("Nothing was saved yet: some cards seem to be missing.")
-    expect(problems).to_contain_text(sentence("Bo has 6 cards; 7 were dealt."))
+    # before sending it, the picker's cards still there; the family does not remember
+    expect(page.locator("[data-save-error]")).to_contain_text(
+        "Nothing was saved yet: some cards seem to be missing.")
+    expect(page.locator("#player-2")).to_contain_text(sentence("Bo has 6 cards; 7 were dealt."))
     expect(page.locator("#player-2 .card-chip")).to_have_count(6)
+    assert "/hands/new" in page.url
     box = page.get_by_label(sentence("Nobody remembers the rest of Bo's cards: keep the hand "
                                      "as it is"))
     box.scroll_into_view_if_needed()

@@ -291,7 +291,8 @@ def render_record(game: Game, form: HandForm, number: int, hand: Hand | None = N
         dealer=dealer, error=error, family=family_name(game.family), basic=rules.is_basic,
         rules_json=game.rules_text, decks=rules.decks(len(names)),
         jokers=rules.jokers_in_play(len(names)), texts=picker_texts(),
-        high_word=end_word("high"), missing_asked=asked, missing_ticked=ticked)
+        high_word=end_word("high"), missing_asked=asked, missing_ticked=ticked,
+        dealt=rules.cards_dealt(len(names)))
     return (page, status) if status != 200 else page
 
 
