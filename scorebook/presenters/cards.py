@@ -207,8 +207,8 @@ def _picker_texts() -> dict[str, object]:
             "%(name)s has %(num)s cards; %(dealt)s were dealt.", n,
             name="%(name)s", dealt="%(dealt)s")) for n in range(13)},
         "missingAsk": gettext("Nothing was saved yet: some cards seem to be missing. Enter "
-                              "them, or tick under the player's name that nobody remembers "
-                              "them, then save again."),
+                              "them, or tick for each of these players that nobody "
+                              "remembers them, then save again."),
         "missingOk": gettext("Nobody remembers the rest of %(name)s's cards: keep the hand "
                              "as it is"),
         "outcomeAuto": gettext("%(name)s is the only player left with no cards, so %(name)s "

@@ -879,11 +879,22 @@
     return out;
   }
 
-  // Ask, as the server would: a box under each such player's name, their count said in
-  // their panel; nothing is sent until each is ticked (or the cards entered).
+  // Ask, as the server would: in each such player's panel, under their cards, their
+  // count and a box to tick; nothing is sent until each is ticked (or the cards entered).
   function askMissing(short) {
     short.forEach(function (s) {
-      if (!missingBox(s.name)) {
+      var said = f((texts.fewerThanDealt || {})[String(s.count)] || "",
+        { name: s.name, dealt: dealt });
+      var panel = document.getElementById("player-" + s.i);
+      var ask = panel.querySelector("[data-missing-ask]");
+      if (missingBox(s.name) && !ask) {  // the server's page asked already: its box is there
+        notes[s.i] = said;
+        return;
+      }
+      if (!ask) {
+        ask = node("div", "missing-ask");
+        ask.setAttribute("data-missing-ask", "");
+        ask.appendChild(node("p", "field-error"));
         var label = node("label", "option-row missing-ok");
         var box = document.createElement("input");
         box.type = "checkbox";
@@ -892,11 +903,10 @@
         label.appendChild(box);
         label.appendChild(document.createTextNode(" "));
         label.appendChild(node("span", "", f(texts.missingOk, { name: s.name })));
-        var panel = document.getElementById("player-" + s.i);
-        panel.insertBefore(label, panel.querySelector("[data-picked]"));
+        ask.appendChild(label);
+        panel.appendChild(ask);
       }
-      notes[s.i] = f((texts.fewerThanDealt || {})[String(s.count)] || "",
-        { name: s.name, dealt: dealt });
+      ask.querySelector("p").textContent = said;
     });
     render();
     say(saveError, texts.missingAsk);
