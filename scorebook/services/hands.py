@@ -968,8 +968,8 @@ def verify(games: Sequence[Game]) -> list[str]:
             if hand.points_only:
                 problems += _verify_points(game, hand, names, ids, went_out, where)
                 continue
-            players = stored_players(hand, names, ids)
             try:
+                players = stored_players(hand, names, ids)
                 result = score_hand(game.rules, players, went_out)
             except ScoringError as exc:
                 if exc.code == "holds-no-cards":
