@@ -186,6 +186,38 @@ def test_out_after_a_deep_draw_with_the_new_meld_house_rule(post):
     assert "draw.deep-new-meld" in out["rules"]
 
 
+def test_the_top_card_alone_is_not_bound_by_the_new_meld_house_rule(post):
+    """`draw.deep-new-meld` `draw.must-meld`: with both house rules, the top card taken
+    alone must be melded at once, and laying it off will do (RULES.md: "Taking the top
+    card alone is not bound by it"); the draw question and going out agree."""
+    rules = {"family": "pagat-500", "draw_must_meld": True, "deep_draw_new_meld": True}
+    drawn = post("/referee/draw", {"rules": rules, "players": 3, "table": HEARTS_TABLE,
+                                   "pile": ["2C", "8H"], "hand": ["KD", "KS"], "take": 1})
+    assert (drawn["legal"], drawn["code"]) == (True, "draw.top-ok-meld")
+    assert "draw.deep-new-meld" not in drawn["rules"]
+    out = going_out(post, rules, ["8H", "KD"], "KD", ["8H"])
+    assert (out["legal"], out["code"]) == (True, "out.ok-discard")
+    out = going_out(post, rules, ["8H", "KD"], "KD", ["8H", "KD"])  # two taken: bound
+    assert (out["legal"], out["code"]) == (False, "out.deep-needs-new-meld")
+
+
+def test_a_joker_discarded_after_a_joker_taken_is_worded_for_one_deck(post):
+    """`discard.not-same`: three players, one deck: the deepest card taken is a joker and
+    the discard the other joker. Jokers are interchangeable, so it is refused — and the
+    verdict says any joker counts as any other, not "with two decks"."""
+    out = post("/referee/going-out", {"rules": PAGAT, "players": 3, "table": [],
+                                      "hand": ["JK", "JK", "5C", "5H", "5S"],
+                                      "discard": "JK", "took": ["JK", "5C"]})
+    assert (out["legal"], out["code"]) == (False, "draw.deepest-discard-joker")
+    assert out["rules"] == ["discard.not-same", "draw.deep"]
+    assert "two decks" not in out["message"] and "any joker" in out["message"]
+    drawn = post("/referee/draw", {"rules": PAGAT, "players": 3, "pile": ["5C", "JK"],
+                                   "hand": ["JK", "5H", "5S", "2C"], "take": 1,
+                                   "discard": "JK"})
+    assert (drawn["legal"], drawn["code"]) == (False, "draw.same-discard-joker")
+    assert "two decks" not in drawn["message"]
+
+
 def test_out_after_a_deep_draw_in_basic_is_refused(post):
     """`draw.basic`: Basic Rummy takes only the top card, so a turn that took two cannot
     end the hand."""
