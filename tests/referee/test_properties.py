@@ -195,6 +195,8 @@ def deal_a_hand(rng: random.Random, rules: RuleSet, players: int
     deck = [c for _ in range(decks) for c in full_deck(jokers=2 if rules.jokers else 0)]
     rng.shuffle(deck)
     names = [f"P{i}" for i in range(players)]
+    # out.empty-hand: a card kept back for each player's hand, however many are melded
+    reserve = [deck.pop() for _ in names]
     melds: dict[str, list[tuple[str, tuple[Card, ...]]]] = {n: [] for n in names}
     layoffs: dict[str, list[tuple[Card, str]]] = {n: [] for n in names}
     hands: dict[str, list[Card]] = {n: [] for n in names}
@@ -231,7 +233,8 @@ def deal_a_hand(rng: random.Random, rules: RuleSet, players: int
     went_out = rng.choice([None, *names])
     for name in names:
         if name != went_out:  # out.empty-hand: everybody else holds a card at least
-            hands[name] = [deck.pop() for _ in range(min(len(deck), rng.randint(1, 6)))]
+            hands[name] = [reserve.pop()] + [deck.pop() for _ in range(
+                min(len(deck), rng.randint(0, 5)))]
     return [PlayerHand(n, melds[n], layoffs[n], hands[n]) for n in names], went_out
 
 
