@@ -80,7 +80,8 @@ def play_templates(seed: int = 5000) -> dict[str, Any]:
                             texts[name] = {"melds": "\n".join(groups.pop() for _ in range(3))}
                         else:
                             melds = [groups.pop() for _ in range(rng.randint(1, 2))]
-                            held = [singles.pop() for _ in range(rng.randint(0, 1))]
+                            # (one card at least: out.empty-hand; the same draws as before)
+                            held = [singles.pop() for _ in range(max(1, rng.randint(0, 1)))]
                             texts[name] = {"melds": "\n".join(melds), "hand": " ".join(held)}
                     hands.record_hand(game, entry_from_text(names, texts, out, None, False,
                                                             False))

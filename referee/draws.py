@@ -26,6 +26,18 @@ class DrawError(ValueError):
         self.card = card
 
 
+def same_card_code(card: Card, others: int, take: int) -> str:
+    """The verdict code of a discard refused under ``discard.not-same``: ``card`` (taken
+    alone, ``take`` 1, or the deepest of several) is discarded again, and the player holds
+    ``others`` more cards that count as the same card.  Any joker counts as any other,
+    with one deck as with two (``draw.…-joker``); the other copy of a natural card exists
+    only with two decks (``draw.…-copy``)."""
+    kind = "draw.same-discard" if take == 1 else "draw.deepest-discard"
+    if not others:
+        return kind
+    return kind + ("-joker" if card.is_joker else "-copy")
+
+
 def check_draw(rules: RuleSet, table: Table, pile: Sequence[Card], hand: Sequence[Card],
                take: int, discard: Card | None = None) -> Verdict:
     """May a player holding ``hand`` take the top ``take`` cards of the pile?
@@ -33,8 +45,10 @@ def check_draw(rules: RuleSet, table: Table, pile: Sequence[Card], hand: Sequenc
     ``detail["ways"]`` lists how the deepest card taken could be melded at once
     (:class:`~referee.arrange.Way`).  ``discard`` is the card they then mean to
     discard, checked against ``discard.not-same``: never the card taken alone, never
-    the deepest card taken, and with two decks never the other copy of either; when the
-    card taken must be melded at once, the discard is not available to meld it with.
+    the deepest card taken, and with two decks never the other copy of either (any joker
+    counts as any other, with one deck as with two); when the card taken must be melded at
+    once, the discard is not available to meld it with.  ``draw.deep-new-meld`` binds a
+    draw of more than the top card only.
     """
     if not 1 <= take <= len(pile):
         raise DrawError(f"take must be from 1 to {len(pile)}, the cards in the pile")
@@ -46,13 +60,11 @@ def check_draw(rules: RuleSet, table: Table, pile: Sequence[Card], hand: Sequenc
         return Verdict(False, "draw.basic-top-only", ("draw.basic",), params, detail)
     if discard is not None and discard.natural == card.natural:
         # the card taken alone, or the deepest card taken, is not discarded this turn; with
-        # two decks its other copy counts as the same card
-        copy = sum(1 for c in [*hand, *above] if c.natural == card.natural) > 0
-        if take == 1:
-            code = "draw.same-discard-copy" if copy else "draw.same-discard"
-            return Verdict(False, code, ("discard.not-same",), params, detail)
-        code = "draw.deepest-discard-copy" if copy else "draw.deepest-discard"
-        return Verdict(False, code, ("discard.not-same", "draw.deep"), params, detail)
+        # two decks its other copy counts as the same card, and any joker as any other
+        others = sum(1 for c in [*hand, *above] if c.natural == card.natural)
+        code = same_card_code(card, others, take)
+        refused = ("discard.not-same",) if take == 1 else ("discard.not-same", "draw.deep")
+        return Verdict(False, code, refused, params, detail)
     pool = pool_of(list(hand) + list(above))
     must_meld = take > 1 or rules.draw_must_meld
     if must_meld and discard is not None and pool[discard.natural]:
@@ -66,10 +78,12 @@ def check_draw(rules: RuleSet, table: Table, pile: Sequence[Card], hand: Sequenc
         if not ways:
             code = "draw.deep-cannot-meld" if take > 1 else "draw.must-meld"
             return Verdict(False, code, (rule,), params, detail)
-        if rules.deep_draw_new_meld and not new_melds:
+        # draw.deep-new-meld binds a draw of more than the top card only: the top card
+        # taken alone is bound by draw.must-meld alone (melded or laid off, either will do)
+        if take > 1 and rules.deep_draw_new_meld and not new_melds:
             return Verdict(False, "draw.deep-needs-new-meld", (rule, "draw.deep-new-meld"),
                            params, detail)
-        if rules.deep_draw_new_meld:
+        if take > 1 and rules.deep_draw_new_meld:
             detail["ways"] = tuple(new_melds)
     if take == 1:
         rule_ids: tuple[str, ...] = ("draw.stock-or-top",)
@@ -77,8 +91,6 @@ def check_draw(rules: RuleSet, table: Table, pile: Sequence[Card], hand: Sequenc
             rule_ids += ("draw.basic",)
         if rules.draw_must_meld:
             rule_ids += ("draw.must-meld",)
-            if rules.deep_draw_new_meld:
-                rule_ids += ("draw.deep-new-meld",)
             return Verdict(True, "draw.top-ok-meld", rule_ids, params, detail)
         return Verdict(True, "draw.top-ok", rule_ids, params, detail)
     rule_ids = ("draw.deep", "draw.deep-new-meld") if rules.deep_draw_new_meld else (

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from .arrange import Step, can_meld, meld_all, pool_of
 from .cards import Card
-from .draws import DrawError
+from .draws import DrawError, same_card_code
 from .rules import RuleSet
 from .table import Table
 from .verdict import Param, Verdict
@@ -23,9 +23,11 @@ def check_going_out(rules: RuleSet, table: Table, hand: Sequence[Card],
     ``hand``.  The whole of ``draw.deep`` and ``discard.not-same`` applies to a turn
     that ends the hand: a card taken alone is not the discard; of several, the deepest
     must be melded this turn, so it is never the discard and, with
-    ``deep_draw_new_meld``, it starts a new meld (in the plan too); with two decks the
-    other copy of either counts as the same card; in Basic Rummy only the top card may
-    be taken (``draw.basic``).  ``detail["plan"]`` is one way to meld the cards.
+    ``deep_draw_new_meld``, it starts a new meld (in the plan too; the top card taken
+    alone is not bound by that house rule); with two decks the other copy of either
+    counts as the same card, and any joker counts as any other, with one deck as with
+    two; in Basic Rummy only the top card may be taken (``draw.basic``).
+    ``detail["plan"]`` is one way to meld the cards.
 
     Raises :class:`~referee.draws.DrawError` when ``took`` lists a card ``hand`` does
     not hold.
@@ -46,24 +48,22 @@ def check_going_out(rules: RuleSet, table: Table, hand: Sequence[Card],
         return Verdict(False, "draw.basic-top-only", ("draw.basic",),
                        {"card": took[0], "take": len(took)})
     if discard is not None and deepest is not None and deepest.natural == discard.natural:
-        # two copies of it in the hand: the one discarded may be the other copy, which
-        # counts as the same card
-        copy = sum(1 for c in hand if c.natural == deepest.natural) > 1
+        # two of it in the hand: the one discarded may be the other copy (two decks) or
+        # the other joker, which counts as the same card
+        others = sum(1 for c in hand if c.natural == deepest.natural) - 1
+        code = same_card_code(deepest, others, len(took))
         if len(took) == 1:
-            return Verdict(False, "draw.same-discard-copy" if copy else "draw.same-discard",
-                           ("discard.not-same", "out.floating") if rules.floating
+            return Verdict(False, code, ("discard.not-same", "out.floating") if rules.floating
                            else ("discard.not-same",), params)
-        return Verdict(False, "draw.deepest-discard-copy" if copy else "draw.deepest-discard",
-                       ("discard.not-same", "draw.deep"), params)
-    # the card that must be melded at once (the deepest of several, or the top card with
-    # draw_must_meld) is melded whatever the plan; the house rule may want a new meld
-    must_meld = len(took) > 1 or (len(took) == 1 and rules.draw_must_meld)
-    new_meld = deepest if must_meld and rules.deep_draw_new_meld else None
+        return Verdict(False, code, ("discard.not-same", "draw.deep"), params)
+    # the deepest of several cards taken is melded whatever the plan (the top card taken
+    # alone under draw_must_meld is melded too, but the plan melds every card anyway); the
+    # house rule draw.deep-new-meld wants the deepest of several in a new meld: it does not
+    # bind the top card taken alone
+    new_meld = deepest if len(took) > 1 and rules.deep_draw_new_meld else None
     drew: tuple[str, ...] = ()
     if len(took) > 1:
         drew = ("draw.deep", "draw.deep-new-meld") if new_meld else ("draw.deep",)
-    elif new_meld is not None:
-        drew = ("draw.must-meld", "draw.deep-new-meld")
     budget = 1 if rules.one_meld_per_turn else None
     # Without the new-meld constraint first: when no plan melds every card that is the
     # whole answer (and the slowest search, done once); a plan that already starts a new

@@ -51,7 +51,10 @@ RULE_TEXTS: tuple[RuleText, ...] = (
     RuleText("cards.deal", "cards", N_("The deal"), N_(
         "In 500 Rum and Rummy 500 everyone gets seven cards, or thirteen when only two play. "
         "In Basic Rummy two players get ten each, three or four players seven each. The next "
-        "card of the stock is turned face up to start the discard pile.")),
+        "card of the stock is turned face up to start the discard pile. Every turn draws at "
+        "least as many cards as it discards, so everyone ends a hand with at least as many "
+        "cards as they were dealt: a record with fewer is missing some, and the scorebook "
+        "asks before keeping it.")),
     RuleText("cards.copies", "cards", N_("Every card exists once per deck"), N_(
         "With one deck no card can show up twice among everything recorded for a hand, "
         "melds and hands together; with two decks, at most twice. There are two jokers per "
@@ -139,8 +142,9 @@ RULE_TEXTS: tuple[RuleText, ...] = (
         "House rule: any card taken from the discard pile, even the top one on its own, "
         "must be melded straight away."), FIVE_HUNDRED + (Family.BASIC,), "draw_must_meld"),
     RuleText("draw.deep-new-meld", "turn", N_("The deepest card starts a new meld"), N_(
-        "House rule: the deepest card you take from the pile must go into a new meld of "
-        "three or more; adding it to a meld already on the table is not enough."),
+        "House rule: when you take more than the top card, the deepest card you take must "
+        "go into a new meld of three or more; adding it to a meld already on the table is "
+        "not enough. The top card taken on its own is not bound by this."),
         FIVE_HUNDRED, "deep_draw_new_meld"),
     RuleText("draw.basic", "turn", N_("Top card only"), N_(
         "In Basic Rummy only the top card of the discard pile can be taken."), (Family.BASIC,)),
@@ -149,7 +153,9 @@ RULE_TEXTS: tuple[RuleText, ...] = (
         "different card (in Basic Rummy: a card taken from the pile is not discarded in the "
         "same turn). If you took several, you may discard the one that was on top, but "
         "never the deepest one: it has to be melded that turn, also when you go out with "
-        "it. With two decks, the other copy of the same card counts as that card.")),
+        "it. With two decks, the other copy of the same card counts as that card. Jokers "
+        "are all alike: any joker counts as the same card as any other, with one deck as "
+        "with two.")),
     RuleText("rummy.call", "rummy", N_("Calling \"Rummy!\""), N_(
         "When a discard could have been melded, or the pile holds cards that can be melded "
         "without a single card from anyone's hand — added to table melds, made into a new "
@@ -176,7 +182,9 @@ RULE_TEXTS: tuple[RuleText, ...] = (
         "rule (500 Rum's usual way)."), ALL, "rummy_call"),
     RuleText("out.empty-hand", "out", N_("Going out"), N_(
         "A hand ends the moment a player has no cards left: they melded them all, or all "
-        "but one and discarded that one.")),
+        "but one and discarded that one. So when someone went out, nobody else can be left "
+        "with no cards, and when the stock ran out (or in a draw) nobody at all can; the "
+        "scorebook refuses such a record, except with the floating house rule.")),
     RuleText("out.stock-empty", "out", N_("An empty stock"), N_(
         "In 500 Rum and Rummy 500 the hand also ends when the stock is empty and the player "
         "whose turn it is does not want to take from the discard pile."), FIVE_HUNDRED),

@@ -29,15 +29,18 @@ class ScoringError(ValueError):
     player's name, counts; ``problem`` the verdict on an illegal meld).  The message is
     the template's English, filled as the JSON API writes parameters."""
 
-    def __init__(self, code: str, reason: str, params: Mapping[str, Param] | None = None
-                 ) -> None:
+    def __init__(self, code: str, reason: str, params: Mapping[str, Param] | None = None,
+                 rules: tuple[str, ...] = ()) -> None:
         self.code = code
         self.reason = reason
         self.params: Mapping[str, Param] = params or {}
+        #: The rule ids the refusal rests on, where it rests on one (``out.empty-hand``).
+        self.rules = rules
         super().__init__(self.message)
 
-    def __reduce__(self) -> tuple[type[ScoringError], tuple[str, str, Mapping[str, Param]]]:
-        return type(self), (self.code, self.reason, self.params)  # (its data, not its text)
+    def __reduce__(self) -> tuple[type[ScoringError], tuple[str, str, Mapping[str, Param],
+                                                            tuple[str, ...]]]:
+        return type(self), (self.code, self.reason, self.params, self.rules)  # (its data)
 
     @property
     def template(self) -> str:
@@ -264,11 +267,43 @@ def _check_table(names: list[str], rules: RuleSet, went_out: str | None) -> None
         raise ScoringError("unknown-player", "scoring.unknown-player", {"given_name": went_out})
 
 
+def holding_nothing(rules: RuleSet, players: Sequence[PlayerHand], went_out: str | None
+                    ) -> tuple[str, ...]:
+    """The players of a finished hand who hold no cards at its end though they cannot
+    have ended it (``out.empty-hand``): a player left with no cards ends the hand at
+    once, so only the one who went out may hold none — in a stock-out or a draw
+    (``went_out`` None) nobody may.  Under ``out.floating`` a player may meld every card
+    and play on (a floater), so anybody may hold none.  In seat order."""
+    if rules.floating:
+        return ()
+    return tuple(p.name for p in players if not p.hand and p.name != went_out)
+
+
+def cards_of(player: PlayerHand) -> int:
+    """How many cards a player ends a hand with: melded, laid off and held together."""
+    return (sum(len(cards) for _id, cards in player.melds) + len(player.layoffs)
+            + len(player.hand))
+
+
+def fewer_than_dealt(rules: RuleSet, players: Sequence[PlayerHand]
+                     ) -> tuple[tuple[str, int], ...]:
+    """The players who end a hand with fewer cards than were dealt to them, and how many
+    they have (RULES.md §10 "Fewer cards than dealt", ``cards.deal``): every turn draws at
+    least as many cards as it discards, so each player ends with at least the deal
+    (:meth:`RuleSet.cards_dealt` for this many players: two decks from five on deal 7
+    each too).  A record short of cards is almost certainly missing some; it is not an
+    impossible hand, and :func:`score_hand` does not check it (a question may name only
+    the cards that matter).  In seat order."""
+    dealt = rules.cards_dealt(len(players))
+    return tuple((p.name, n) for p in players if (n := cards_of(p)) < dealt)
+
+
 def score_hand(rules: RuleSet, players: Sequence[PlayerHand], went_out: str | None
                ) -> HandScore:
     """Each player's points for one hand (raises :class:`ScoringError` for a hand
     that cannot have happened: a card more often than the decks hold, an illegal
-    meld or lay-off, a player who went out still holding cards)."""
+    meld or lay-off, a player who went out still holding cards, a player who holds none
+    but did not go out, :func:`holding_nothing`)."""
     names = [p.name for p in players]
     _check_table(names, rules, went_out)
     everything = [c for p in players for _id, cards in p.melds for c in cards]
@@ -284,6 +319,11 @@ def score_hand(rules: RuleSet, players: Sequence[PlayerHand], went_out: str | No
         if p.going_rummy and (not rules.is_basic or p.name != went_out):
             raise ScoringError("bad-going-rummy", "scoring.bad-going-rummy")
     table = build_table(rules, players)
+    # (once every meld and lay-off is known to be good: those say more of a bad record)
+    for name in holding_nothing(rules, players, went_out):
+        raise ScoringError("holds-no-cards", "scoring.holds-no-cards" if went_out else
+                           "scoring.holds-no-cards-nobody-out", {"player": name},
+                           ("out.empty-hand",))
     value, low_ace = _values(rules)  # value[rank] is card_value(card, rules)
     melded = dict.fromkeys(names, 0)
     for meld in table:

@@ -133,6 +133,11 @@ MESSAGES: dict[str, str] = {
         "again this turn, and with two decks neither can the other %(card)s: it counts as "
         "the same card."
     ),
+    "draw.same-discard-joker": N_(
+        "%(card)s was the only card taken from the discard pile; it cannot be discarded "
+        "again this turn, and neither can another joker: any joker counts as the same card "
+        "as any other."
+    ),
     "draw.deepest-discard": N_(
         "%(card)s is the deepest card taken from the discard pile: it must be melded this "
         "turn, so it cannot be the discard."
@@ -141,6 +146,11 @@ MESSAGES: dict[str, str] = {
         "%(card)s is the deepest card taken from the discard pile: it must be melded this "
         "turn, so it cannot be the discard, and with two decks neither can the other "
         "%(card)s: it counts as the same card."
+    ),
+    "draw.deepest-discard-joker": N_(
+        "%(card)s is the deepest card taken from the discard pile: it must be melded this "
+        "turn, so it cannot be the discard, and neither can another joker: any joker counts "
+        "as the same card as any other."
     ),
     # Rummy! calls
     "rummy.ok": N_(
@@ -248,6 +258,12 @@ SCORING_MESSAGES: dict[str, str] = {
         "%(family)s is played by %(low)s to %(high)s players, not %(count)s"),
     "scoring.unknown-player": N_("%(given_name)s went out but is not a player"),
     "scoring.went-out-with-cards": N_("%(player)s went out but still holds %(cards)s"),
+    "scoring.holds-no-cards": N_(
+        "%(player)s holds no cards but did not go out: a player left with no cards ends the "
+        "hand, so only the one who went out can hold none"),
+    "scoring.holds-no-cards-nobody-out": N_(
+        "%(player)s holds no cards, yet nobody went out: a player left with no cards ends "
+        "the hand by going out"),
     "scoring.bad-going-rummy": N_("only the player who went out in Basic Rummy can go Rummy"),
     "scoring.went-out-index": N_("went_out must be the index of a player"),
     "scoring.points-out-of-range": N_(

@@ -25,9 +25,11 @@ scorebook_cli = AppGroup("scorebook", help="Scorebook maintenance.")
 @scorebook_cli.command("verify")
 def verify_command() -> None:
     """Recompute every stored hand score from the stored cards and report any difference
-    (a hand kept as points only: its points checked against what a hand can score)."""
+    (a hand kept as points only: its points checked against what a hand can score) or
+    impossible hand (out.empty-hand); list the players with fewer cards than dealt whom
+    nobody confirmed as missing cards (RULES.md §10), which is not an error."""
     from scorebook.models import Game, Hand, Meld
-    from scorebook.services.hands import verify
+    from scorebook.services.hands import unconfirmed_short, verify
 
     games = list(db.session.scalars(db.select(Game).order_by(Game.id).options(
         selectinload(Game.seats),
@@ -37,15 +39,21 @@ def verify_command() -> None:
     )))
     hands = sum(1 for g in games for h in g.hands if h.complete)
     problems = verify(games)
-    for line in problems:
+    short = unconfirmed_short(games)
+    for line in problems + short:
         click.echo(line)
     if problems:
         raise click.ClickException(
-            f"{len(problems)} difference(s) between the stored scores and the stored cards")
+            f"{len(problems)} difference(s) between the stored scores and the stored cards, "
+            "or impossible hands")
     points = sum(1 for g in games for h in g.hands if h.complete and h.points_only)
     click.echo(f"All {hands} stored hand(s) in {len(games)} game(s) match their cards"
                + (f" ({points} kept as points only: their points are ones a hand can score)."
                   if points else "."))
+    if short:
+        click.echo(f"{len(short)} player(s) in stored hands have fewer cards than were dealt, "
+                   "and nobody confirmed that cards are missing (listed above): those hands "
+                   "are probably incomplete (RULES.md §10).")
 
 
 @scorebook_cli.command("stats")

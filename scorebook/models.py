@@ -488,7 +488,12 @@ class StrandedCard(Model):
 
 class HandScore(Model):
     """The referee's score of one player for one hand: a cache of what the stored
-    cards give (``flask scorebook verify`` proves it)."""
+    cards give (``flask scorebook verify`` proves it).
+
+    ``cards_missing`` marks a player whose cards are not all recorded: they end the hand
+    with fewer cards than were dealt (RULES.md §10 "Fewer cards than dealt"), and the
+    family said it does not remember the rest (the games API and a league file say so
+    for it).  The score is what the recorded cards give."""
 
     __tablename__ = "hand_score"
     __table_args__ = (UniqueConstraint("hand_id", "player_id"),)
@@ -499,6 +504,8 @@ class HandScore(Model):
     melded: Mapped[int] = mapped_column(Integer)
     stranded: Mapped[int] = mapped_column(Integer)
     score: Mapped[int] = mapped_column(Integer)
+    cards_missing: Mapped[bool] = mapped_column(Boolean, default=False,
+                                                server_default=text("false"))
 
     hand: Mapped[Hand] = relationship(back_populates="scores")
     player: Mapped[Player] = relationship()

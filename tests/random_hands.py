@@ -98,7 +98,8 @@ def random_hand(rng: random.Random, names: Sequence[str], out: str, jokers: bool
     for name in names:
         if name == out:
             continue
-        held = [pool.pop() for _ in range(rng.choice([0, 1, 2, 3, 4]))]
+        # out.empty-hand: only the one who went out is left with no cards
+        held = [pool.pop() for _ in range(rng.choice([1, 1, 2, 3, 4]))]
         if jokers_left and rng.random() < 0.15:
             held.append("jk")
             jokers_left -= 1

@@ -67,7 +67,7 @@ HANDS = [
      "Dee": {"melds": "qh qs qc", "hand": "2d 3h"},
      "Eve": {"hand": "ah 2s 9d"},
      "Fay": {"melds": "10h jh qh", "layoffs": "9h Fay 1", "hand": "3c"}},
-    {"Ben": {"melds": "2h 3h 4h 5h\nas ad ac"},
+    {"Ben": {"melds": "2h 3h 4h 5h\nas ad ac", "hand": "7c"},
      "Ann": {"melds": "9s 10s js", "hand": "kd"},
      "Cy": {"layoffs": "6h Ben 1", "hand": "qd qc 4s"},
      "Dee": {"melds": "8c 8d 8h", "hand": "7h"},

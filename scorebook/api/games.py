@@ -37,6 +37,7 @@ from scorebook.services.hands import (
     check_stale,
     delete_hand,
     edit_hand,
+    missing_cards,
     record_sent,
     send_key,
     sent_before,
@@ -83,6 +84,9 @@ def hand_json(game: Game, hand: Hand) -> dict[str, Any]:
         "dealer": name_of.get(hand.dealer_id),
         **entry_json(players, went_out, hand.ending, stored_points(hand, ids)),
         "scores": {name_of[s.player_id]: s.score for s in hand.scores},
+        # RULES.md §10: the players stored as missing cards, with their count and the deal
+        "fewer_than_dealt": [{"name": name, "cards": count, "dealt": dealt}
+                             for name, count, dealt in missing_cards(game, hand)],
     }
 
 
@@ -123,6 +127,8 @@ def _hand_error(error: HandError) -> Response:
     body["error"]["problems"] = [
         {"message": say(p.sentence), "player": p.player, "field": p.field, "index": p.index}
         for p in error.problems]
+    if error.rules:
+        body["error"]["rules"] = list(error.rules)
     response.set_data(jsonify(body).get_data())
     return response
 
@@ -205,7 +211,11 @@ def _parse(body: dict[str, Any], game: Game) -> Any:
         check_budget(body, game.rules, len(game.seats))
     except PayloadError as exc:
         raise HandError(as_is(exc.message), exc.code) from None
-    return entry_from_json(body, game.rules.is_basic)
+    entry = entry_from_json(body, game.rules.is_basic)
+    # RULES.md §10: a player with fewer cards than dealt is stored marked as missing cards,
+    # and the answer says so (fewer_than_dealt); nothing is asked
+    entry.missing_ok = None
+    return entry
 
 
 @bp.errorhandler(_NotFound)

@@ -49,7 +49,7 @@ from scorebook.api.schemas import (
 DECKS = ["too-many-cards", "too-many-melds", "too-many-copies", "no-jokers"]
 TABLE_CODES = ["illegal-meld", "ambiguous-meld", "duplicate-meld"]
 SCORING_CODES = ["illegal-meld", "duplicate-meld", "unknown-meld", "bad-layoff",
-                 "bad-going-rummy", "duplicate-player", "unknown-player"]
+                 "bad-going-rummy", "duplicate-player", "unknown-player", "holds-no-cards"]
 #: What a hand given as points only may be refused for (referee.score_points).
 POINTS_CODES = ["points-out-of-range", "points-too-many", "went-out-below-zero",
                 "only-winner-scores", "going-rummy-odd"]

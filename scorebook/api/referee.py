@@ -80,7 +80,12 @@ def json_endpoint(path: str, question: Question) -> Callable[[], Response]:
                 raise refusal
             return jsonify(question(body))
         except PayloadError as exc:
-            return error_response(exc.status, exc.message, exc.code)
+            response = error_response(exc.status, exc.message, exc.code)
+            if exc.rules:  # the rule the refusal rests on (out.empty-hand)
+                body = response.get_json()
+                body["error"]["rules"] = list(exc.rules)
+                response.set_data(jsonify(body).get_data())
+            return response
         except SearchTooLarge:
             return error_response(422, say(TOO_MANY_WAYS), "search-too-large")
 

@@ -665,6 +665,15 @@ Scores = Annotated[dict[str, int], Field(description="each player's score for th
                                                      "by name")]
 
 
+class MissingCards(Answer):
+    """A player whose cards are not all recorded (RULES.md §10 "Fewer cards than dealt")."""
+
+    name: str
+    cards: int = Field(description="the cards the hand records for them: melded, laid off "
+                                   "and held")
+    dealt: int = Field(description="the cards dealt to each player (cards.deal)")
+
+
 class StoredHand(Answer):
     """A recorded hand, as the games API gives it (and takes back as a HandBody)."""
 
@@ -677,6 +686,9 @@ class StoredHand(Answer):
     ending: Ending
     points_only: bool
     scores: Scores
+    fewer_than_dealt: list[MissingCards] = Field(default_factory=list, description=(
+        "the players stored with fewer cards than were dealt (RULES.md §10): a hand sent "
+        "with such a player is stored, marked so, and listed here; the pages ask first"))
 
 
 class HandSummary(Answer):
@@ -767,6 +779,9 @@ class StandingsAnswer(Answer):
 class ErrorDetail(Answer):
     code: str
     message: str = Field(description="what is wrong, in the request's language")
+    rules: list[str] | None = Field(default=None, description=(
+        "the rule ids from the rule book that the refusal rests on, when it rests on one "
+        "(holds-no-cards: out.empty-hand)"))
 
 
 class Error(Answer):

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from flask import Blueprint
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
@@ -261,6 +261,9 @@ def _picker_texts() -> dict[str, object]:
             "went-out-with-cards": gettext(
                 "the player who went out still has cards in their hand."),
             "bad-going-rummy": gettext("only the player who went out can go Rummy."),
+            "holds-no-cards": gettext(
+                "a player who did not go out has no cards left: enter their cards, or "
+                "choose who went out."),
             "other": gettext("check the cards entered so far."),
         },
         "points": gettext("%(score)s (melded %(melded)s, in hand %(stranded)s)"),
@@ -287,6 +290,17 @@ def _picker_texts() -> dict[str, object]:
         # saving
         "chooseOutcome": gettext("Say how the hand ended: choose below."),
         "nothingEntered": gettext("No cards were entered, so there is no hand to save."),
+        # RULES.md §10 "Fewer cards than dealt": asked before saving, player by player
+        # (by the count of cards entered, 0 to 12: the most ever dealt is 13)
+        "fewerThanDealt": {str(n): str(ngettext(
+            "%(name)s has %(num)s card; %(dealt)s were dealt.",
+            "%(name)s has %(num)s cards; %(dealt)s were dealt.", n,
+            name="%(name)s", dealt="%(dealt)s")) for n in range(13)},
+        "missingAsk": gettext("Nothing was saved yet: some cards seem to be missing. Enter "
+                              "them, or tick for each of these players that nobody "
+                              "remembers them, then save again."),
+        "missingOk": gettext("Nobody remembers the rest of %(name)s's cards: keep the hand "
+                             "as it is"),
         "outcomeAuto": gettext("%(name)s is the only player left with no cards, so %(name)s "
                                "is taken as having gone out. Change it if not."),
         "staleSent": gettext("Hand %(number)s was saved from this page. This form is out of "

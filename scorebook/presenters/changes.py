@@ -70,10 +70,24 @@ def change_summary(change: Change) -> Markup:
     if action in (history.RECORDED, history.EDITED, history.LIVE_FINISHED):
         if action == history.EDITED and (change.details or {}).get("before"):
             return Markup("")  # the details say it, before → after
-        if isinstance(change.details, dict) and change.details.get("points_only"):
+        details = change.details if isinstance(change.details, dict) else {}
+        if details.get("points_only"):
             return _scores(text) + Markup(" · ") + escape(gettext("points only"))
-        return _scores(text)
+        return _scores(text) + _missing(details)
     return escape(text)
+
+
+def _missing(details: Mapping[str, Any]) -> Markup:
+    """`` · cards missing: Ana (5 of 7)``: the players a hand was stored with fewer cards
+    than dealt for (RULES.md §10), as its history entry keeps them; nothing if none."""
+    missing, dealt = details.get("missing"), details.get("dealt")
+    if not isinstance(missing, dict) or not missing or not isinstance(dealt, int):
+        return Markup("")
+    who = Markup(", ").join(
+        bdi(name) + Markup(" ") + escape(gettext("(%(count)s of %(dealt)s)", count=count,
+                                                 dealt=dealt))
+        for name, count in missing.items())
+    return Markup(" · ") + escape(gettext("cards missing:")) + Markup(" ") + who
 
 
 # --- what a change did, card by card (Change.details) -------------------------------------
@@ -130,6 +144,10 @@ def edit_lines(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Mark
             if sorted(zones_old[zone]) != sorted(zones_now[zone]):  # not just reordered
                 parts.append(escape(_zone_label(zone)) + Markup(": ")
                              + _cards(zones_old[zone]) + Markup(ARROW) + _cards(zones_now[zone]))
+        if bool(old.get("cards_missing")) != bool(now.get("cards_missing")):
+            # RULES.md §10: stored with fewer cards than dealt, nobody remembering the rest
+            parts.append(escape(gettext("cards missing") if now.get("cards_missing")
+                                else gettext("no longer missing cards")))
         if parts:
             lines.append(bdi(now["name"]) + Markup(" ") + Markup(" · ").join(parts))
     if _ending(before) != _ending(after):
@@ -160,6 +178,8 @@ def held_lines(snap: Mapping[str, Any]) -> list[Markup]:
             body = escape(gettext("points only"))
         else:
             body = Markup(" · ").join(parts) if parts else escape(gettext("no cards"))
+            if p.get("cards_missing"):
+                body += Markup(" · ") + escape(gettext("cards missing"))
         lines.append(head + Markup(": ") + body)
     ending = _ending(snap) if snap.get("complete", True) else ""
     if ending:

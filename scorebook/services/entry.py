@@ -54,12 +54,14 @@ class HandError(ValueError):
 
     status = 400
 
-    def __init__(self, problems: Sequence[Problem] | Sentence, code: str = "invalid-hand"
-                 ) -> None:
+    def __init__(self, problems: Sequence[Problem] | Sentence, code: str = "invalid-hand",
+                 rules: tuple[str, ...] = ()) -> None:
         if isinstance(problems, Sentence):
             problems = [Problem(problems)]
         self.problems = list(problems)
         self.code = code
+        #: The rule ids (RULES.md) the refusal rests on, where it rests on one.
+        self.rules = rules
         super().__init__(" ".join(p.sentence.id for p in self.problems))
 
     @property
@@ -90,6 +92,12 @@ class Entry:
     #: A hand given as each player's points, not its cards ("points only"): the points by
     #: name (the players then hold no cards); None for a hand given card by card.
     points: dict[str, int] | None = None
+    #: RULES.md §10 "Fewer cards than dealt": the players whose missing cards the family
+    #: said it does not remember (a player with fewer cards than dealt who is not named
+    #: here is asked about: the hand is refused with code ``fewer-than-dealt``; the pages
+    #: set it from their boxes to tick).  None: nobody is asked, every such player is
+    #: stored marked as missing cards (the games API, which says so in its answer).
+    missing_ok: frozenset[str] | None = None
 
 
 def default_ending(went_out: str | None, basic: bool) -> str | None:

@@ -120,6 +120,10 @@ class ExportScore(Part):
     melded: Points
     stranded: Points
     score: Points
+    cards_missing: bool | None = Field(default=None, description=(
+        "The player ends the hand with fewer cards than were dealt (RULES.md §10, "
+        "\"Fewer cards than dealt\") and the family said it does not remember the rest: "
+        "the score is what the recorded cards give. Left out: false."))
 
 
 class ExportHand(Part):

@@ -508,7 +508,8 @@ def _export_game(game: Game, name: Mapping[int, str], changes: Sequence[Change]
                           "position": c.position}
                          for c in sorted(h.stranded, key=lambda c: c.id)],
             "scores": [{"player": name[s.player_id], "melded": s.melded,
-                        "stranded": s.stranded, "score": s.score}
+                        "stranded": s.stranded, "score": s.score,
+                        "cards_missing": s.cards_missing}
                        for s in sorted(h.scores, key=lambda s: s.id)],
         } for h in game.hands],
         "changes": [{"hand": c.hand_number, "action": c.action, "summary": c.summary,
@@ -1009,11 +1010,16 @@ def _import_hand(game: Game, rules: RuleSet, h: ExportHand, who: Callable[[str],
     for s in sorted(h.stranded, key=lambda s: s.position):
         stranded[seated(s.player)].append(_card(s))
     scores: dict[str, tuple[int, int, int]] = {}
+    # RULES.md §10: the players the file marks as missing cards (a file from before the
+    # mark says nothing: nobody is marked, and nothing is asked)
+    marked: set[str] = set()
     for score in h.scores:
         name = seated(score.player)
         if name in scores:
             raise LeagueImportError(sentence("exports.twice", name=name))
         scores[name] = (score.melded, score.stranded, score.score)
+        if score.cards_missing:
+            marked.add(name)
     if h.going_rummy and went_out is None:
         raise LeagueImportError(sentence("exports.rummy-without-going-out"))
 
@@ -1035,7 +1041,9 @@ def _import_hand(game: Game, rules: RuleSet, h: ExportHand, who: Callable[[str],
         if missing:
             raise LeagueImportError(sentence("exports.no-score", name=missing[0]))
     try:
-        players, result = check_entry(game, Entry(players, h.ending, went_out, points=points))
+        players, result, short = check_entry(
+            game, Entry(players, h.ending, went_out, points=points,
+                        missing_ok=frozenset(marked)), ask_missing=False)
     except HandError as exc:
         raise LeagueImportError(*(sentence("exports.problem", problem=p)
                                   for p in exc.problems)) from exc
@@ -1048,7 +1056,7 @@ def _import_hand(game: Game, rules: RuleSet, h: ExportHand, who: Callable[[str],
                 "exports.other-score", name=player_score.name, given=given[2],
                 given_melded=given[0], given_stranded=given[1], score=player_score.score,
                 melded=player_score.melded, stranded=player_score.stranded))
-    _store(hand, game, players, result)
+    _store(hand, game, players, result, short)
     return hand
 
 

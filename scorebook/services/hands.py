@@ -51,9 +51,12 @@ from referee import (
     apply_layoff,
     build_table,
     card_value,
+    cards_of,
     check_copies,
     check_layoff,
     check_meld,
+    fewer_than_dealt,
+    holding_nothing,
     layoff_end,
     make_meld,
     most_points,
@@ -128,9 +131,19 @@ def _verdict(verdict: Verdict) -> Sentence:
     return sentence("hand.verdict", verdict=verdict)
 
 
-def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
-    """The entry's players in seat order and the referee's score of the hand; raises
-    :class:`HandError` listing every problem found, each placed where it belongs."""
+#: A checked hand: its players in seat order, the referee's score, and the players marked
+#: as missing cards (RULES.md §10 "Fewer cards than dealt", :func:`missing_marks`).
+Checked = tuple[list[PlayerHand], HandScore, frozenset[str]]
+
+
+def check_entry(game: Game, entry: Entry, ask_missing: bool = True) -> Checked:
+    """The entry's players in seat order, the referee's score of the hand and the players
+    marked as missing cards; raises :class:`HandError` listing every problem found, each
+    placed where it belongs.  A hand in which a player who did not go out holds no cards
+    is impossible (``out.empty-hand``, code ``holds-no-cards``).  A player with fewer
+    cards than were dealt (§10) is asked about unless ``entry.missing_ok`` names them
+    (code ``fewer-than-dealt``); with ``ask_missing`` False nobody is asked and only those
+    named are marked (a league file says which players it marked)."""
     rules = game.rules
     names = [s.player.name for s in game.seats]
     given = {p.name: p for p in entry.players}
@@ -138,7 +151,8 @@ def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
         raise HandError(sentence("hand.players-mismatch", names=names), "bad-players")
     players = [given[n] for n in names]
     if entry.points is not None:
-        return players, check_points(game, players, entry)
+        # no cards, so nothing to count: a points-only hand cannot say who held none
+        return players, check_points(game, players, entry), frozenset()
     problems: list[Problem] = _outcome_problems(rules, entry)
 
     if not any(p.melds or p.layoffs or p.hand for p in players):
@@ -179,8 +193,34 @@ def check_entry(game: Game, entry: Entry) -> tuple[list[PlayerHand], HandScore]:
     try:
         result = score_hand(rules, players, entry.went_out)
     except ScoringError as exc:
-        raise HandError([_scoring_problem(exc, players, owners)], exc.code) from exc
-    return players, result
+        if exc.code == "holds-no-cards":
+            # out.empty-hand: whoever is left with no cards went out; each such player is
+            # named at their cards (the referee names the first)
+            raise HandError([Problem(sentence("hand.holds-no-cards", name=name), name, "hand")
+                             for name in holding_nothing(rules, players, entry.went_out)],
+                            exc.code, exc.rules) from exc
+        raise HandError([_scoring_problem(exc, players, owners)], exc.code,
+                        exc.rules) from exc
+    return players, result, missing_marks(rules, players, entry, ask_missing)
+
+
+def missing_marks(rules: RuleSet, players: Sequence[PlayerHand], entry: Entry,
+                  ask: bool = True) -> frozenset[str]:
+    """RULES.md §10 "Fewer cards than dealt": the players of a checked hand who end it with
+    fewer cards than were dealt and are to be stored marked as missing cards — those the
+    family confirmed (``entry.missing_ok``; every one when it is None).  With ``ask``, a
+    short player the family has not confirmed refuses the hand (code
+    ``fewer-than-dealt``): each is named, with the count, for the page to ask about."""
+    short = fewer_than_dealt(rules, players)
+    if entry.missing_ok is None:
+        return frozenset(name for name, _count in short)
+    unconfirmed = [(name, count) for name, count in short if name not in entry.missing_ok]
+    if ask and unconfirmed:
+        dealt = rules.cards_dealt(len(players))
+        raise HandError([Problem(sentence("hand.fewer-than-dealt", name=name, count=count,
+                                          dealt=dealt), name, "missing_ok")
+                         for name, count in unconfirmed], "fewer-than-dealt", ("cards.deal",))
+    return frozenset(name for name, _count in short if name in entry.missing_ok)
 
 
 def check_points(game: Game, players: Sequence[PlayerHand], entry: Entry) -> HandScore:
@@ -336,8 +376,10 @@ def _meld_card(card: Card, laid_by: int, is_layoff: bool, position: int,
                     is_layoff=is_layoff, position=position, end=end)
 
 
-def _store(hand: Hand, game: Game, players: Sequence[PlayerHand], result: HandScore) -> None:
-    """Replace the hand's melds, stranded cards and scores with these."""
+def _store(hand: Hand, game: Game, players: Sequence[PlayerHand], result: HandScore,
+           missing: frozenset[str] = frozenset()) -> None:
+    """Replace the hand's melds, stranded cards and scores with these; the players in
+    ``missing`` are marked as missing cards (§10, :func:`missing_marks`)."""
     rules = game.rules
     ids = {s.player.name: s.player_id for s in game.seats}
     if hand.melds or hand.stranded or hand.scores:
@@ -369,7 +411,8 @@ def _store(hand: Hand, game: Game, players: Sequence[PlayerHand], result: HandSc
                                               position=i))
     for score in result.players:
         hand.scores.append(StoredScore(player_id=ids[score.name], melded=score.melded,
-                                       stranded=score.stranded, score=score.score))
+                                       stranded=score.stranded, score=score.score,
+                                       cards_missing=score.name in missing))
 
 
 def _set_outcome(hand: Hand, game: Game, entry: Entry) -> None:
@@ -380,6 +423,31 @@ def _set_outcome(hand: Hand, game: Game, entry: Entry) -> None:
     hand.going_rummy = any(p.going_rummy for p in entry.players)
     hand.points_only = entry.points is not None
     hand.updated_at = utcnow()  # always an UPDATE, so the version is checked and bumped
+
+
+def _recorded_details(game: Game, players: Sequence[PlayerHand], entry: Entry,
+                      missing: frozenset[str]) -> dict[str, Any] | None:
+    """What a history entry of a hand stored keeps besides its summary: that it is points
+    only, and the players marked as missing cards (§10) with their count and the deal."""
+    details: dict[str, Any] = {}
+    if entry.points is not None:
+        details["points_only"] = True
+    if missing:
+        details["missing"] = {p.name: cards_of(p) for p in players if p.name in missing}
+        details["dealt"] = game.rules.cards_dealt(len(players))
+    return details or None
+
+
+def missing_cards(game: Game, hand: Hand) -> list[tuple[str, int, int]]:
+    """The players of a stored hand marked as missing cards (RULES.md §10), in seat order:
+    each one's name, how many cards the hand records for them and how many were dealt."""
+    marked = {s.player_id for s in hand.scores if s.cards_missing}
+    if not marked:
+        return []
+    names, ids = _names_ids(game)
+    dealt = game.rules.cards_dealt(len(names))
+    return [(p.name, cards_of(p), dealt) for p in stored_players(hand, names, ids)
+            if ids[p.name] in marked]
 
 
 def summary(players: Sequence[PlayerHand], result: HandScore) -> str:
@@ -408,12 +476,14 @@ def snapshot(hand: Hand) -> dict[str, Any]:
     for m in hand.melds:
         counts[m.owner_id] = counts.get(m.owner_id, 0) + 1
         labels[m.label] = f"{names.get(m.owner_id, '?')}-{counts[m.owner_id]}"
+    missing = {s.player_id for s in hand.scores if s.cards_missing}
     players = []
     for seat in game.seats:
         pid = seat.player_id
         players.append({
             "name": seat.player.name,
             "score": scores.get(pid) if hand.complete else None,
+            **({"cards_missing": True} if pid in missing else {}),
             "melds": [[c.text for c in m.cards if not c.is_layoff]
                       for m in hand.melds if m.owner_id == pid],
             "layoffs": [[c.text, labels[m.label]] for m in hand.melds for c in m.cards
@@ -557,7 +627,7 @@ def _record(game: Game, entry: Entry, number: int | None, key: str | None) -> Ha
                            "hand-live")
     if number is not None and number != expected:
         raise HandError(sentence("hand.not-yet", number=number))
-    players, result = check_entry(game, entry)
+    players, result, missing = check_entry(game, entry)
     dealer = game.seats[next_dealer_position(game)].player_id
     hand = Hand(game_id=game.id, number=expected, dealer_id=dealer, complete=True,
                 version=_fresh_version(game), melds=[], stranded=[], scores=[])
@@ -574,10 +644,10 @@ def _record(game: Game, entry: Entry, number: int | None, key: str | None) -> Ha
                            "hand-recorded") from None
     try:
         with transaction():
-            _store(hand, game, players, result)
+            _store(hand, game, players, result, missing)
             recompute(game)
             history.log(game, history.RECORDED, summary(players, result), hand.number,
-                        {"points_only": True} if entry.points is not None else None)
+                        _recorded_details(game, players, entry, missing))
             _keep_key(hand, key, RECORD)
     except (StaleDataError, IntegrityError):  # the game changed under us: nothing stored
         stored_id = db.session.scalar(select(Hand.id).where(
@@ -637,16 +707,16 @@ def _store_complete(hand: Hand, game: Game, entry: Entry, action: str,
     """Check ``entry`` with the referee and store it as ``hand``'s cards, complete,
     in one transaction (an edit, or a live hand finished); ``action`` is logged, with
     the hand before and after it when ``details`` holds the hand before."""
-    players, result = check_entry(game, entry)
+    players, result, missing = check_entry(game, entry)
     hand_id, number = hand.id, hand.number
     with _guard(hand_id, number):
         _set_outcome(hand, game, entry)
-        _store(hand, game, players, result)
+        _store(hand, game, players, result, missing)
         hand.complete = True
         hand.version = hand.version + 1
         _keep_key(hand, key, EDIT)
         recompute(game)
-        extra = None
+        extra = _recorded_details(game, players, entry, missing)
         if details is not None:
             db.session.flush()
             extra = {**details, "after": snapshot(hand)}
@@ -898,10 +968,13 @@ def live_undo(hand: Hand, version: int | None = None, move: int | None = None) -
 
 
 def finish_live(hand: Hand, stranded: Mapping[str, Sequence[Card]], ending: str | None,
-                went_out: str | None, going_rummy: bool, version: int | None = None) -> Hand:
+                went_out: str | None, going_rummy: bool, version: int | None = None,
+                missing_ok: frozenset[str] | None = None) -> Hand:
     """End a live hand: the cards left in each hand, and how it ended.  Stored with
     exactly the same checks and records as a hand entered at the end, on the table as
-    it is when the hand's row is taken (moves sent at that moment are in)."""
+    it is when the hand's row is taken (moves sent at that moment are in);
+    ``missing_ok``: the players whose missing cards the family does not remember (§10;
+    None: every player short of cards is stored marked, as :class:`Entry` says)."""
     _ensure_live(hand)
     _lock_live(hand)
     game = hand.game
@@ -909,7 +982,7 @@ def finish_live(hand: Hand, stranded: Mapping[str, Sequence[Card]], ending: str 
         players = [PlayerHand(p.name, p.melds, p.layoffs, tuple(stranded.get(p.name, ())),
                               going_rummy and p.name == went_out)
                    for p in live_table_players(hand)]
-        entry = Entry(players, ending, went_out)
+        entry = Entry(players, ending, went_out, missing_ok=missing_ok)
         return _store_complete(hand, game, entry, history.LIVE_FINISHED)
     except BaseException:
         db.session.rollback()
@@ -942,7 +1015,9 @@ def cancel_live(hand: Hand, moves_seen: int | None, confirmed: bool) -> None:
 
 
 def verify(games: Sequence[Game]) -> list[str]:
-    """Recompute every stored hand score from the stored cards; one line per difference."""
+    """Recompute every stored hand score from the stored cards; one line per difference,
+    and per hand that cannot have happened (a player who did not go out holding no cards:
+    ``out.empty-hand``)."""
     problems = []
     for game in games:
         names, ids = _names_ids(game)
@@ -955,8 +1030,17 @@ def verify(games: Sequence[Game]) -> list[str]:
                 problems += _verify_points(game, hand, names, ids, went_out, where)
                 continue
             try:
-                result = score_hand(game.rules, stored_players(hand, names, ids), went_out)
-            except (ScoringError, ValueError) as exc:
+                players = stored_players(hand, names, ids)
+                result = score_hand(game.rules, players, went_out)
+            except ScoringError as exc:
+                if exc.code == "holds-no-cards":
+                    who = ", ".join(holding_nothing(game.rules, players, went_out))
+                    problems.append(f"{where}: impossible (out.empty-hand): {who} holds no "
+                                    "cards but did not go out")
+                else:
+                    problems.append(f"{where}: the stored cards cannot be scored: {exc}")
+                continue
+            except ValueError as exc:
                 problems.append(f"{where}: the stored cards cannot be scored: {exc}")
                 continue
             stored = {s.player_id: s for s in hand.scores}
@@ -972,6 +1056,31 @@ def verify(games: Sequence[Game]) -> list[str]:
                         f"(melded {row.melded}, stranded {row.stranded}); the cards give "
                         f"{score.score} (melded {score.melded}, stranded {score.stranded})")
     return problems
+
+
+def unconfirmed_short(games: Sequence[Game]) -> list[str]:
+    """RULES.md §10 "Fewer cards than dealt": one line per player of a stored hand who has
+    fewer cards than were dealt and whom the family never confirmed as missing cards
+    (hands stored before the scorebook asked, or imported from a file that did not say).
+    Not an error: the hand scores what its cards give; it is probably incomplete."""
+    lines = []
+    for game in games:
+        names, ids = _names_ids(game)
+        dealt = game.rules.cards_dealt(len(names))
+        for hand in game.hands:
+            if not hand.complete or hand.points_only:
+                continue
+            marked = {s.player_id for s in hand.scores if s.cards_missing}
+            try:
+                players = stored_players(hand, names, ids)
+            except ValueError:
+                continue  # (verify says what is wrong with its cards)
+            for name, count in fewer_than_dealt(game.rules, players):
+                if ids[name] not in marked:
+                    lines.append(f"game {game.id} hand {hand.number}: {name} has {count} "
+                                 f"card(s); {dealt} were dealt (fewer than dealt, not "
+                                 "confirmed as missing)")
+    return lines
 
 
 def _verify_points(game: Game, hand: Hand, names: Sequence[str], ids: Mapping[str, int],

@@ -90,13 +90,16 @@ class PayloadError(ValueError):
     none (the page words ``code``), with its typed parameters."""
 
     def __init__(self, code: str, message: str, status: int = 400, *,
-                 reason: str | None = None, params: Mapping[str, Any] | None = None) -> None:
+                 reason: str | None = None, params: Mapping[str, Any] | None = None,
+                 rules: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.reason = reason
         self.params: Mapping[str, Any] = params or {}
+        #: The rule ids (RULES.md) the refusal rests on, where it rests on one.
+        self.rules = rules
 
 
 #: No question nests deeper than this (a table meld's card object is at depth 4).

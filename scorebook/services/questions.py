@@ -219,7 +219,8 @@ def score(body: dict[str, Any]) -> dict[str, Any]:
     try:
         result = score_hand(rules, players, went_out)
     except ScoringError as exc:
-        raise PayloadError(exc.code, exc.message, reason=exc.reason, params=exc.params) from exc
+        raise PayloadError(exc.code, exc.message, reason=exc.reason, params=exc.params,
+                           rules=exc.rules) from exc
     return {
         "players": [{"name": p.name, "melded": p.melded, "stranded": p.stranded,
                      "score": p.score} for p in result.players],

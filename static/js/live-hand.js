@@ -382,12 +382,23 @@
   }
 
   // The server asks a question the form does not hold (an ace that fits both ends of a
-  // run: which end?): put the choices in the form, above its button, and send again.
+  // run: which end? a player with fewer cards than dealt: does nobody remember the
+  // rest?): put the choices in the form, above its button, and send again.  A question
+  // of boxes to tick (type "checkbox") is asked afresh each time, keeping what is ticked.
   function ask(form, question) {
     form = shown(form);
-    if (form.querySelector("[data-asked]")) { return; }
+    var checkbox = question.type === "checkbox";
+    var old = form.querySelector("[data-asked]");
+    var ticked = {};
+    if (old && !checkbox) { return; }
+    if (old) {
+      Array.prototype.forEach.call(old.querySelectorAll("input:checked"), function (el) {
+        ticked[el.value] = true;
+      });
+      old.remove();
+    }
     var box = document.createElement("fieldset");
-    box.className = "ace-end";
+    box.className = checkbox ? "missing-ok" : "ace-end";
     box.setAttribute("data-asked", "");
     box.id = "asked-" + form.id;
     box.setAttribute("data-live-keep", ""); // kept when live.js refreshes this part
@@ -395,16 +406,17 @@
     legend.textContent = question.legend;
     box.appendChild(legend);
     var chips = document.createElement("div");
-    chips.className = "chips";
-    chips.setAttribute("role", "radiogroup");
+    chips.className = checkbox ? "" : "chips";
+    if (!checkbox) { chips.setAttribute("role", "radiogroup"); }
     chips.setAttribute("aria-label", question.legend);
     question.choices.forEach(function (choice, k) {
       var label = document.createElement("label");
-      label.className = "chip-radio";
+      label.className = checkbox ? "option-row" : "chip-radio";
       var input = document.createElement("input");
-      input.type = "radio";
+      input.type = checkbox ? "checkbox" : "radio";
       input.name = question.name;
       input.value = choice[0];
+      input.checked = !!ticked[choice[0]];
       input.id = question.name + "-" + k;
       var span = document.createElement("span");
       span.textContent = choice[1];

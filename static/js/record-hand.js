@@ -41,6 +41,7 @@
   var rules = JSON.parse(form.getAttribute("data-rules") || "{}");
   var decks = parseInt(form.getAttribute("data-decks"), 10) || 1;
   var jokers = parseInt(form.getAttribute("data-jokers"), 10) || 0;
+  var dealt = parseInt(form.getAttribute("data-dealt"), 10) || 0;
   var api = form.getAttribute("data-api");
   var hidden = form.querySelector("input[name=hand_json]");
   var outcomeInputs = form.querySelectorAll("input[name=outcome]");
@@ -870,6 +871,63 @@
     return null;
   }
 
+  // RULES.md §10 "Fewer cards than dealt": every player ends a hand with at least the
+  // cards dealt (melded, laid off and held). The players short of them, whose box "nobody
+  // remembers the rest" (name missing_ok, as the server's page has it) is not ticked.
+  function missingBox(name) {
+    var boxes = form.querySelectorAll("input[name=missing_ok]");
+    for (var k = 0; k < boxes.length; k++) {
+      if (boxes[k].value === name) { return boxes[k]; }
+    }
+    return null;
+  }
+
+  function unconfirmedShort() {
+    var out = [];
+    state.forEach(function (p, i) {
+      var count = p.layoffs.length + p.hand.length;
+      p.melds.forEach(function (m) { count += m.cards.length; });
+      var box = missingBox(p.name);
+      if (count < dealt && !(box && box.checked)) { out.push({ i: i, name: p.name, count: count }); }
+    });
+    return out;
+  }
+
+  // Ask, as the server would: in each such player's panel, under their cards, their
+  // count and a box to tick; nothing is sent until each is ticked (or the cards entered).
+  function askMissing(short) {
+    short.forEach(function (s) {
+      var said = f((texts.fewerThanDealt || {})[String(s.count)] || "",
+        { name: s.name, dealt: dealt });
+      var panel = document.getElementById("player-" + s.i);
+      var ask = panel.querySelector("[data-missing-ask]");
+      if (missingBox(s.name) && !ask) {  // the server's page asked already: its box is there
+        notes[s.i] = said;
+        return;
+      }
+      if (!ask) {
+        ask = node("div", "missing-ask");
+        ask.setAttribute("data-missing-ask", "");
+        ask.appendChild(node("p", "field-error"));
+        var label = node("label", "option-row missing-ok");
+        var box = document.createElement("input");
+        box.type = "checkbox";
+        box.name = "missing_ok";
+        box.value = s.name;
+        label.appendChild(box);
+        label.appendChild(document.createTextNode(" "));
+        label.appendChild(node("span", "", f(texts.missingOk, { name: s.name })));
+        ask.appendChild(label);
+        panel.appendChild(ask);
+      }
+      ask.querySelector("p").textContent = said;
+    });
+    render();
+    say(saveError, texts.missingAsk);
+    var first = document.getElementById("player-" + short[0].i);
+    if (first) { first.scrollIntoView({ block: "center" }); }
+  }
+
   form.addEventListener("submit", function (event) {
     say(saveError, "");
     if (staleBlock) {
@@ -910,6 +968,12 @@
       say(outcomeError, texts.chooseOutcome);
       var box = document.getElementById("outcome");
       if (box) { box.scrollIntoView({ block: "center" }); }
+      return;
+    }
+    var short = dealt ? unconfirmedShort() : [];
+    if (short.length) {
+      event.preventDefault();
+      askMissing(short);
       return;
     }
     hidden.value = JSON.stringify({ players: payloadPlayers(), went_out: out.went_out, ending: out.ending });

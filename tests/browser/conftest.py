@@ -127,3 +127,16 @@ def screenshot(page):  # type: ignore[no-untyped-def]
         page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
     return shoot
+
+
+def tick_missing(page, save: str) -> None:  # type: ignore[no-untyped-def]
+    """RULES.md §10 "Fewer cards than dealt", on the record page with its script: a tap on
+    ``save`` (the button's name) asks about every player short of the cards dealt, and
+    nothing is sent; tick for each that nobody remembers the rest. The next tap sends."""
+    from playwright.sync_api import expect
+
+    page.get_by_role("button", name=save).click()
+    expect(page.locator("[data-save-error]")).to_contain_text(
+        "some cards seem to be missing")
+    for box in page.locator("input[name=missing_ok]").all():
+        box.check()

@@ -44,7 +44,8 @@ def play_league(seed: int = 7) -> None:
                     texts[name] = {"melds": "\n".join(groups.pop() for _ in range(2))}
                 else:
                     melds = [groups.pop() for _ in range(rng.randint(0, 1))]
-                    held = [singles.pop() for _ in range(rng.randint(0, 2))]
+                    # (one card at least: out.empty-hand; the same draws as before)
+                    held = [singles.pop() for _ in range(max(1, rng.randint(0, 2)))]
                     texts[name] = {"melds": "\n".join(melds), "hand": " ".join(held)}
             hands.record_hand(game, entry_from_text(names, texts, out, None, False, False))
         game.finished_at = start + timedelta(days=15 * g)

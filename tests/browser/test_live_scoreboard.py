@@ -85,6 +85,12 @@ def record(writer, game_url: str, melds: str, hand: str, edit: int | None = None
     writer.check("input[name=outcome][value=p1]")
     with writer.expect_navigation():
         writer.locator("button[type=submit][data-save]").click()
+    if "/hands/" in writer.url:  # asked (RULES.md §10): fewer cards than the 13 dealt
+        expect(writer.locator("#problems")).to_contain_text("13 were dealt")
+        for box in writer.locator("input[name=missing_ok]").all():
+            box.check()  # nobody remembers the rest
+        with writer.expect_navigation():
+            writer.locator("button[type=submit][data-save]").click()
     saved = time.monotonic()
     assert writer.url.startswith(game_url), writer.url
     return saved
@@ -118,9 +124,10 @@ def test_a_hand_recorded_or_edited_on_one_phone_shows_on_another(
     assert took <= LIMIT_POLLS, f"the new hand took {took} polls to show"
     assert page.locator("#hand-1 td .hand-score").first.inner_text().strip() == "+14"
 
-    saved = record(writer, game_url, "7s 8s 9s 10s", "", edit=1)
+    # (Ann keeps a card: left with none she would have gone out, out.empty-hand)
+    saved = record(writer, game_url, "7s 8s 9s 10s", "2d", edit=1)
     mark = polls.mark()
-    shown = wait_until(page, TOTAL_IS, "+34")
+    shown = wait_until(page, TOTAL_IS, "+32")
     took = polls.since(mark)
     print(f"live update, edited hand: {shown - saved:.3f} s, {took} polls")
     assert took <= LIMIT_POLLS, f"the edit took {took} polls to show"
@@ -217,6 +224,12 @@ def test_a_live_hand_shows_on_every_phone_as_it_is_played(
     finish.get_by_label("Left in Ann's hand").fill("qs")
     finish.get_by_label("Left in Ben's hand").fill("")
     finish.get_by_text("Ben went out").click()
+    finish.get_by_role("button", name="Finish hand 1").click()  # sent in the background
+    # RULES.md §10: fewer cards than the 13 dealt; the answer asks, nobody remembers
+    asked = finish.locator("fieldset.missing-ok")
+    expect(asked.locator("input[type=checkbox]")).to_have_count(2)
+    for box in asked.locator("input[type=checkbox]").all():
+        box.check()
     with page.expect_navigation():
         finish.get_by_role("button", name="Finish hand 1").click()
     assert page.url.startswith(game_url) and "/live" not in page.url, page.url

@@ -9,6 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import tick_missing
 from tests.browser.test_scorebook_game import Taps, start_game
 
 pytestmark = pytest.mark.browser
@@ -52,6 +53,7 @@ def test_an_ace_on_two_to_king_asks_low_or_high_and_keeps_the_answer(
     tap.card("9 of clubs")
     preview = page.locator("[data-preview]")
     expect(preview).to_contain_text("+6")  # Ben: the ace high 15, less the 9♣
+    tick_missing(page, "Save hand 1")  # fewer than the 13 dealt (§10): nobody remembers
     page.get_by_role("button", name="Save hand 1").click()
     page.wait_for_load_state()
     assert page.url.startswith(board)
@@ -94,6 +96,7 @@ def test_a_joker_is_not_saved_until_its_card_is_known(page: Page, live_server: s
     expect(page.locator("#player-0 .slot-status.ok")).to_have_count(1)
     expect(page.locator("#player-0 .slot-cards")).to_contain_text("JK=7♥")
     expect(page.locator("#player-0 .choices")).to_have_count(0)
+    tick_missing(page, "Save hand 1")  # fewer than the 13 dealt (§10): nobody remembers
     page.get_by_role("button", name="Save hand 1").click()
     page.wait_for_load_state()
     assert page.url.startswith(board)
@@ -115,16 +118,21 @@ def test_an_edited_hand_reads_its_joker_and_ace_from_where_they_lie(
     tap.card("ace of hearts")
     page.locator("#player-1 .choices[data-question=end]").get_by_role(
         "button", name="Low end (A-2-3)").click()
-    # nobody holds a card, so the page cannot tell who went out: it is said (issue 12)
-    page.locator("input[name=outcome][value=stock]").check()
+    # Ben keeps the 9♣ (left with no cards he would have gone out: out.empty-hand), so
+    # Ann, who melded everything, is taken as having gone out
+    tap.tool(1, "In hand")
+    tap.card("9 of clubs")
+    expect(page.locator("input[name=outcome][value=p0]")).to_be_checked()
+    tick_missing(page, "Save hand 1")  # fewer than the 13 dealt (§10): nobody remembers
     page.get_by_role("button", name="Save hand 1").click()
     page.wait_for_load_state()
-    expect(page.locator("#hand-1")).to_contain_text("+1")
+    expect(page.locator("#hand-1")).to_contain_text("+110")  # 84, and 5♠ 6♠ JK: 26
+    expect(page.locator("#hand-1")).to_contain_text("−8")  # the ace low 1, less the 9♣
     page.get_by_role("link", name="Hand 1", exact=True).click()
     page.get_by_role("link", name="Edit this hand").click()
     expect(page.locator("#player-0 .slot-status.ok")).to_have_count(2)
     expect(page.locator(".choices")).to_have_count(0)
     expect(page.locator("#player-1 [data-act=remove-layoff]")).to_contain_text("low end")
-    page.get_by_role("button", name="Save changes").click()
+    page.get_by_role("button", name="Save changes").click()  # the boxes kept ticked
     page.wait_for_load_state()
-    expect(page.locator("#hand-1")).to_contain_text("+1")
+    expect(page.locator("#hand-1")).to_contain_text("−8")

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE
+from tests.reading import sentence
 
 pytestmark = pytest.mark.browser
 
@@ -105,6 +106,20 @@ def test_the_rules_example_hand_with_the_picker(page: Page, live_server: str,
     print(f"\ntaps to enter the 13/64/-9 hand: {tap.count} "
           f"(25 cards, 5 melds, save included)")
     assert tap.count <= TAP_BUDGET
+    # RULES.md §10: the rule book's example gives Bo 6 cards of the 7 dealt; the page asks
+    # before sending it, the picker's cards still there; the family does not remember
+    expect(page.locator("[data-save-error]")).to_contain_text(
+        "Nothing was saved yet: some cards seem to be missing.")
+    expect(page.locator("#player-2")).to_contain_text(sentence("Bo has 6 cards; 7 were dealt."))
+    expect(page.locator("#player-2 .card-chip")).to_have_count(6)
+    assert "/hands/new" in page.url
+    box = page.get_by_label(sentence("Nobody remembers the rest of Bo's cards: keep the hand "
+                                     "as it is"))
+    box.scroll_into_view_if_needed()
+    screenshot_page(page, "scorebook-record-missing", full_page=False)
+    box.check()
+    page.get_by_role("button", name="Save hand 1").click()
+    page.wait_for_load_state()
     assert page.url.startswith(board)
     row = page.locator("#hand-1")
     expect(row).to_contain_text("+13")
@@ -276,6 +291,11 @@ def test_a_whole_500_rum_game_to_the_winner(page: Page, live_server: str, browse
     expect(page.locator("[data-preview]")).to_contain_text("+220")
     page.get_by_role("button", name="Save hand 1").click()
     page.wait_for_load_state()
+    # RULES.md §10: Ben and Cy have fewer cards than the 7 dealt; nobody remembers
+    for name in ("Ben", "Cy"):
+        page.get_by_label(sentence(f"Nobody remembers the rest of {name}'s cards")).check()
+    page.get_by_role("button", name="Save hand 1").click()
+    page.wait_for_load_state()
     expect(page.locator("#hand-1")).to_contain_text("+220")
 
     # hand 2: played live, meld by meld, then the cards left in hand
@@ -309,6 +329,14 @@ def test_a_whole_500_rum_game_to_the_winner(page: Page, live_server: str, browse
     finish.get_by_label("Left in Cy's hand").fill("6d")
     finish.get_by_text("Ann went out").click()
     screenshot_page(page, "scorebook-live-hand", full_page=False)
+    finish.get_by_role("button", name="Finish hand 2").click()  # sent in the background
+    # RULES.md §10: the answer asks about Ben and Cy, short of the 7 dealt, in the form
+    asked = finish.locator("fieldset.missing-ok")
+    expect(asked).to_contain_text(sentence("Nobody remembers the rest of Ben's cards"))
+    expect(finish.locator("[data-move-error]")).to_contain_text(
+        sentence("Ben has 4 cards; 7 were dealt."))
+    for name in ("Ben", "Cy"):
+        asked.get_by_label(sentence(f"Nobody remembers the rest of {name}'s cards")).check()
     finish.get_by_role("button", name="Finish hand 2").click()
     page.wait_for_load_state()
     expect(page.locator("#hand-2")).to_contain_text("+220")
@@ -338,6 +366,13 @@ def test_a_whole_500_rum_game_to_the_winner(page: Page, live_server: str, browse
         expect(phone.locator("#player-1")).to_contain_text("2♠ 3♠ 5♠ is neither a set")
         screenshot_page(phone, "scorebook-record-problem")
         phone.get_by_label("Melds put down, one per line").nth(1).fill("2s 3s 4s")
+        phone.get_by_role("button", name="Save hand 3").click()
+        phone.wait_for_load_state()
+        # RULES.md §10, without JavaScript: the page asks about Ben and Cy
+        expect(phone.locator("#problems")).to_contain_text(
+            sentence("Cy has 1 card; 7 were dealt."))
+        for name in ("Ben", "Cy"):
+            phone.get_by_label(sentence(f"Nobody remembers the rest of {name}'s cards")).check()
         phone.get_by_role("button", name="Save hand 3").click()
         phone.wait_for_load_state()
         expect(phone.locator(".banner-winner")).to_contain_text("Ann wins!")

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, tick_missing
 from tests.conftest import PATIENCE_S
 
 pytestmark = pytest.mark.browser
@@ -124,6 +124,7 @@ def test_back_then_save_does_not_save_again(page: Page, live_server: str, screen
     page.get_by_role("link", name="Record hand 1").click()
     tap(page, 0, "New meld", "7 of spades", "8 of spades", "9 of spades")
     tap(page, 1, "In hand", "king of diamonds")
+    tick_missing(page, "Save hand 1")  # fewer than the 13 dealt (§10): nobody remembers
     page.get_by_role("button", name="Save hand 1").click()
     page.wait_for_url(re.compile(r"/games/\d+#hand-1$"))
     page.go_back()
@@ -166,6 +167,7 @@ def test_a_hand_being_entered_survives_a_reload(page: Page, live_server: str,
     # entered again and saved: the draft is cleared once the server has the hand
     tap(page, 0, "New meld", "7 of spades", "8 of spades", "9 of spades")
     tap(page, 1, "In hand", "king of diamonds")
+    tick_missing(page, "Save hand 1")  # fewer than the 13 dealt (§10): nobody remembers
     page.get_by_role("button", name="Save hand 1").click()
     page.wait_for_url(re.compile(r"#hand-1$"))
     keys = page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('scorebook:draft:'))")
@@ -289,6 +291,13 @@ def test_another_phone_finishing_the_hand_is_said(page: Page, writer: Page,
     writer.wait_for_load_state()
     writer.fill("[name=finish-players-1-hand]", "kd")
     writer.check("input[name=finish-outcome][value=p0]")
+    writer.get_by_role("button", name="Finish hand 1").click()
+    writer.wait_for_load_state()
+    # asked (§10): fewer than the 13 dealt; nobody remembers the rest
+    boxes = writer.locator("input[name=finish-missing_ok]")
+    expect(boxes).to_have_count(2)
+    for box in boxes.all():
+        box.check()
     writer.get_by_role("button", name="Finish hand 1").click()
     writer.wait_for_load_state()
     banner = page.locator("#followed-hand")

@@ -36,10 +36,14 @@ TWO_TO_KING = "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"
 TWO_TO_KING_VALUE = sum([2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10])  # face values: 84
 
 
+#: What Bo is left holding when Ada goes out (`out.empty-hand`: not nothing).
+BO_HOLDS = parse_cards("5C")
+
+
 def ada_and_bo(layoff: tuple, melds: str = TWO_TO_KING) -> list[PlayerHand]:
-    """Ada put down ``melds``; Bo laid off one card on it."""
+    """Ada put down ``melds`` and went out; Bo laid off one card on it."""
     return [PlayerHand("Ada", [("a", parse_cards(melds))]),
-            PlayerHand("Bo", layoffs=[layoff])]
+            PlayerHand("Bo", layoffs=[layoff], hand=BO_HOLDS)]
 
 
 @pytest.mark.parametrize(("rules", "low"), [(PAGAT, 1), (FIVES, 5), (RUMMY, 15),
@@ -101,7 +105,7 @@ def test_values_ace_end_high_on_a_run_to_the_king_with_the_two_laid_off_too() ->
     for end, value in (("low", 1), ("high", 15)):
         for layoffs in ([(two, "a"), (ace, "a", end)], [(ace, "a", end), (two, "a")]):
             players = [PlayerHand("Ada", [("a", parse_cards(melds))]),
-                       PlayerHand("Bo", layoffs=layoffs)]
+                       PlayerHand("Bo", layoffs=layoffs, hand=BO_HOLDS)]
             assert score_hand(PAGAT, players, "Ada").by_name()["Bo"].melded == 2 + value
 
 
@@ -111,11 +115,11 @@ def test_values_low_ace_a_13_card_run_two_to_ace_scores_its_ace_15() -> None:
     high = parse_cards(TWO_TO_KING + " AH")
     low = parse_cards("AH " + TWO_TO_KING)
     for rules, low_value in ((PAGAT, 1), (FIVES, 5), (RUMMY, 15)):
-        players = [PlayerHand("Ada", [("a", high)]), PlayerHand("Bo")]
+        players = [PlayerHand("Ada", [("a", high)]), PlayerHand("Bo", hand=BO_HOLDS)]
         values = [5 if rules.values == "5-10-15" and c.rank < 10 else min(c.rank, 10)
                   for c in parse_cards(TWO_TO_KING)]
         assert score_hand(rules, players, "Ada").by_name()["Ada"].melded == sum(values) + 15
-        players = [PlayerHand("Ada", [("a", low)]), PlayerHand("Bo")]
+        players = [PlayerHand("Ada", [("a", low)]), PlayerHand("Bo", hand=BO_HOLDS)]
         assert score_hand(rules, players, "Ada").by_name()["Ada"].melded == \
             sum(values) + low_value
 
@@ -125,7 +129,8 @@ def test_values_low_ace_thirteen_cards_laid_off_up_to_the_ace() -> None:
     the ace on top: a 13-card run 2…A whose ace scores 15."""
     layoffs = [(card, "a") for card in parse_cards("5H 6H 7H 8H 9H 10H JH QH KH")]
     players = [PlayerHand("Ada", [("a", parse_cards("2H 3H 4H"))]),
-               PlayerHand("Bo", layoffs=[*layoffs, (parse_card("AH"), "a", "high")])]
+               PlayerHand("Bo", layoffs=[*layoffs, (parse_card("AH"), "a", "high")],
+                          hand=BO_HOLDS)]
     result = score_hand(PAGAT, players, "Ada")
     assert result.by_name()["Bo"].melded == TWO_TO_KING_VALUE - 9 + 15
     assert str(result.table.get("a").reading) == TWO_TO_KING + " AH"

@@ -252,14 +252,15 @@ def test_score_500_every_card_scores_for_its_layer_where_it_lies(rules: RuleSet)
         rng.shuffle(left)
         players = []
         for name in names:
-            hand = [left.pop() for _ in range(rng.randint(0, 4))]
+            # out.empty-hand: only A may be left with nothing, and then A went out
+            hand = [left.pop() for _ in range(rng.randint(0 if name == "A" else 1, 4))]
             if jokers and rng.random() < 0.3:
                 jokers -= 1
                 hand.append(JOKER)
             expected[name] -= sum(_value(c, rules, False) for c in hand)
             rng.shuffle(layoffs[name])
             players.append(PlayerHand(name, melds[name], layoffs[name], hand))
-        scores = score_hand(rules, players, None).by_name()
+        scores = score_hand(rules, players, None if players[0].hand else "A").by_name()
         assert {n: scores[n].score for n in names} == expected, (seed, players)
 
 
@@ -348,8 +349,9 @@ def _expected_going_out(rules: RuleSet, table: Table, hand: list[Card], discard:
         return False  # the card taken alone, or the deepest, is never the discard
     rest = list(hand)
     rest.remove(discard)
-    must_meld = len(took) > 1 or rules.draw_must_meld
-    new_meld = took[0] if must_meld and rules.deep_draw_new_meld else None
+    # draw.deep-new-meld: the deepest of several cards taken starts a new meld; the top
+    # card taken alone is not bound by it (only draw.must-meld binds that)
+    new_meld = took[0] if len(took) > 1 and rules.deep_draw_new_meld else None
     return _can_meld_everything_with(table, rest, rules, new_meld)
 
 
@@ -407,7 +409,8 @@ def test_values_ace_end_an_ace_on_two_to_king_scores_by_its_end(rules: RuleSet) 
         melds: dict[str, list[tuple[str, list[Card]]]] = {n: [] for n in names}
         layoffs: dict[str, list[tuple]] = {n: [] for n in names}
         expected = dict.fromkeys(names, 0)
-        for k, suit in enumerate(rng.sample("SHDC", rng.randint(1, 3))):
+        suits = rng.sample("SHDC", rng.randint(1, 3))
+        for k, suit in enumerate(suits):
             run = [Card(rank, suit) for rank in range(2, 14)]
             start = rng.randint(0, len(run) - 3)
             owner, meld_id = rng.choice(names), f"r{k}"
@@ -420,11 +423,14 @@ def test_values_ace_end_an_ace_on_two_to_king_scores_by_its_end(rules: RuleSet) 
             end, layer = rng.choice(["low", "high"]), rng.choice(names)
             layoffs[layer].append((Card(1, suit), meld_id, end))
             expected[layer] += _value(Card(1, suit), rules, end == "low")
+        # out.empty-hand: A went out; B and C are left with a card of a suit not in play
+        free = next(s for s in "SHDC" if s not in suits)
+        held = {"A": [], "B": [Card(2, free)], "C": [Card(3, free)]}
         players = []
         for name in names:
             rng.shuffle(layoffs[name])
-            players.append(PlayerHand(name, melds[name], layoffs[name]))
-        result = score_hand(rules, players, None)
+            players.append(PlayerHand(name, melds[name], layoffs[name], held[name]))
+        result = score_hand(rules, players, "A")
         assert {n: p.melded for n, p in result.by_name().items()} == expected, (seed, players)
         for meld in result.table:
             assert len(meld.cards) == 13

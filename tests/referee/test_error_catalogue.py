@@ -76,6 +76,15 @@ SCORING_CASES: list[tuple[str, Callable[[], object], str]] = [
     ("scoring.went-out-with-cards",
      lambda: score_hand(PAGAT, [ADA, PlayerHand("Bo", hand=parse_cards("2C KD"))], "Bo"),
      "Bo went out but still holds 2C KD"),
+    ("scoring.holds-no-cards",  # out.empty-hand: Bo holds nothing, Ada went out
+     lambda: score_hand(PAGAT, [ADA, PlayerHand("Bo", melds=[("b", parse_cards("9S 9D 9C"))])],
+                        "Ada"),
+     "Bo holds no cards but did not go out: a player left with no cards ends the hand, so "
+     "only the one who went out can hold none"),
+    ("scoring.holds-no-cards-nobody-out",  # out.empty-hand: the stock ran out
+     lambda: score_hand(PAGAT, [ADA, PlayerHand("Bo", hand=parse_cards("2C"))], None),
+     "Ada holds no cards, yet nobody went out: a player left with no cards ends the hand by "
+     "going out"),
     ("scoring.bad-going-rummy",
      lambda: score_hand(PAGAT, [PlayerHand("Ada", going_rummy=True), BO], "Ada"),
      "only the player who went out in Basic Rummy can go Rummy"),

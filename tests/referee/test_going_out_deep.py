@@ -76,6 +76,30 @@ def test_discard_not_same_with_two_decks_the_other_copy_is_the_same_card() -> No
     assert not deep_draw.legal and deep_draw.code == "draw.deepest-discard-copy"
 
 
+def test_discard_not_same_any_joker_is_the_same_card_with_one_deck() -> None:
+    """`discard.not-same`: jokers are interchangeable, with one deck as with two. Three
+    players (one deck): the deepest card taken is a joker and the discard is the other
+    joker — refused, and the verdict speaks of jokers, never of two decks."""
+    three = out(PAGAT, "JK JK 5C 5H 5S", "JK", "JK 5C", Table())
+    assert not three.legal and three.code == "draw.deepest-discard-joker"
+    assert set(three.rules) == {"discard.not-same", "draw.deep"}
+    assert "two decks" not in three.message and "any joker" in three.message
+    alone = out(PAGAT, "JK JK 5C 5H 5S", "JK", "JK", Table())
+    assert not alone.legal and alone.code == "draw.same-discard-joker"
+    assert "two decks" not in alone.message
+    # the draw question, before the player draws, says the same
+    drawn = check_draw(PAGAT, Table(), parse_cards("JK 5C"), parse_cards("JK 5H 5S 2C"), 2,
+                       parse_card("JK"))
+    assert not drawn.legal and drawn.code == "draw.deepest-discard-joker"
+    assert "two decks" not in drawn.message
+    top = check_draw(PAGAT, Table(), parse_cards("5C JK"), parse_cards("JK 5H 5S 2C"), 1,
+                     parse_card("JK"))
+    assert not top.legal and top.code == "draw.same-discard-joker"
+    # with no other joker in hand the joker is simply the card taken
+    lone = out(PAGAT, "JK 5C 5H 5S", "JK", "JK 5C", Table())
+    assert lone.code == "draw.deepest-discard" and "other" not in lone.message
+
+
 def test_draw_deep_new_meld_going_out_needs_the_deepest_card_in_a_new_meld() -> None:
     """`draw.deep-new-meld`: with the house rule, the deepest card taken starts a new meld
     of three or more when the player goes out; laying it off is not enough — and the plan
@@ -114,13 +138,24 @@ def test_draw_basic_going_out_after_taking_more_than_the_top_card_is_refused() -
     assert out(BASIC, "8H 9H 10H KD", "KD", "KD", Table()).code == "draw.same-discard"
 
 
-def test_draw_must_meld_the_top_card_taken_alone_goes_into_the_plan() -> None:
-    """`draw.must-meld` `draw.deep-new-meld`: with both house rules, a top card taken alone
-    must start a new meld in the going-out plan too."""
+def test_draw_deep_new_meld_does_not_bind_the_top_card_taken_alone() -> None:
+    """`draw.must-meld` `draw.deep-new-meld`: with both house rules, the top card taken
+    alone must be melded at once, but laying it off will do — the new-meld rule binds
+    only a draw of more than the top card (RULES.md: "Taking the top card alone is not
+    bound by it")."""
     rules = make_rules("pagat-500", draw_must_meld=True, deep_draw_new_meld=True)
     assert out(rules, "8H 9H 10H KD", "KD", "8H").legal
-    refused = out(rules, "8H KD", "KD", "8H")
-    assert not refused.legal and refused.code == "out.deep-needs-new-meld"
+    laid_off = out(rules, "8H KD", "KD", "8H")  # the 8♥ laid off on 5-6-7♥, then out
+    assert laid_off.legal and laid_off.code == "out.ok-discard"
+    assert "draw.deep-new-meld" not in laid_off.rules
+    # the draw question says the same: the top card laid off is a legal must-meld draw
+    drawn = check_draw(rules, HEARTS, parse_cards("2C 8H"), parse_cards("KD KS"), 1)
+    assert drawn.legal and drawn.code == "draw.top-ok-meld"
+    assert set(drawn.rules) == {"draw.stock-or-top", "draw.must-meld"}
+    # two cards taken: the deepest must start a new meld, a lay-off is not enough
+    deep = out(rules, "8H KD", "KD", "8H KD")
+    assert not deep.legal and deep.code == "out.deep-needs-new-meld"
+    assert "draw.deep-new-meld" in deep.rules
 
 
 def test_out_floating_a_floater_takes_several_and_goes_out() -> None:

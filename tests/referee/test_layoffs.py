@@ -131,11 +131,11 @@ def test_layoff_owner_a_laid_off_card_scores_for_who_laid_it() -> None:
     the meld's owner (pagat-500, rummy-500)."""
     for rules in (PAGAT, RUMMY):
         ada = PlayerHand("Ada", melds=[("A", parse_cards("5H 6H 7H"))])
-        bo = PlayerHand("Bo", layoffs=[(parse_card("8H"), "A")])
-        score = score_hand(rules, [ada, bo], went_out=None).by_name()
+        bo = PlayerHand("Bo", layoffs=[(parse_card("8H"), "A")], hand=parse_cards("2C"))
+        score = score_hand(rules, [ada, bo], went_out="Ada").by_name()
         assert score["Ada"].score == 18
-        assert score["Bo"].score == 8
-        assert "layoff.owner" in score_hand(rules, [ada, bo], went_out=None).rules
+        assert score["Bo"].melded == 8 and score["Bo"].score == 6
+        assert "layoff.owner" in score_hand(rules, [ada, bo], went_out="Ada").rules
 
 
 def test_layoff_owner_the_table_remembers_who_laid_each_card() -> None:
@@ -200,14 +200,14 @@ def test_layoff_choice_once_placed_it_never_moves() -> None:
     """`layoff.choice`: the scorebook settles each lay-off on the meld named."""
     a = PlayerHand("A", melds=[("A", parse_cards("5H 6H 7H"))])
     b = PlayerHand("B", melds=[("B", parse_cards("9C 9S 9D"))],
-                   layoffs=[(parse_card("8H"), "A")])
-    c = PlayerHand("C", layoffs=[(parse_card("9H"), "B")])
-    d = PlayerHand("D", layoffs=[(parse_card("10H"), "A")])
+                   layoffs=[(parse_card("8H"), "A")], hand=parse_cards("2S"))
+    c = PlayerHand("C", layoffs=[(parse_card("9H"), "B")], hand=parse_cards("3S"))
+    d = PlayerHand("D", layoffs=[(parse_card("10H"), "A")], hand=parse_cards("4S"))
     with pytest.raises(ValueError, match="10H"):
-        score_hand(PAGAT, [a, b, c, d], went_out=None)
-    c_on_run = PlayerHand("C", layoffs=[(parse_card("9H"), "A")])
-    score = score_hand(PAGAT, [a, b, c_on_run, d], went_out=None).by_name()
-    assert score["C"].score == 9 and score["D"].score == 10
+        score_hand(PAGAT, [a, b, c, d], went_out="A")
+    c_on_run = PlayerHand("C", layoffs=[(parse_card("9H"), "A")], hand=parse_cards("3S"))
+    score = score_hand(PAGAT, [a, b, c_on_run, d], went_out="A").by_name()
+    assert score["C"].melded == 9 and score["D"].melded == 10
 
 
 # ---------------------------------------------------------------------------------------

@@ -196,6 +196,8 @@ def deal_a_hand(rng: random.Random, rules: RuleSet, players: int
     deck = [c for _ in range(decks) for c in full_deck(jokers=2 if rules.jokers else 0)]
     rng.shuffle(deck)
     names = [f"P{i}" for i in range(players)]
+    # out.empty-hand: a card kept back for each player's hand, however many are melded
+    reserve = [deck.pop() for _ in names]
     melds: dict[str, list[tuple[str, tuple[Card, ...]]]] = {n: [] for n in names}
     layoffs: dict[str, list[tuple[Card, str]]] = {n: [] for n in names}
     hands: dict[str, list[Card]] = {n: [] for n in names}
@@ -231,8 +233,9 @@ def deal_a_hand(rng: random.Random, rules: RuleSet, players: int
         table = table.with_meld(place(table.get(target.meld_id), target, name))
     went_out = rng.choice([None, *names])
     for name in names:
-        if name != went_out:
-            hands[name] = [deck.pop() for _ in range(min(len(deck), rng.randint(0, 6)))]
+        if name != went_out:  # out.empty-hand: everybody else holds a card at least
+            hands[name] = [reserve.pop()] + [deck.pop() for _ in range(
+                min(len(deck), rng.randint(0, 5)))]
     return [PlayerHand(n, melds[n], layoffs[n], hands[n]) for n in names], went_out
 
 
@@ -410,8 +413,11 @@ def test_the_ace_end_changes_the_layers_score_by_15_less_the_low_ace(
     for end in ("low", "high"):
         layoffs: list = [*((c, "a") for c in others), (ace, "a", end)]
         rng.shuffle(layoffs)
-        players = [PlayerHand("Ada", [("a", meld)]), PlayerHand("Bo", layoffs=layoffs)]
-        result = score_hand(rules, players, None)
+        # (Ada went out; Bo is left with a card of another suit: out.empty-hand)
+        held = [Card(2, next(s for s in SUITS if s != suit))]
+        players = [PlayerHand("Ada", [("a", meld)]),
+                   PlayerHand("Bo", layoffs=layoffs, hand=held)]
+        result = score_hand(rules, players, "Ada")
         scores[end] = result.by_name()
         reading = result.table.get("a").reading
         assert (reading.low == 1) == (end == "low") and len(reading.cards) == 13

@@ -79,12 +79,12 @@ def test_values_low_ace_in_melds_and_hands() -> None:
     hand always costs 15 in the 500 games."""
     ada = PlayerHand("Ada", melds=[("a", parse_cards("AC 2C 3C")), ("b", parse_cards("QD KD AD"))],
                      hand=parse_cards("AH"))
-    assert score_hand(PAGAT, [ada, PlayerHand("Bo")], None).by_name()["Ada"].score == \
+    assert score_hand(PAGAT, [ada, PlayerHand("Bo")], "Bo").by_name()["Ada"].score == \
         (1 + 2 + 3) + (10 + 10 + 15) - 15
-    assert score_hand(RUMMY, [ada, PlayerHand("Bo")], None).by_name()["Ada"].score == \
+    assert score_hand(RUMMY, [ada, PlayerHand("Bo")], "Bo").by_name()["Ada"].score == \
         (15 + 2 + 3) + (10 + 10 + 15) - 15
     five = make_rules("pagat-500", values="5-10-15")
-    result = score_hand(five, [ada, PlayerHand("Bo")], None)
+    result = score_hand(five, [ada, PlayerHand("Bo")], "Bo")
     assert result.by_name()["Ada"].score == (5 + 5 + 5) + (10 + 10 + 15) - 15
     assert {"values.face", "values.low-ace"} <= set(result.rules)
 
@@ -93,17 +93,17 @@ def test_values_low_ace_laid_off_low_and_with_a_joker_two() -> None:
     """`values.low-ace`: an ace laid off below a 2 (natural or a joker declared as the 2)
     scores low, for whoever laid it off."""
     ada = PlayerHand("Ada", melds=[("a", parse_cards("JK=2C 3C 4C"))])
-    bo = PlayerHand("Bo", layoffs=[(parse_card("AC"), "a")])
-    result = score_hand(PAGAT, [ada, bo], None).by_name()
+    bo = PlayerHand("Bo", layoffs=[(parse_card("AC"), "a")], hand=parse_cards("5D"))
+    result = score_hand(PAGAT, [ada, bo], "Ada").by_name()
     assert result["Ada"].score == 15 + 3 + 4
-    assert result["Bo"].score == 1
+    assert result["Bo"].melded == 1
 
 
 def test_values_joker_melded_or_stranded_is_15() -> None:
     """`values.joker`: a joker scores 15 melded or left in the hand, never the value of
     the card it stands for."""
     ada = PlayerHand("Ada", melds=[("a", parse_cards("2C 3C JK=4C"))], hand=parse_cards("JK"))
-    result = score_hand(PAGAT, [ada, PlayerHand("Bo")], None)
+    result = score_hand(PAGAT, [ada, PlayerHand("Bo")], "Bo")
     assert result.by_name()["Ada"].score == (2 + 3 + 15) - 15
     assert "values.joker" in result.rules
 
@@ -152,10 +152,12 @@ def test_scoring_refuses_a_card_twice_in_one_deck() -> None:
     ada = PlayerHand("Ada", melds=[("a", parse_cards("7H 8H 9H"))])
     bo = PlayerHand("Bo", hand=parse_cards("7H"))
     with pytest.raises(ScoringError) as info:
-        score_hand(PAGAT, [ada, bo], None)
+        score_hand(PAGAT, [ada, bo], "Ada")
     assert info.value.code == "too-many-copies" and info.value.card == parse_card("7H")
-    five = [ada, bo, PlayerHand("Cy"), PlayerHand("Di"), PlayerHand("Ed")]
-    assert score_hand(PAGAT, five, None).by_name()["Bo"].score == -7  # two decks
+    five = [ada, bo, *(PlayerHand(n, hand=parse_cards(c)) for n, c in (("Cy", "2C"),
+                                                                        ("Di", "3C"),
+                                                                        ("Ed", "4C")))]
+    assert score_hand(PAGAT, five, "Ada").by_name()["Bo"].score == -7  # two decks
 
 
 def test_scoring_refuses_impossible_records() -> None:
@@ -181,19 +183,20 @@ def test_scoring_refuses_impossible_records() -> None:
 def test_lay_offs_that_need_each_other_are_settled_in_any_order() -> None:
     """`layoff.choice`: 9♥ can only follow 8♥, whatever order the record lists them in."""
     ada = PlayerHand("Ada", melds=[("a", parse_cards("5H 6H 7H"))])
-    bo = PlayerHand("Bo", layoffs=[(parse_card("9H"), "a"), (parse_card("8H"), "a")])
+    bo = PlayerHand("Bo", layoffs=[(parse_card("9H"), "a"), (parse_card("8H"), "a")],
+                    hand=parse_cards("2D"))
     table = build_table(PAGAT, [ada, bo])
     assert str(table.get("a").reading) == "5H 6H 7H 8H 9H"
-    scores = score_hand(PAGAT, [ada, bo], None).by_name()
-    assert scores["Bo"].score == 17
+    scores = score_hand(PAGAT, [ada, bo], "Ada").by_name()
+    assert scores["Bo"].melded == 17
 
 
 def test_an_ace_that_fits_either_end_scores_the_same_however_listed() -> None:
     """`score.500` / `values.low-ace`: with 3♥..K♥ on the table, B lays off 2♥ and C A♥;
     the hand's scores never depend on the order the players are listed in."""
     ada = PlayerHand("A", melds=[("m", parse_cards("3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"))])
-    b = PlayerHand("B", layoffs=[(parse_card("2H"), "m")])
-    c = PlayerHand("C", layoffs=[(parse_card("AH"), "m")])
-    first = score_hand(PAGAT, [ada, b, c], None).by_name()
-    second = score_hand(PAGAT, [c, ada, b], None).by_name()
+    b = PlayerHand("B", layoffs=[(parse_card("2H"), "m")], hand=parse_cards("2S"))
+    c = PlayerHand("C", layoffs=[(parse_card("AH"), "m")], hand=parse_cards("3S"))
+    first = score_hand(PAGAT, [ada, b, c], "A").by_name()
+    second = score_hand(PAGAT, [c, ada, b], "A").by_name()
     assert {n: s.score for n, s in first.items()} == {n: s.score for n, s in second.items()}

@@ -323,7 +323,11 @@ def test_score_basic_winner_takes_all_and_going_rummy(post):
     assert [p["score"] for p in out["players"]] == [30, 0]
     body["players"][0]["going_rummy"] = False
     assert [p["score"] for p in post("/score/hand", body)["players"]] == [15, 0]
-    body["went_out"] = None
+    body["went_out"] = None  # a draw: nobody scores (basic.stock-reshuffle)...
+    # ...but Ann, left with no cards, would have gone out (out.empty-hand)
+    refused = post("/score/hand", body, 400)["error"]
+    assert (refused["code"], refused["rules"]) == ("holds-no-cards", ["out.empty-hand"])
+    body["players"][0]["hand"] = ["5C"]
     assert [p["score"] for p in post("/score/hand", body)["players"]] == [0, 0]
 
 

@@ -94,12 +94,13 @@ def test_score_hand_5_10_15_low_ace_stranded_ace_and_jokers(post):
 def test_score_basic_draw_and_going_rummy(post):
     """`basic.stock-reshuffle`: a drawn hand scores nothing; `score.going-rummy`
     doubles the pot of `score.basic`."""
-    players = [{"name": "Ann", "melds": [["AC", "2C", "3C"]], "hand": []},
+    players = [{"name": "Ann", "melds": [["AC", "2C", "3C"]], "hand": ["9S"]},
                {"name": "Ben", "hand": ["KD", "AS", "7H"]}]
     out = post("/score/hand", {"rules": {"family": "basic"}, "players": players,
                                "went_out": None})
     assert [p["score"] for p in out["players"]] == [0, 0]
     assert "basic.stock-reshuffle" in out["rules"]
+    players[0]["hand"] = []  # Ann melded every card: she went out (out.empty-hand)
     out = post("/score/hand", {"rules": {"family": "basic"}, "players": players,
                                "went_out": "Ann"})
     assert [p["score"] for p in out["players"]] == [18, 0]
@@ -112,9 +113,10 @@ def test_score_basic_draw_and_going_rummy(post):
 def test_score_hand_more_copies_than_two_decks_is_400_naming_the_card(post):
     """`cards.copies` in a scored hand: with five players (two decks) a card twice is
     fine, three times a 400 that names it."""
-    players = [{"name": n, "hand": ["9D"] if n in "BC" else []} for n in "ABCDE"]
+    players = [{"name": n, "hand": ["9D"] if n in "BC" else ["2S"] if n != "A" else []}
+               for n in "ABCDE"]
     out = post("/score/hand", {"rules": PAGAT, "players": players, "went_out": "A"})
-    assert [p["score"] for p in out["players"]] == [0, -9, -9, 0, 0]
+    assert [p["score"] for p in out["players"]] == [0, -9, -9, -2, -2]
     players[3]["hand"] = ["9D"]
     out = post("/score/hand", {"rules": PAGAT, "players": players, "went_out": "A"}, 400)
     assert out["error"]["code"] == "too-many-copies"
@@ -184,6 +186,38 @@ def test_out_after_a_deep_draw_with_the_new_meld_house_rule(post):
     assert "draw.deep-new-meld" in out["rules"]
 
 
+def test_the_top_card_alone_is_not_bound_by_the_new_meld_house_rule(post):
+    """`draw.deep-new-meld` `draw.must-meld`: with both house rules, the top card taken
+    alone must be melded at once, and laying it off will do (RULES.md: "Taking the top
+    card alone is not bound by it"); the draw question and going out agree."""
+    rules = {"family": "pagat-500", "draw_must_meld": True, "deep_draw_new_meld": True}
+    drawn = post("/referee/draw", {"rules": rules, "players": 3, "table": HEARTS_TABLE,
+                                   "pile": ["2C", "8H"], "hand": ["KD", "KS"], "take": 1})
+    assert (drawn["legal"], drawn["code"]) == (True, "draw.top-ok-meld")
+    assert "draw.deep-new-meld" not in drawn["rules"]
+    out = going_out(post, rules, ["8H", "KD"], "KD", ["8H"])
+    assert (out["legal"], out["code"]) == (True, "out.ok-discard")
+    out = going_out(post, rules, ["8H", "KD"], "KD", ["8H", "KD"])  # two taken: bound
+    assert (out["legal"], out["code"]) == (False, "out.deep-needs-new-meld")
+
+
+def test_a_joker_discarded_after_a_joker_taken_is_worded_for_one_deck(post):
+    """`discard.not-same`: three players, one deck: the deepest card taken is a joker and
+    the discard the other joker. Jokers are interchangeable, so it is refused — and the
+    verdict says any joker counts as any other, not "with two decks"."""
+    out = post("/referee/going-out", {"rules": PAGAT, "players": 3, "table": [],
+                                      "hand": ["JK", "JK", "5C", "5H", "5S"],
+                                      "discard": "JK", "took": ["JK", "5C"]})
+    assert (out["legal"], out["code"]) == (False, "draw.deepest-discard-joker")
+    assert out["rules"] == ["discard.not-same", "draw.deep"]
+    assert "two decks" not in out["message"] and "any joker" in out["message"]
+    drawn = post("/referee/draw", {"rules": PAGAT, "players": 3, "pile": ["5C", "JK"],
+                                   "hand": ["JK", "5H", "5S", "2C"], "take": 1,
+                                   "discard": "JK"})
+    assert (drawn["legal"], drawn["code"]) == (False, "draw.same-discard-joker")
+    assert "two decks" not in drawn["message"]
+
+
 def test_out_after_a_deep_draw_in_basic_is_refused(post):
     """`draw.basic`: Basic Rummy takes only the top card, so a turn that took two cannot
     end the hand."""
@@ -251,7 +285,7 @@ def test_score_hand_an_ace_laid_off_scores_by_its_end(post, rules, low):
     def score(layoff: dict[str, Any]) -> int:
         body = {"rules": rules, "went_out": "Ann", "players": [
             {"name": "Ann", "melds": [{"id": "m1", "cards": TWO_TO_KING}]},
-            {"name": "Ben", "layoffs": [layoff]}]}
+            {"name": "Ben", "layoffs": [layoff], "hand": ["9C"]}]}
         return post("/score/hand", body)["players"][1]["melded"]
 
     assert score({"card": "AH", "onto": "m1", "end": "high"}) == 15
@@ -259,7 +293,8 @@ def test_score_hand_an_ace_laid_off_scores_by_its_end(post, rules, low):
     assert score({"card": "AH", "onto": "m1"}) == low
     body = {"rules": rules, "went_out": "Ann", "players": [
         {"name": "Ann", "melds": [{"id": "m1", "cards": TWO_TO_KING}]},
-        {"name": "Ben", "layoffs": [{"card": "AH", "onto": "m1", "end": "high"}]}]}
+        {"name": "Ben", "layoffs": [{"card": "AH", "onto": "m1", "end": "high"}],
+         "hand": ["9C"]}]}
     melds = post("/score/hand", body)["melds"]
     assert melds[0]["cards"][-1] == "AH" and "values.ace-end" in post("/score/hand",
                                                                       body)["rules"]
@@ -287,7 +322,8 @@ def test_score_hand_a_13_card_run_two_to_ace_scores_its_ace_15(post):
     """`values.low-ace`: the ace of a 13-card run 2…A is high: 15 (A…K: the low-ace value)."""
     def melded(cards: list[str]) -> int:
         body = {"rules": PAGAT, "went_out": "Ann", "players": [
-            {"name": "Ann", "melds": [{"id": "m", "cards": cards}]}, {"name": "Ben"}]}
+            {"name": "Ann", "melds": [{"id": "m", "cards": cards}]},
+            {"name": "Ben", "hand": ["9C"]}]}
         return post("/score/hand", body)["players"][0]["melded"]
 
     assert melded([*TWO_TO_KING, "AH"]) == 84 + 15

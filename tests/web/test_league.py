@@ -85,7 +85,9 @@ def build_league() -> dict[str, Game]:
         ({"Ann": {"melds": "as ah ad"}, "Ben": {"hand": "kh"}, "Cy": {"hand": "2c"}}, "Ann"),
         ({"Ben": {"melds": "ks kd kc"}, "Ann": {"hand": "3h"},
           "Cy": {"melds": "4s 4h 4d", "hand": "5c"}}, "Ben"),
-        ({"Ann": {"melds": "qs qh qd"}}, "Ann"),
+        # (Ben and Cy meld as much as they are left holding: 0 each; out.empty-hand)
+        ({"Ann": {"melds": "qs qh qd"}, "Ben": {"melds": "2s 3s 4s", "hand": "9h"},
+          "Cy": {"melds": "5h 6h 7h", "hand": "8c 10c"}}, "Ann"),
     ], date(2025, 3, 1))
     g2 = play(["Ann", "Ben", "Cy", "Dee"], [
         ({"Ben": {"melds": "as ah ad\nks kh kd"}, "Ann": {"hand": "2c"}, "Cy": {"hand": "2d"},
@@ -180,8 +182,8 @@ def test_all_time_standings(made: dict[str, Game]) -> None:
     assert (dee.best_hand, dee.best_total) == (73, 71)
     # melded vs stranded points
     assert (ann.melded, ann.stranded) == (45 + 30 + 9 + 60, 3 + 2)
-    assert (ben.melded, ben.stranded) == (30 + 75, 10 + 20)
-    assert (cy.melded, cy.stranded) == (12 + 54, 5 + 2 + 2)
+    assert (ben.melded, ben.stranded) == (30 + 9 + 75, 10 + 9 + 20)
+    assert (cy.melded, cy.stranded) == (12 + 18 + 54, 5 + 18 + 2 + 2)
     assert (dee.melded, dee.stranded) == (15 + 75, 9 + 2 + 2)
     # current streak (latest game first): Ann won G3; Ben lost G4; Cy won G4; Dee lost 2
     assert (ann.streak_won, ann.streak, ann.signed_streak) == (True, 1, 1)
@@ -224,7 +226,7 @@ def test_standings_sort_by_any_column(made: dict[str, Game]) -> None:
     assert order("avg_position") == ["Ann", "Ben", "Dee", "Cy"]  # lowest first (Ann: wins)
     assert order("avg_position", True) == ["Cy", "Dee", "Ben", "Ann"]  # the other way round
     assert order("best_hand") == ["Ben", "Dee", "Ann", "Cy"]
-    assert order("stranded") == ["Ann", "Cy", "Dee", "Ben"]
+    assert order("stranded") == ["Ann", "Dee", "Cy", "Ben"]
     assert order("streak") == ["Ann", "Cy", "Ben", "Dee"]
     assert order("name", True) == ["Dee", "Cy", "Ben", "Ann"]
     assert order("nonsense") == order("wins")
@@ -265,7 +267,8 @@ def test_a_finished_game_only_adds_its_own_rows(made: dict[str, Game]) -> None:
     league.prepare(the_league())
     before = {r.id: (r.mu, r.sigma) for r in db.session.scalars(select(GameResult))}
     hands.record_hand(made["g5"], entry_from_text(
-        ["Ann", "Ben"], {"Ann": {"melds": "ks kh kd"}}, "Ann", None, False, False))
+        ["Ann", "Ben"], {"Ann": {"melds": "ks kh kd"}, "Ben": {"hand": "2c"}}, "Ann", None,
+        False, False))
     assert made["g5"].status == FINISHED  # its rows came with the hand that finished it
     after = {r.id: (r.mu, r.sigma) for r in db.session.scalars(select(GameResult))}
     assert {k: after[k] for k in before} == before
@@ -558,7 +561,8 @@ def test_league_csv(made: dict[str, Game]) -> None:
 
 
 def test_csv_cells_never_start_a_formula(ctx: None) -> None:
-    play(["=cmd()", "Bo"], [({"=cmd()": {"melds": "as ah ad\nks kh kd"}}, "=cmd()")],
+    play(["=cmd()", "Bo"], [({"=cmd()": {"melds": "as ah ad\nks kh kd"}, "Bo": {"hand": "2c"}},
+                             "=cmd()")],
          date(2026, 1, 5))
     league.prepare(the_league())
     assert "'=cmd()" in league_csv(the_league(), say)

@@ -23,8 +23,9 @@ made = base.made
 
 TEMPLATES = [
     [({"A": {"melds": "as ah ad"}, "B": {"hand": "kh"}, "C": {"hand": "2c"}}, "A"),
-     ({"B": {"melds": "ks kd kc"}, "A": {"hand": "3h"}, "C": {"melds": "4s 4h 4d"}}, "B"),
-     ({"A": {"melds": "qs qh qd"}}, "A")],
+     ({"B": {"melds": "ks kd kc"}, "A": {"hand": "3h"}, "C": {"melds": "4s 4h 4d",
+                                                          "hand": "5c"}}, "B"),
+     ({"A": {"melds": "qs qh qd"}, "B": {"hand": "2s"}, "C": {"hand": "3s"}}, "A")],
     [({"B": {"melds": "as ah ad\nks kh kd"}, "A": {"hand": "2c"}, "C": {"hand": "2d"}}, "B")],
 ]
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve"]

@@ -13,6 +13,7 @@ HAND = {
     "players-0-melds": "7s 8s 9s", "players-0-hand": "kd",
     "players-1-melds": "4c 4s 4d\n10h jh qh",
     "outcome": "p1",
+    "missing_ok": ["Ann", "Ben"],  # 13 were dealt each (RULES.md §10): nobody remembers
 }
 
 

@@ -136,8 +136,8 @@ def test_a_move_for_a_hand_finished_on_another_phone_says_how_it_ended(
     client.post(f"{board}/hands/live/meld", data={"hand": hand, "meld-player": "p0",
                                                  "meld-cards": "7s 8s 9s"})
     assert client.post(f"{board}/hands/live/finish", data={
-        "hand": hand, "finish-players-1-hand": "kd qd", "finish-outcome": "p0"}
-        ).status_code == 302
+        "hand": hand, "finish-players-1-hand": "kd qd", "finish-outcome": "p0",
+        "finish-missing_ok": ["Ann", "Ben"]}).status_code == 302
     # the other phone, still on the live page, lays off
     late = client.post(f"{board}/hands/live/layoff", headers=JSON, data={
         "hand": hand, "layoff-player": "p1", "layoff-card": "10s", "layoff-onto": "Ann-1"})
@@ -163,7 +163,8 @@ def test_a_move_meant_for_an_ended_hand_never_goes_into_the_next(
     client.post(f"{board}/hands/live/meld", data={"hand": first, "meld-player": "p0",
                                                  "meld-cards": "7s 8s 9s"})
     client.post(f"{board}/hands/live/finish", data={
-        "hand": first, "finish-players-1-hand": "kd qd", "finish-outcome": "p0"})
+        "hand": first, "finish-players-1-hand": "kd qd", "finish-outcome": "p0",
+        "finish-missing_ok": ["Ann", "Ben"]})
     assert client.post(f"{board}/hands/live/start").status_code == 302  # hand 2, live
     late = client.post(f"{board}/hands/live/meld", headers=JSON, data={
         "hand": first, "meld-player": "p1", "meld-cards": "kh kd kc"})
@@ -188,7 +189,7 @@ def test_a_live_hand_started_by_mistake_is_cancelled(app: Flask, client: FlaskCl
     # and hand 1 can be recorded at the end after all
     assert client.post(f"{board}/hands/new", data={
         "number": "1", "players-0-melds": "7s 8s 9s", "players-1-hand": "kd",
-        "outcome": "p0"}).status_code == 302
+        "outcome": "p0", "missing_ok": ["Ann", "Ben"]}).status_code == 302
 
 
 def test_a_live_hand_with_moves_is_abandoned_only_with_the_tick(app: Flask,

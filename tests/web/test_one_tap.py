@@ -87,7 +87,8 @@ def test_basic_rummy_records_a_draw_only_when_it_is_chosen(app: Flask,
                                                            client: FlaskClient) -> None:
     board = start(client, "basic")
     response = client.post(f"{board}/hands/new", data={
-        "number": "1", "hand_json": json.dumps(REAL_JSON), "outcome": "draw"})
+        "number": "1", "hand_json": json.dumps(REAL_JSON), "outcome": "draw",
+        "missing_ok": ["Ann", "Ben"]})  # fewer cards than dealt (§10): nobody remembers
     assert response.status_code == 302
     with app.app_context():
         hand = db.session.scalar(db.select(Hand))
@@ -109,7 +110,8 @@ def test_back_then_save_stores_no_second_hand(app: Flask, client: FlaskClient) -
     """Hand 1 saved; Back shows its form again (restored by the browser, or the form for
     hand 2 fetched again, empty): one more tap stores nothing."""
     board = start(client)
-    saved = {"number": "1", "hand_json": json.dumps(REAL_JSON), "outcome": "p0"}
+    saved = {"number": "1", "hand_json": json.dumps(REAL_JSON), "outcome": "p0",
+             "missing_ok": ["Ann", "Ben"]}
     saved["hand_json"] = json.dumps({**REAL_JSON, "players": [
         {**REAL_JSON["players"][0], "hand": []}, REAL_JSON["players"][1]]})
     assert client.post(f"{board}/hands/new", data=saved).status_code == 302

@@ -23,6 +23,8 @@ EXAMPLE_FORM = {
     "players-1-melds": "kh kd kc\n7d 8d 9d 10d",
     "players-2-melds": "5c 6c 7c", "players-2-hand": "jc 8h 9c",
     "outcome": "p1",
+    # Bo has 6 cards, 7 were dealt (RULES.md §10): nobody remembers the 7th
+    "missing_ok": "Bo",
 }
 
 EXAMPLE_JSON = {
@@ -114,7 +116,8 @@ def test_the_rules_example_typed_in_gives_13_64_minus_9(client: FlaskClient) -> 
 def test_the_pickers_json_is_used_when_the_script_wrote_it(client: FlaskClient) -> None:
     start(client)
     response = client.post("/games/1/hands/new", data={
-        "number": "1", "hand_json": json.dumps(EXAMPLE_JSON), "outcome": "p1"})
+        "number": "1", "hand_json": json.dumps(EXAMPLE_JSON), "outcome": "p1",
+        "missing_ok": "Bo"})
     assert response.status_code == 302
     hand_page = text(client.get("/games/1/hands/1"))
     assert "+13" in hand_page and "+64" in hand_page and "−9" in hand_page
@@ -173,7 +176,8 @@ def test_edit_any_past_hand_and_a_stale_edit_is_a_409(client: FlaskClient) -> No
     start(client)
     client.post("/games/1/hands/new", data={"number": "1", **EXAMPLE_FORM})
     client.post("/games/1/hands/new", data={
-        "number": "2", "players-1-melds": "2h 3h 4h", "outcome": "p1"})
+        "number": "2", "players-1-melds": "2h 3h 4h", "outcome": "p1",
+        "players-0-hand": "2c", "players-2-hand": "3c", "missing_ok": ["You", "Ada", "Bo"]})
     form = text(client.get("/games/1/hands/1/edit"))
     assert "7♠ 8♠ 9♠" in form and "K♠ Ada 1" in form  # cards read with their suits
     assert 'name="version" type="hidden" value="1"' in form
@@ -186,8 +190,8 @@ def test_edit_any_past_hand_and_a_stale_edit_is_a_409(client: FlaskClient) -> No
     assert response.status_code == 302
     page = text(client.get("/games/1"))
     assert re.search(r'<tr id="hand-1">.*\+13.*\+64.*"hand-score">0<.*</tr>', page)
-    assert re.search(r'Total</th>\s*<td class="num total">13</td>\s*<td class="num total">73'
-                     r'</td>\s*<td class="num total">0</td>', page)
+    assert re.search(r'Total</th>\s*<td class="num total">11</td>\s*<td class="num total">73'
+                     r'</td>\s*<td class="num total">−3</td>', page)
     stale = client.post("/games/1/hands/1/edit", data={"version": "1", **EXAMPLE_FORM})
     assert stale.status_code == 409
     assert "was changed" in text(stale)
@@ -291,7 +295,7 @@ def test_a_live_hand_through_the_forms(client: FlaskClient) -> None:
     done = client.post("/games/1/hands/live/finish", data={
         "finish-players-0-hand": "5h jd 9h ah", "finish-players-1-hand": "",
         "finish-players-2-hand": "jc 8h 9c",
-        "finish-outcome": "p1"})
+        "finish-outcome": "p1", "finish-missing_ok": "Bo"})
     assert done.status_code == 302
     page = text(client.get("/games/1"))
     assert re.search(r'<tr id="hand-1">.*\+13.*\+64.*−9.*</tr>', page)
@@ -308,7 +312,8 @@ def test_history_names_cards_and_melds_the_way_the_page_does(client: FlaskClient
     assert client.post("/games/1/hands/live/undo", data={"undo-version": ""}).status_code == 302
     client.post("/games/1/hands/new", data={"number": "1", **EXAMPLE_FORM})  # live hand open
     client.post("/games/1/hands/live/finish", data={
-        "finish-players-0-hand": "5h jd 9h ah", "finish-outcome": "p1"})
+        "finish-players-0-hand": "5h jd 9h ah", "finish-players-2-hand": "2c",
+        "finish-outcome": "p1", "finish-missing_ok": ["You", "Ada", "Bo"]})
     html = client.get("/games/1/history").get_data(as_text=True)
     # what a reader sees: the symbols, not the spoken names meant for screen readers
     seen = re.sub(r'<span class="sr-only">.*?</span>', "", html)
@@ -394,7 +399,8 @@ def test_forms_need_their_csrf_token(make_app: Callable[..., Flask]) -> None:
     assert made.status_code == 302
     record = client.get("/games/1/hands/new").get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', record).group(1)
-    hand = {"number": "1", "players-0-melds": "2h 3h 4h", "outcome": "p0"}
+    hand = {"number": "1", "players-0-melds": "2h 3h 4h", "players-1-hand": "2c",
+            "outcome": "p0", "missing_ok": ["A", "B"]}
     assert client.post("/games/1/hands/new", data=hand).status_code == 400
     assert client.post("/games/1/hands/new", data={"csrf_token": token, **hand}
                        ).status_code == 302
@@ -419,7 +425,8 @@ def test_the_kept_scoreboard_changes_with_every_change(client: FlaskClient) -> N
     client.post("/games/1/hands/new", data={"number": "1", **EXAMPLE_FORM})
     assert re.search(r'<tr id="hand-1">.*\+64.*</tr>', text(client.get("/games/1")))
     client.post("/games/1/hands/1/edit", data={"version": "1", **EXAMPLE_FORM,
-                                               "players-1-melds": "kh kd kc\n7d 8d 9d"})
+                                               "players-1-melds": "kh kd kc\n7d 8d 9d",
+                                               "missing_ok": ["Ada", "Bo"]})
     page = text(client.get("/games/1"))
     assert re.search(r'<tr id="hand-1">.*\+54.*</tr>', page)
     client.post("/games/1/hands/live/start")
@@ -441,7 +448,8 @@ def test_delete_and_live_forms_need_their_csrf_token(make_app: Callable[..., Fla
                                     "first_dealer": "0", "min_natural_cards": "1"})
     client.post("/games/1/hands/new", data={"csrf_token": token("/games/1/hands/new"),
                                             "number": "1", "players-0-melds": "2h 3h 4h",
-                                            "outcome": "p0"})
+                                            "players-1-hand": "2c", "outcome": "p0",
+                                            "missing_ok": ["A", "B"]})
     assert client.post("/games/1/hands/1/delete", data={"version": "1"}).status_code == 400
     assert client.post("/games/1/hands/1/delete", data={
         "version": "1", "csrf_token": token("/games/1/hands/1")}).status_code == 302

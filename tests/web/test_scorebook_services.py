@@ -55,9 +55,18 @@ def scores(hand: object) -> dict[str, int]:
     return {s.player.name: s.score for s in hand.scores}  # type: ignore[attr-defined]
 
 
+#: What the players who did not go out hold in :func:`simple_hand`, in seat order (the
+#: one who went out skipped): a spade each, worth 2, 3, 4… (out.empty-hand: a player left
+#: with no cards would have gone out).
+HELD = ["2s", "3s", "4s", "5s", "6s", "7s", "8s"]
+
+
 def simple_hand(game: Game, winner: str, meld: str) -> Entry:
-    """``winner`` melds ``meld`` and goes out; everyone else melded nothing and holds nothing."""
-    return typed(game, {winner: {"melds": meld}}, winner)
+    """``winner`` melds ``meld`` and goes out; everyone else melded nothing and holds a
+    spade (:data:`HELD`: the first of the others 2♠, the next 3♠…)."""
+    others = [s.player.name for s in game.seats if s.player.name != winner]
+    texts = {name: {"hand": card} for name, card in zip(others, HELD)}
+    return typed(game, {**texts, winner: {"melds": meld}}, winner)
 
 
 # --- games ---------------------------------------------------------------------------------
@@ -150,7 +159,9 @@ def test_the_rules_example_hand_scores_13_64_minus_9(ctx: None) -> None:
 def test_a_joker_is_stored_with_the_card_it_stands_for(ctx: None) -> None:
     """meld.joker: 6♥ 7♥ 🃏 put down in that order is read as 6-7-8."""
     game = new_game("pagat-500")
-    hand = hands.record_hand(game, typed(game, {"Ada": {"melds": "6h 7h jk"}}, "Ada"), 1)
+    hand = hands.record_hand(game, typed(game, {"Ada": {"melds": "6h 7h jk"},
+                                                "You": {"hand": "2c"}, "Bo": {"hand": "3c"}},
+                                         "Ada"), 1)
     cards = [c.text for c in hand.melds[0].cards]
     assert cards == ["6H", "7H", "JK=8H"]
     assert scores(hand)["Ada"] == 6 + 7 + 15  # values.joker
@@ -194,9 +205,11 @@ def test_bad_hands_are_refused_in_place_and_nothing_is_stored(
 def test_two_decks_allow_two_copies(ctx: None) -> None:
     """cards.copies and cards.deck: five players shuffle two decks together."""
     game = new_game(names=["A", "B", "C", "D", "E"])
+    others = {name: {"hand": card} for name, card in zip("CDE", ["3c", "4c", "5c"])}
     hand = hands.record_hand(game, typed(game, {"A": {"melds": "7s 8s 9s"},
-                                                "B": {"melds": "7s 8s 9s"}}, "A"), 1)
-    assert scores(hand)["B"] == 24
+                                                "B": {"melds": "7s 8s 9s", "hand": "2c"},
+                                                **others}, "A"), 1)
+    assert scores(hand)["B"] == 24 - 2
     with pytest.raises(HandError) as info:
         hands.record_hand(game, typed(game, {"A": {"melds": "7s 8s 9s"},
                                              "B": {"melds": "7s 8s 9s", "hand": "7s"}}, "A"), 2)
@@ -223,7 +236,7 @@ def test_a_stale_edit_is_refused(ctx: None) -> None:
     with pytest.raises(hands.HandConflict) as info:
         hands.edit_hand(hand, typed(game, EXAMPLE, "Ada"), seen)
     assert "changed" in said(info)
-    assert scores(hand) == {"You": 0, "Ada": 0, "Bo": 9}
+    assert scores(hand) == {"You": -2, "Ada": -3, "Bo": 9}
 
 
 def test_editing_an_early_hand_recomputes_totals_and_winner(ctx: None) -> None:
@@ -233,10 +246,10 @@ def test_editing_an_early_hand_recomputes_totals_and_winner(ctx: None) -> None:
     hands.record_hand(game, typed(game, EXAMPLE, "Ada"), 2)
     assert game.status == FINISHED and game.winner.name == "Ada"
     hands.edit_hand(first, simple_hand(game, "Bo", "kh kd kc ks"), first.version)
-    assert games.totals(game) == [13, 64, 31]
+    assert games.totals(game) == [13 - 2, 64 - 3, 40 - 9]  # (You holds 2♠, Ada 3♠)
     assert game.status == FINISHED and game.winner.name == "Ada"
     hands.edit_hand(first, simple_hand(game, "Bo", "qh kh ah"), first.version)
-    assert games.totals(game) == [13, 64, 35 - 9]
+    assert games.totals(game) == [13 - 2, 64 - 3, 35 - 9]
     hands.edit_hand(game.hands[1], simple_hand(game, "Ada", "2c 3c 4c"), game.hands[1].version)
     assert game.status == IN_PROGRESS and game.winner is None and game.finished_at is None
     assert [c.action for c in changes(game)] == ["edited", "edited", "edited", "recorded",
@@ -249,7 +262,7 @@ def test_deleting_a_hand_moves_later_hands_up(ctx: None) -> None:
         hands.record_hand(game, simple_hand(game, "Ada", meld), k)
     hands.delete_hand(game.hands[0], game.hands[0].version)
     assert [h.number for h in game.hands] == [1, 2]
-    assert games.totals(game) == [0, 9 + 9, 0]
+    assert games.totals(game) == [-2 - 2, 9 + 9, -3 - 3]  # (You holds 2♠, Bo 3♠)
     assert games.next_hand_number(game) == 3
     assert changes(game)[0].action == "deleted"
 
@@ -267,7 +280,8 @@ def test_a_tie_at_the_top_needs_another_hand(ctx: None) -> None:
     """game.target-500: two players on the same highest total play on."""
     game = new_game(target=20)
     hands.record_hand(game, typed(game, {"Ada": {"melds": "kh kd kc"},
-                                         "Bo": {"melds": "qh qd qc"}}, "Ada"), 1)
+                                         "Bo": {"melds": "qh qd qc qs", "hand": "10s"},
+                                         "You": {"hand": "2c"}}, "Ada"), 1)
     board = games.scoreboard(game)
     assert game.status == IN_PROGRESS
     assert board.verdict.code == "game.tie"
@@ -279,10 +293,11 @@ def test_must_go_out_only_the_player_who_went_out_can_win(ctx: None) -> None:
     """game.must-go-out: Bo reaches the target but Ada went out below it."""
     game = new_game(target=20, must_go_out=True)
     hands.record_hand(game, typed(game, {"Ada": {"melds": "2h 3h 4h"},
-                                         "Bo": {"melds": "kh kd kc"}}, "Ada"), 1)
+                                         "Bo": {"melds": "kh kd kc", "hand": "2s"},
+                                         "You": {"hand": "3s"}}, "Ada"), 1)
     assert game.status == IN_PROGRESS
     assert games.scoreboard(game).verdict.code == "game.must-go-out"
-    hands.record_hand(game, typed(game, {"Bo": {"melds": "2c 3c 4c"}}, "Bo"), 2)
+    hands.record_hand(game, simple_hand(game, "Bo", "2c 3c 4c"), 2)
     assert game.status == FINISHED and game.winner.name == "Bo"
 
 
@@ -304,7 +319,8 @@ def test_basic_rummy_winner_takes_all_and_the_target_by_player_count(ctx: None) 
 def test_basic_rummy_draw_scores_nothing(ctx: None) -> None:
     """basic.stock-reshuffle: the stock ran out twice, nobody scores."""
     game = new_game("basic", ["Ann", "Ben"])
-    hand = hands.record_hand(game, typed(game, {"Ann": {"hand": "kd"}}, None, "draw"), 1)
+    hand = hands.record_hand(game, typed(game, {"Ann": {"hand": "kd"}, "Ben": {"hand": "2c"}},
+                                         None, "draw"), 1)
     assert scores(hand) == {"Ann": 0, "Ben": 0}
     with pytest.raises(HandError) as info:
         hands.record_hand(game, typed(game, {"Ann": {"hand": "kd"}}, None, "stock"), 2)

@@ -49,12 +49,14 @@ QUEUED = {"X-Scorebook-Send": "queued", "Accept": "application/json"}
 KEY = "k-3f2a9c1e-7b4d-4e0a-9a51-0c6f1e2d3b4a"
 
 
-def form(ben_holds: str = "kd", key: str | None = KEY, **extra: str) -> dict[str, str]:
+def form(ben_holds: str = "kd", key: str | None = KEY, **extra: str) -> dict[str, Any]:
     """The record form as the page sends it: Ann goes out with 7-8-9 of spades, Ben
     holds ``ben_holds`` (which tells hands apart)."""
     data = {"number": "1", "players-0-melds": "7s 8s 9s", "players-0-layoffs": "",
             "players-0-hand": "", "players-1-melds": "", "players-1-layoffs": "",
-            "players-1-hand": ben_holds, "outcome": "p0", **extra}
+            "players-1-hand": ben_holds, "outcome": "p0",
+            "missing_ok": ["Ann", "Ben"],  # fewer than dealt (RULES.md §10): nobody remembers
+            **extra}
     if key is not None:
         data["client_key"] = key
     return data
@@ -186,7 +188,7 @@ def test_a_game_that_the_hand_ended_is_no_refusal_of_its_resend(
         game_id, league_id = game.id, game.league_id
     join(client, league_id, "scorer")
     url = f"/games/{game_id}/hands/new"
-    winning = form("", KEY, **{"players-0-melds": "10s js qs ks as"})
+    winning = form("2c", KEY, **{"players-0-melds": "10s js qs ks as"})
     assert client.post(url, data=winning).status_code == 302
     with app.app_context():
         assert not db.session.get(Game, game_id).is_open  # type: ignore[union-attr]

@@ -202,6 +202,21 @@ def _out_holding_cards(p: Mapping[str, Any]) -> str:
                    name=isolate(p["name"]))
 
 
+@words("hand.holds-no-cards")
+def _holds_no_cards(p: Mapping[str, Any]) -> str:
+    """``out.empty-hand``: a player left with no cards would have ended the hand."""
+    return gettext("%(name)s has no cards left but did not go out: enter the cards still in "
+                   "that hand, or choose who went out.", name=isolate(p["name"]))
+
+
+@words("hand.fewer-than-dealt")
+def _fewer_than_dealt(p: Mapping[str, Any]) -> str:
+    """RULES.md §10 "Fewer cards than dealt": the player, the count and the deal."""
+    return str(ngettext("%(name)s has %(num)s card; %(dealt)s were dealt.",
+                        "%(name)s has %(num)s cards; %(dealt)s were dealt.", p["count"],
+                        name=isolate(p["name"]), dealt=p["dealt"]))
+
+
 @words("hand.meld-name-too-long")
 def _meld_name_too_long(p: Mapping[str, Any]) -> str:
     return gettext("A meld's name can be at most %(max)s characters long.", max=p["max"])

@@ -68,6 +68,7 @@ from scorebook.services.hands import (
     live_meld,
     live_moves,
     live_undo,
+    missing_cards,
     record_hand,
     send_key,
     sent_before,
@@ -96,6 +97,9 @@ bp.add_app_template_filter(say, "say")
 #: One move on the live hand: (game, its live hand, the validated form) -> the address to
 #: go to once it is stored, or None for the live page again; raises HandError if refused.
 LiveMove = Callable[[Game, Hand, Any], str | None]
+
+#: The live finish form's boxes "nobody remembers the rest of their cards" (RULES.md §10).
+FINISH_MISSING = "finish-missing_ok"
 
 
 def hand_at(game: Game, number: int) -> Hand | None:
@@ -195,7 +199,28 @@ def read_entry(form: HandForm, game: Game) -> Entry:
     if form.going_rummy.data:
         entry.players = [replace(p, going_rummy=p.name == entry.went_out)
                          for p in entry.players]
+    entry.missing_ok = missing_ok(names)
     return entry
+
+
+def missing_ok(names: list[str], field: str = "missing_ok") -> frozenset[str]:
+    """The players whose missing cards the family said it does not remember (RULES.md §10
+    "Fewer cards than dealt"): the boxes ticked in the form's ``field``."""
+    return frozenset(n for n in request.form.getlist(field) if n in names)
+
+
+def missing_question(names: list[str], error: HandError | None, field: str = "missing_ok",
+                     stored: Hand | None = None) -> tuple[list[str], set[str]]:
+    """Whom a form asks "nobody remembers the rest of their cards?" (§10), and whose box is
+    ticked: the players a refused hand is short of cards for, the boxes the form came
+    with, and (an edit opened) the players the stored hand marks."""
+    ticked = set(missing_ok(names, field)) if request.method == "POST" else set()
+    if stored is not None and request.method == "GET":
+        ticked |= {s.player.name for s in stored.scores if s.cards_missing}
+    asked = set(ticked)
+    if error is not None and error.code == "fewer-than-dealt":
+        asked |= {p.player for p in error.problems if p.player}
+    return [n for n in names if n in asked], ticked
 
 
 def player_forms(form: FlaskForm, game: Game, cls: type[Form] = PlayerCardsForm,
@@ -306,6 +331,7 @@ def render_record(game: Game, form: HandForm, number: int, hand: Hand | None = N
         form.initial_json = form.hand_json.data
         form.hand_json.data = ""
     points = form.points_only.data == "1"
+    asked, ticked = missing_question(names, error, stored=hand) if not points else ([], set())
     if hand is not None:
         switch = url_for("hands.edit", game_id=game.id, number=number,
                          points="0" if points else "1")
@@ -321,7 +347,8 @@ def render_record(game: Game, form: HandForm, number: int, hand: Hand | None = N
         rules_json=game.rules_text, decks=rules.decks(len(names)),
         jokers=rules.jokers_in_play(len(names)), texts=picker_texts(),
         high_word=end_word("high"), checked=checked,
-        notation=card_notation(request.form.get("notation")).language)
+        notation=card_notation(request.form.get("notation")).language,
+        missing_asked=asked, missing_ticked=ticked, dealt=rules.cards_dealt(len(names)))
     return (page, status) if status != 200 else page
 
 
@@ -350,11 +377,14 @@ def hand_details(game: Game, hand: Hand) -> dict[str, Any]:
     for pid in seats:
         for k, m in enumerate(m for m in hand.melds if m.owner_id == pid):
             index[m.label] = k + 1
+    missing = {name: (count, dealt) for name, count, dealt in missing_cards(game, hand)}
     players = []
     for seat in game.seats:
         pid = seat.player_id
         score = hand.score_of(pid)
         players.append({
+            # RULES.md §10: fewer cards than dealt, and nobody remembered the rest
+            "missing": missing.get(seat.player.name),
             "name": seat.player.name,
             "melds": [(index[m.label], m) for m in hand.melds if m.owner_id == pid],
             "layoffs": [(c, seats[melds_by_label[m.label].owner_id], index[m.label],
@@ -635,8 +665,11 @@ def render_live(game: Game, error: HandError | None = None, status: int = 200,
     rules = game.rules
     names = names_of(game)
     used = [c.text for m in hand.melds for c in m.cards] if hand else []
+    asked, ticked = missing_question(names, error if where == "finish" else None,
+                                     FINISH_MISSING)
     page = render_template(
         "hands/live.html", game=game, hand=hand, names=names, error=error, where=where,
+        missing_asked=asked, missing_ticked=ticked, missing_field=FINISH_MISSING,
         family=family_name(game.family), basic=rules.is_basic,
         number=hand.number if hand else next_hand_number(game),
         dealer=names[next((s.position for s in game.seats if s.player_id == hand.dealer_id), 0)]
@@ -704,6 +737,8 @@ def live_answer(game: Game, hand_id: int, form_name: str, error: HandError | Non
             end = LiveLayoffForm(prefix="layoff", formdata=None).end
             body["ask"] = {"name": end.name, "legend": str(end.label.text),
                            "choices": [[value, str(label)] for value, label in END_CHOICES]}
+        if error.code == "fewer-than-dealt":  # RULES.md §10: cards missing?
+            body["ask"] = missing_ask(names_of(game), error)
         return jsonify(body), error.status
     return render_live(game, error, error.status, form_name)
 
@@ -830,6 +865,17 @@ def live_take_back(game: Game, hand: Hand, form: Any) -> None:
     live_undo(hand, _version(form.version.data), _int(form.move.data))
 
 
+def missing_ask(names: list[str], error: HandError) -> dict[str, Any]:
+    """The question a refused live finish puts in its form with the page's script
+    (live-hand.js ``ask``): a box per player short of cards (RULES.md §10)."""
+    asked, _ticked = missing_question(names, error, FINISH_MISSING)
+    return {"name": FINISH_MISSING, "type": "checkbox",
+            "legend": gettext("Cards missing"),
+            "choices": [[name, gettext("Nobody remembers the rest of %(name)s's cards: keep "
+                                       "the hand as it is", name=isolate(name))]
+                        for name in asked]}
+
+
 @bp.post("/live/finish")
 @_live_move("finish", lambda game: live_forms(game, None)["finish_form"])
 def live_finish(game: Game, hand: Hand, form: Any) -> str:
@@ -849,7 +895,7 @@ def live_finish(game: Game, hand: Hand, form: Any) -> str:
         raise HandError(problems)
     finish_live(hand, stranded, outcome[0] if outcome else None,
                 outcome[1] if outcome else None, bool(form.going_rummy.data),
-                _version(form.version.data))
+                _version(form.version.data), missing_ok(names, FINISH_MISSING))
     flash(gettext("Hand %(number)s saved.", number=number))
     return url_for("games.show", game_id=game.id, _anchor=f"hand-{number}")
 
