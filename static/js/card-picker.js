@@ -258,10 +258,15 @@
     // not leave room for the rest (large text: "Añadir a: M… — Combinación 2"), it wraps
     // onto more lines instead, whole.
     function fitTarget() {
+      var lead = target.querySelector(".picker-target-lead");
       target.classList.remove("is-long");
+      if (lead) { lead.hidden = false; }
       var long = target.offsetWidth > head.clientWidth + 1 ||
         target.scrollWidth > target.clientWidth + 1;
       target.classList.toggle("is-long", long);
+      // "Adding to:" only whole: a scrap of it ("A…") says nothing and takes the
+      // name's room
+      if (lead && !long && lead.scrollWidth > lead.clientWidth + 1) { lead.hidden = true; }
     }
     if (window.ResizeObserver) {
       new ResizeObserver(function () { fitTarget(); }).observe(dock);
@@ -296,6 +301,7 @@
         // to:"), then the name ("Maria Anto…"); what is being filled, after the name
         // ("— meld 2", "— in hand"), stays whole.
         var at = cut ? words.indexOf(cut) : -1;
+        if (at >= 0 && !words.slice(at + cut.length).trim()) { at = -1; }  // nothing after
         if (at < 0) {
           target.appendChild(el("span", { "class": "picker-target-cut" }, words));
         } else {
