@@ -352,7 +352,7 @@ def test_statistics_tables_read_without_sideways_scrolling(phone, long_names) ->
         assert 3 <= shown <= 5
     page.locator(".column-switch a").first.click()
     page.wait_for_load_state()
-    shoot(page, f"family-standings-{language}")
+    shoot(page, f"family-standings-long-names-{language}")
     page.goto(f"{long_names}/league/records?season=all")
     fits(page, ".feed-matrix", "who feeds whom as opened")
     feeds = page.locator(".feed-switch a")
@@ -364,7 +364,7 @@ def test_statistics_tables_read_without_sideways_scrolling(phone, long_names) ->
         names = page.locator(".feed-matrix tbody th").evaluate_all(
             "cells => cells.every(c => c.scrollWidth <= c.clientWidth + 1)")
         assert names, "a name is cut in the matrix"
-    shoot(page, f"family-records-{language}")
+    shoot(page, f"family-records-long-names-{language}")
     page.locator(".feed-matrix tbody th").first.wait_for()
     page.goto(f"{long_names}/league/players")
     page.locator(".game-list a").first.click()
