@@ -151,9 +151,7 @@ def warn_if_reopened(game: Game, was_finished: bool) -> None:
     say so, and when its next game has started meanwhile, that two are now in play."""
     if not was_finished or game.status != IN_PROGRESS:
         return
-    again = rematch_of(game)
-    next_number = db.session.scalar(db.select(Game.number).where(Game.id == again)) \
-        if again is not None else None
+    next_number = _rematch_number(game)
     if next_number is not None:
         flash(gettext("Game %(game)s is in play again: after this change nobody has "
                       "reached %(target)s. Game %(next)s, started as its rematch, is in "
@@ -287,14 +285,17 @@ def hand_form(game: Game, hand: Hand | None = None) -> HandForm:
     return form
 
 
-def _next_game(game: Game) -> int | None:
-    """The number of the game started to play this finished one again, if any: a change
-    to one of its hands may put it back in play beside that one."""
-    if game.status != FINISHED:
-        return None
+def _rematch_number(game: Game) -> int | None:
+    """The number of the game started to play ``game`` again, if any."""
     again = rematch_of(game)
     return db.session.scalar(db.select(Game.number).where(Game.id == again)) \
         if again is not None else None
+
+
+def _next_game(game: Game) -> int | None:
+    """The number of the game started to play this finished one again, if any: a change
+    to one of its hands may put it back in play beside that one."""
+    return _rematch_number(game) if game.status == FINISHED else None
 
 
 def render_record(game: Game, form: HandForm, number: int, hand: Hand | None = None,
