@@ -8,7 +8,6 @@ sideways scrolling, and text that grows with the phone's font size."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterator
@@ -459,7 +458,6 @@ def test_the_pages_follow_the_phones_dark_setting(page: Page, live_server: str) 
     page.emulate_media(color_scheme="light")
     light = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert light == "rgb(255, 255, 255)"
-    json.dumps(colours)
 
 
 # --- the pages a family uses, in each language and colour scheme ----------------------------------
