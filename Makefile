@@ -49,11 +49,17 @@ endif
 
 # Exactly what a lock file says (pip refuses anything unpinned or with another hash), then
 # the project itself, editable, without dependencies and built by the locked setuptools.
+# It says what it is doing (the first run takes minutes with nothing else to show), and
+# pip only speaks up for an error.
+PIP_INSTALL := $(BIN)/python -m pip install --disable-pip-version-check --quiet --quiet \
+	--no-input --root-user-action=ignore
 define install_lock
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --disable-pip-version-check --quiet --require-hashes -r $(1)
-	$(BIN)/python -m pip install --disable-pip-version-check --quiet --no-deps \
-		--no-build-isolation -e .
+	@test -x $(BIN)/python || { echo "Making .venv/, the site's own Python environment…"; \
+		$(PYTHON) -m venv $(VENV); }
+	@echo "Installing the site's Python packages into .venv/ (as $(1) pins them; the first time takes a few minutes)…"
+	@$(PIP_INSTALL) --require-hashes -r $(1)
+	@$(PIP_INSTALL) --no-deps --no-build-isolation -e .
+	@echo "Installed."
 endef
 
 venv: $(STAMP)

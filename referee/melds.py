@@ -374,7 +374,8 @@ def check_meld(cards: Sequence[Card], rules: RuleSet) -> Verdict:
                 # the same cards, the jokers standing for the same ones: only the ace's end
                 # differs (a 13-card run, A-2-…-K or 2-…-K-A)
                 return Verdict(True, "meld.ace-either-end",
-                               ("meld.run", "meld.ace", "values.low-ace"), params, detail)
+                               ("meld.run", "meld.ace", "values.low-ace"),
+                               {**params, "low": rules.low_ace_value}, detail)
             return Verdict(True, "meld.joker-place", ("meld.run", "meld.joker"), params,
                            detail)
         return Verdict(True, "meld.ambiguous", rule_ids, params, detail)

@@ -286,12 +286,14 @@ def either_end(targets: Iterable[LayoffTarget], meld_id: str) -> bool:
 
 
 def _fits_on(card: Card, meld_id: str, targets: Sequence[LayoffTarget],
-             base: tuple[str, ...], detail: dict[str, tuple[LayoffTarget, ...]]) -> Verdict:
-    """``layoff.ok``, or ``layoff.ace-either-end`` when the player must say which end."""
+             base: tuple[str, ...], detail: dict[str, tuple[LayoffTarget, ...]],
+             rules: RuleSet) -> Verdict:
+    """``layoff.ok``, or ``layoff.ace-either-end`` when the player must say which end
+    (saying what the ace scores at the low end: in Rummy 500, 15 at either end)."""
     params: dict[str, Param] = {"card": card, "meld": meld_id}
     if either_end(targets, meld_id):
-        return Verdict(True, "layoff.ace-either-end", base + ("values.ace-end",), params,
-                       detail)
+        return Verdict(True, "layoff.ace-either-end", base + ("values.ace-end",),
+                       {**params, "low": rules.low_ace_value}, detail)
     return Verdict(True, "layoff.ok", base, params, detail)
 
 
@@ -368,7 +370,7 @@ def check_layoff(table: Table, card: Card, rules: RuleSet, meld_id: str | None =
             return Verdict(False, "layoff.unknown-meld", ("layoff.basic",), {"meld": meld_id},
                            detail)
         if meld_id in ids:
-            return _fits_on(card, meld_id, targets, base, detail)
+            return _fits_on(card, meld_id, targets, base, detail, rules)
         why = _why_not(table.get(meld_id), card)
         if why is not None:
             return replace(why, detail=detail)
@@ -378,7 +380,7 @@ def check_layoff(table: Table, card: Card, rules: RuleSet, meld_id: str | None =
                            detail)
         return _no_fit(card, rules, [table.get(meld_id)], detail)
     if len(ids) == 1:
-        return _fits_on(card, ids[0], targets, base, detail)
+        return _fits_on(card, ids[0], targets, base, detail, rules)
     if ids:
         return Verdict(True, "layoff.choose", base + ("layoff.choice",),
                        {"card": card, "targets": tuple(ids)}, detail)

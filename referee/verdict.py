@@ -47,8 +47,7 @@ MESSAGES: dict[str, str] = {
     ),
     "meld.ace-either-end": N_(
         "These cards make a run with the ace at either end: %(readings)s. Where the ace lies, "
-        "or the player's word, decides: at the low end it scores the low-ace value, at the "
-        "high end 15."
+        "or the player's word, decides: at the low end it scores %(low)s, at the high end 15."
     ),
     "meld.too-short": N_("A meld needs at least three cards, not %(count)s."),
     "meld.not-a-meld": N_(
@@ -86,7 +85,7 @@ MESSAGES: dict[str, str] = {
     "layoff.ok": N_("%(card)s can be laid off on meld %(meld)s."),
     "layoff.ace-either-end": N_(
         "%(card)s can be laid off on meld %(meld)s at either end; the player says which: "
-        "at the low end it scores the low-ace value, at the high end 15."
+        "at the low end it scores %(low)s, at the high end 15."
     ),
     "layoff.choose": N_(
         "%(card)s fits on more than one meld (%(targets)s); the player must say which, "

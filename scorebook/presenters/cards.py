@@ -18,6 +18,12 @@ from scorebook.presenters.i18n import number, signed_number
 
 SUIT_NAMES = {"S": _l("spades"), "H": _l("hearts"), "D": _l("diamonds"), "C": _l("clubs")}
 RANK_NAMES = {1: _l("ace"), 11: _l("jack"), 12: _l("queen"), 13: _l("king")}
+#: Each rank in the plural, as a screen reader says a set of them ("a set of aces").
+RANK_PLURALS = {
+    1: _l("aces"), 2: _l("twos"), 3: _l("threes"), 4: _l("fours"), 5: _l("fives"),
+    6: _l("sixes"), 7: _l("sevens"), 8: _l("eights"), 9: _l("nines"), 10: _l("tens"),
+    11: _l("jacks"), 12: _l("queens"), 13: _l("kings"),
+}
 SUIT_CLASSES = {"S": "suit-s", "H": "suit-h", "D": "suit-d", "C": "suit-c"}
 
 
@@ -246,6 +252,7 @@ def _picker_texts() -> dict[str, object]:
         "ofMeld": gettext("of %(name)s's meld %(number)s", name="%(name)s", number="%(n)s"),
         "ofOwnMeld": gettext("of your own meld %(n)s"),
         "onMeldAs": gettext("%(name)s's meld %(n)s, as %(card)s"),
+        "meldCards": gettext("%(meld)s: %(cards)s"),
         "noTable": gettext("Put a meld down first: a card can only be laid off on a meld."),
         "layoffOnto": gettext("%(card)s on %(meld)s"),
         "laidOffNote": gettext("%(card)s → %(meld)s"),

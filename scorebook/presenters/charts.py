@@ -49,6 +49,48 @@ def _ticks(low: int, high: int) -> list[int]:
     return [v for v in range(first, high + step, step) if low <= v <= high]
 
 
+#: A label's letters at font-size 11, about this wide each (a little more than most).
+LABEL_CHAR_WIDTH = 6.5
+
+
+def _crosses(box: tuple[float, float, float, float],
+             line: Sequence[tuple[float, float]]) -> bool:
+    """Does the polyline pass through the box (left, top, right, bottom)?  Each segment
+    is sampled finely enough for a box 11 px tall."""
+    left, top, right, bottom = box
+    for (x1, y1), (x2, y2) in zip(line, line[1:]):
+        steps = max(2, int(max(abs(x2 - x1), abs(y2 - y1)) / 2))
+        for s in range(steps + 1):
+            px, py = x1 + (x2 - x1) * s / steps, y1 + (y2 - y1) * s / steps
+            if left <= px <= right and top <= py <= bottom:
+                return True
+    return False
+
+
+def _target_label_place(label: str, target_y: float,
+                        lines: Sequence[Sequence[tuple[float, float]]]
+                        ) -> tuple[float, float, str]:
+    """Where the target's label goes (x, baseline y, text-anchor): beside the dashed
+    line at the right, else at the left, above it, else below it — the first of these
+    places no player's line runs through (the leader's line nears the target at the
+    right-hand end, where the label used to sit on it)."""
+    width = len(label) * LABEL_CHAR_WIDTH + 4
+    above = target_y - 4 if target_y > TOP + 14 else None
+    below = target_y + 14 if target_y + 14 < HEIGHT - BOTTOM else None
+    places = []
+    for baseline in (above, below):
+        if baseline is None:
+            continue
+        places.append((WIDTH - RIGHT, baseline, "end", WIDTH - RIGHT - width))
+        places.append((LEFT + 4, baseline, "start", LEFT + 2))
+    for x, baseline, anchor, left in places:
+        box = (left - 3, baseline - 14, left + width + 3, baseline + 5)  # markers too
+        if not any(_crosses(box, line) for line in lines):
+            return x, baseline, anchor
+    x, baseline, anchor, _left = places[0]
+    return x, baseline, anchor
+
+
 def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: int) -> Markup:
     """The chart of each player's running total after each hand, with the target."""
     hands = max((len(r) for r in running), default=0)
@@ -86,9 +128,10 @@ def score_chart(names: Sequence[str], running: Sequence[Sequence[int]], target: 
     out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(target):.1f}" '
                f'y2="{y(target):.1f}" stroke="#1a1a1a" stroke-width="1.5" '
                f'stroke-dasharray="4 4"/>')
-    label_y = y(target) - 4 if y(target) > TOP + 14 else y(target) + 14
-    label = gettext("target %(target)s", target=number(target))  # (outside the f-string: extracted)
-    out.append(f'<text x="{WIDTH - RIGHT}" y="{label_y:.1f}" text-anchor="end" '
+    label = gettext("target %(target)s", target=number(target))  # outside the f-string: extracted
+    lines = [[(x(0), y(0))] + [(x(i + 1), y(v)) for i, v in enumerate(r)] for r in running]
+    label_x, label_y, anchor = _target_label_place(label, y(target), lines)
+    out.append(f'<text x="{label_x:.1f}" y="{label_y:.1f}" text-anchor="{anchor}" '
                f'font-size="11" fill="#1a1a1a">{escape(label)}</text>')
     if low < 0:
         out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(0):.1f}" y2="{y(0):.1f}" '

@@ -91,10 +91,24 @@ def word_list(items: Iterable[str], style: Literal["standard", "or"] = "standard
     return format_list(list(items), style=style, locale=str(get_locale() or "en"))
 
 
-def param_text(name: str, value: Any, name_melds: bool = True) -> str:
+def owned_meld(meld_id: str, owner: str | None) -> str:
+    """A meld of a question's table by its id, with its owner when the table gave one:
+    “A (Ann's)”."""
+    if not owner:
+        return isolate(meld_id)
+    return gettext("%(meld)s (%(name)s's)", meld=isolate(meld_id), name=isolate(owner))
+
+
+def param_text(name: str, value: Any, name_melds: bool = True,
+               owners: Mapping[str, str] | None = None) -> str:
     """One parameter of a referee message as a page shows it (meld ids as they are when
-    not ``name_melds``: the referee's own pages show the ids the question gave)."""
+    not ``name_melds``: the referee's own pages show the ids the question gave, with
+    the owner the table gave each, ``owners``)."""
     kind = PLACEHOLDERS.get(name)
+    if owners and not name_melds and kind is Placeholder.MELD:
+        return owned_meld(value, owners.get(value))
+    if owners and not name_melds and kind is Placeholder.MELDS:
+        return word_list(owned_meld(v, owners.get(v)) for v in value)
     if kind is Placeholder.CARD:
         return str(value.pretty())
     if kind is Placeholder.CARDS:
@@ -120,25 +134,27 @@ def param_text(name: str, value: Any, name_melds: bool = True) -> str:
     if kind is Placeholder.CHOICES:
         return word_list((c.pretty() for c in value), style="or")
     if kind is Placeholder.VERDICT:
-        return explain(value, name_melds)
+        return explain(value, name_melds, owners=owners)
     if kind is Placeholder.COUNT and isinstance(value, int):
         return number(value)
     return str(value)
 
 
-def say(template: str, params: Mapping[str, Any], name_melds: bool = True) -> str:
+def say(template: str, params: Mapping[str, Any], name_melds: bool = True,
+        owners: Mapping[str, str] | None = None) -> str:
     """A catalogued referee message (its English ``template``) in the page's language."""
     return render(gettext(template),
-                  {k: param_text(k, v, name_melds) for k, v in params.items()})
+                  {k: param_text(k, v, name_melds, owners) for k, v in params.items()})
 
 
-def explain(verdict: Verdict, name_melds: bool = True, plain: bool = False) -> str:
+def explain(verdict: Verdict, name_melds: bool = True, plain: bool = False,
+            owners: Mapping[str, str] | None = None) -> str:
     """A referee verdict in the reader's language, as a page shows it — or, ``plain``,
     as the JSON API says it: its parameters as the API's ``params`` write them (``7S``,
     ``A, B``), which in English is the referee's own :attr:`~referee.Verdict.message`."""
     if plain:
         return render(gettext(verdict.template), verdict.plain_params())
-    return say(MESSAGES[verdict.code], verdict.params, name_melds)
+    return say(MESSAGES[verdict.code], verdict.params, name_melds, owners)
 
 
 def rules_error_text(exc: RulesError) -> str:

@@ -106,6 +106,25 @@ def default_ending(went_out: str | None, basic: bool) -> str | None:
     return WENT_OUT if went_out is not None else None
 
 
+def outcome_problems(basic: bool, ending: str | None, went_out: str | None) -> list[Problem]:
+    """How the hand ended, as the family allows: who went out, or the stock ran out (500),
+    or a draw (Basic Rummy).  The same for every hand, cards or points; also said beside
+    a hand's other problems when these are found first (a missing point, a card that is
+    no card), so that one round of corrections does."""
+    problems: list[Problem] = []
+    endings = (WENT_OUT, DRAW) if basic else (WENT_OUT, STOCK_OUT)
+    if ending is None:
+        problems.append(Problem(sentence("hand.say-ending-or-draw") if basic
+                                else sentence("hand.say-ending-or-stock-out"), field="ending"))
+    elif ending not in endings:
+        problems.append(Problem(sentence("hand.say-ending"), field="ending"))
+    elif ending == WENT_OUT and went_out is None:
+        problems.append(Problem(sentence("hand.say-who-went-out"), field="went_out"))
+    elif ending != WENT_OUT and went_out is not None:
+        problems.append(Problem(sentence("hand.nobody-went-out"), field="went_out"))
+    return problems
+
+
 def entry_from_json(obj: Any, basic: bool, loose: bool = False) -> Entry:
     """An entry from ``{"players": [...], "went_out": name|null, "ending"?}``; ``loose``
     when the melds' cards are a loose bunch (tapped in the picker), not as they lie. An
@@ -150,7 +169,7 @@ def entry_from_points(names: Sequence[str], texts: Mapping[str, str], went_out: 
         players.append({"name": name, "points": value,
                         "going_rummy": bool(going_rummy and went_out == name)})
     if problems:
-        raise HandError(problems)
+        raise HandError(problems + outcome_problems(basic, ending or None, went_out or None))
     return entry_from_json({"points_only": True, "players": players,
                             "went_out": went_out or None, "ending": ending or None}, basic)
 
@@ -264,7 +283,8 @@ def entry_from_text(names: Sequence[str], texts: Mapping[str, Mapping[str, str]]
         players.append({"name": name, "melds": melds, "layoffs": layoffs, "hand": hand,
                         "going_rummy": bool(going_rummy and went_out == name)})
     if problems:
-        raise HandError(problems)
+        said = ending or default_ending(went_out or None, basic)
+        raise HandError(problems + outcome_problems(basic, said, went_out or None))
     return entry_from_json({"players": players, "went_out": went_out or None,
                             "ending": ending or None}, basic)
 
@@ -347,6 +367,77 @@ def stored_points(hand: Hand, id_of: Mapping[str, int]) -> dict[str, int] | None
     return {name: scores.get(pid, 0) for name, pid in id_of.items()}
 
 
+@dataclass(frozen=True)
+class PartDifference:
+    """Where a phone's entry and the hand stored differ, for one player: ``part`` is
+    ``melds`` (each meld's cards), ``layoffs``, ``hand`` (the cards left) or ``points``
+    (a hand kept as points only, on either side); ``stored`` and ``yours`` are its cards
+    in groups (a group a meld; the others one group), or the points as one text."""
+
+    player: str
+    part: str
+    stored: tuple[tuple[str, ...], ...]
+    yours: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class EntryDifference:
+    """How an entry refused as late (another phone stored the hand first) differs from
+    the hand stored: each player's parts that differ, and how it ended when that does."""
+
+    parts: tuple[PartDifference, ...]
+    stored_ending: tuple[str | None, str | None]  # (ending, who went out)
+    your_ending: tuple[str | None, str | None]
+
+    @property
+    def same(self) -> bool:
+        return not self.parts and self.stored_ending == self.your_ending
+
+
+def _groups(player: PlayerHand | None, part: str, points: Mapping[str, int] | None
+            ) -> tuple[tuple[str, ...], ...]:
+    if points is not None:
+        return ((str(points.get(player.name, 0)),),) if player is not None else ()
+    if player is None:
+        return ()
+    if part == "melds":
+        return tuple(sorted(tuple(str(c) for c in cards) for _id, cards in player.melds
+                            if cards))
+    if part == "layoffs":
+        cards = [str(layoff_parts(lay)[0]) for lay in player.layoffs]
+    else:
+        cards = [str(c) for c in player.hand]
+    return (tuple(cards),) if cards else ()
+
+
+def entry_difference(stored: Sequence[PlayerHand], stored_points: Mapping[str, int] | None,
+                     stored_ending: tuple[str | None, str | None], entry: Entry
+                     ) -> EntryDifference:
+    """What differs between ``entry`` and the hand stored (its players, its points when
+    it is kept as points only, and how it ended): shown on the page that refused the
+    entry, so the scorer sees at once whether anything of theirs is missing."""
+    yours = {p.name: p for p in entry.players}
+    parts: list[PartDifference] = []
+    for p in stored:
+        mine = yours.get(p.name)
+        if stored_points is not None or entry.points is not None:
+            kinds: tuple[str, ...] = ("points",)
+        else:
+            kinds = ("melds", "layoffs", "hand")
+        for kind in kinds:
+            if kind == "points":
+                a = _groups(p, kind, stored_points) if stored_points is not None \
+                    else (("–",),)
+                b = _groups(mine, kind, entry.points) if entry.points is not None \
+                    else (("–",),)
+            else:
+                a, b = _groups(p, kind, None), _groups(mine, kind, None)
+            same = (sorted(sorted(g) for g in a) == sorted(sorted(g) for g in b))
+            if not same:
+                parts.append(PartDifference(p.name, kind, a, b))
+    return EntryDifference(tuple(parts), stored_ending, (entry.ending, entry.went_out))
+
+
 def card_text(card: Card) -> str:
     """A card as the typed form shows it, with its suit symbol (``7♠``, ``JK=8♥``): the
     way a person reads it, and read back like ``7s``."""
@@ -380,8 +471,9 @@ def entry_texts(players: Sequence[PlayerHand], ends: Mapping[str, str] = END_WOR
 
 
 __all__ = [
-    "DRAW", "END_WORDS", "STOCK_OUT", "WENT_OUT", "Entry", "HandError", "Problem", "as_is",
-    "default_ending",
+    "DRAW", "END_WORDS", "STOCK_OUT", "WENT_OUT", "Entry", "EntryDifference", "HandError",
+    "PartDifference", "Problem", "as_is", "default_ending", "entry_difference",
+    "outcome_problems",
     "entry_from_json", "entry_from_points", "entry_from_text", "entry_json", "entry_texts",
     "stored_players", "stored_points",
 ]

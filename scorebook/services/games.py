@@ -6,6 +6,7 @@ stored game in step with it after every change to its hands (:func:`recompute`).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -66,11 +67,43 @@ def clean_name(name: str) -> str:
     return " ".join(name.split())
 
 
+def roster_key(name: str) -> str:
+    """A name as it is matched against the roster, whatever its case: ``Lucía`` and
+    ``LUCÍA`` are one player (the database's own lower() folds ASCII letters only)."""
+    return unicodedata.normalize("NFC", clean_name(name)).casefold()
+
+
+def loose_key(name: str) -> str:
+    """A name without its case and its accents: ``Lucia`` and ``Lucía`` look alike
+    (:func:`look_alike`), though they may be two people."""
+    plain = unicodedata.normalize("NFKD", roster_key(name))
+    return "".join(c for c in plain if not unicodedata.combining(c))
+
+
+def _league_players(league: League) -> list[Player]:
+    if league.id is None:
+        return []
+    return list(db.session.scalars(select(Player).where(Player.league_id == league.id)
+                                   .order_by(Player.id)))
+
+
+def look_alike(league: League, name: str) -> Player | None:
+    """The league's player whose name differs from ``name`` only by accents (``Lucía``
+    for ``Lucia``), when none has ``name`` itself: the page asks "did you mean …?"
+    before adding a near twin."""
+    key, loose = roster_key(name), loose_key(name)
+    players = _league_players(league)
+    if any(roster_key(p.name) == key for p in players):
+        return None
+    return next((p for p in players if loose_key(p.name) == loose), None)
+
+
 def player_named(league: League, name: str) -> Player:
-    """The league's player with this name (case-insensitive), added if new."""
+    """The league's player with this name (whatever its case, ``ó`` and ``Ó`` alike),
+    added if new."""
     name = clean_name(name)
-    player = db.session.scalar(select(Player).where(
-        Player.league_id == league.id, func.lower(Player.name) == name.lower()))
+    key = roster_key(name)
+    player = next((p for p in _league_players(league) if roster_key(p.name) == key), None)
     if player is None:
         player = Player(league=league, name=name)
         db.session.add(player)
@@ -101,14 +134,14 @@ def create_game(league: League, names: Sequence[str], first_dealer: int,
         raise GameSetupError(
             sentence("games.player-count", family=rules.family, low=rules.min_players,
                      high=rules.max_players, count=len(names)), "players") from exc
-    lowered = [n.lower() for n in names]
+    lowered = [roster_key(n) for n in names]
     for n in names:
         if has_unwanted(n):
             raise GameSetupError(sentence("games.unwanted-text"), "players")
         if len(n) > MAX_NAME_LENGTH:
             raise GameSetupError(sentence("games.name-too-long", max=MAX_NAME_LENGTH),
                                  "players")
-        if lowered.count(n.lower()) > 1:
+        if lowered.count(roster_key(n)) > 1:
             raise GameSetupError(sentence("games.seated-twice", name=n), "players")
     if not 0 <= first_dealer < len(names):
         raise GameSetupError(sentence("games.first-dealer-not-seated"), "first_dealer")

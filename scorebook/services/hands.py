@@ -60,15 +60,14 @@ from referee import (
     layoff_end,
     make_meld,
     most_points,
+    parse_card,
     score_hand,
     score_points,
 )
 from referee.melds import Reading
 from scorebook.extensions import db
 from scorebook.models import (
-    DRAW,
     MELD_LABEL_LENGTH,
-    STOCK_OUT,
     WENT_OUT,
     Game,
     Hand,
@@ -82,7 +81,13 @@ from scorebook.models import (
     HandScore as StoredScore,
 )
 from scorebook.services import history
-from scorebook.services.entry import Entry, HandError, Problem, stored_players
+from scorebook.services.entry import (
+    Entry,
+    HandError,
+    Problem,
+    outcome_problems,
+    stored_players,
+)
 from scorebook.services.errors import Sentence, sentence
 from scorebook.services.games import live_hand, next_dealer_position, next_hand_number, recompute
 from scorebook.services.transaction import transaction
@@ -266,20 +271,8 @@ def _points_problem(exc: ScoringError, rules: RuleSet, count: int, entry: Entry)
 
 
 def _outcome_problems(rules: RuleSet, entry: Entry) -> list[Problem]:
-    """How the hand ended, as the family allows: who went out, or the stock ran out (500),
-    or a draw (Basic Rummy).  The same for every hand, cards or points."""
-    problems: list[Problem] = []
-    endings = (WENT_OUT, DRAW) if rules.is_basic else (WENT_OUT, STOCK_OUT)
-    if entry.ending is None:
-        problems.append(Problem(sentence("hand.say-ending-or-draw") if rules.is_basic
-                                else sentence("hand.say-ending-or-stock-out"), field="ending"))
-    elif entry.ending not in endings:
-        problems.append(Problem(sentence("hand.say-ending"), field="ending"))
-    elif entry.ending == WENT_OUT and entry.went_out is None:
-        problems.append(Problem(sentence("hand.say-who-went-out"), field="went_out"))
-    elif entry.ending != WENT_OUT and entry.went_out is not None:
-        problems.append(Problem(sentence("hand.nobody-went-out"), field="went_out"))
-    return problems
+    """How the hand ended, as the family allows (:func:`entry.outcome_problems`)."""
+    return outcome_problems(rules.is_basic, entry.ending, entry.went_out)
 
 
 def check_melds(players: Sequence[PlayerHand], rules: RuleSet, loose: bool = False
@@ -798,6 +791,26 @@ def _live_cards(hand: Hand) -> list[Card]:
         lay[0] for p in players for lay in p.layoffs]
 
 
+def _played_already(hand: Hand, too_many: Verdict, player: str, field: str) -> HandError:
+    """A live move refused for a card every copy of which is on the table already:
+    who put it there, and how (melded, or laid off on whose meld) — most often on
+    another phone a moment before."""
+    card = too_many.params.get("card")
+    names = {s.player_id: s.player.name for s in hand.game.seats}
+    plays = []
+    if isinstance(card, Card):
+        for meld in sorted(hand.melds, key=lambda m: m.position):
+            for c in meld.cards:
+                played = parse_card(c.card)
+                if played.is_joker == card.is_joker and (
+                        card.is_joker or (played.rank, played.suit) == (card.rank, card.suit)):
+                    plays.append((names.get(c.laid_by_id, ""), meld.label, c.is_layoff))
+    if not plays:
+        return HandError([Problem(_verdict(too_many), player, field)], "card-used")
+    said = sentence("hand.card-on-table", card=card, plays=tuple(plays))
+    return HandError([Problem(said, player, field)], "card-used")
+
+
 def live_moves(hand: Hand) -> int:
     """How many moves a live hand holds: each meld put down and each card laid off."""
     return sum(1 for m in hand.melds) + sum(1 for m in hand.melds for c in m.cards
@@ -867,7 +880,7 @@ def live_meld(hand: Hand, player: str, cards: Sequence[Card], version: int | Non
     with _live_move(hand):
         too_many = check_copies(_live_cards(hand) + list(cards), rules, len(ids))
         if too_many is not None:
-            raise HandError([Problem(_verdict(too_many), player, "melds")], "card-used")
+            raise _played_already(hand, too_many, player, "melds")
         taken = {m.label for m in hand.melds}
         k = sum(1 for m in hand.melds if m.owner_id == ids[player]) + 1
         while meld_label(player, k) in taken:
@@ -902,7 +915,7 @@ def live_layoff(hand: Hand, player: str, card: Card, onto: str, version: int | N
     with _live_move(hand):
         too_many = check_copies(_live_cards(hand) + [card], rules, len(ids))
         if too_many is not None:
-            raise HandError([Problem(_verdict(too_many), player, "layoffs")], "card-used")
+            raise _played_already(hand, too_many, player, "layoffs")
         table = build_table(rules, live_table_players(hand))
         if not onto:
             verdict = check_layoff(table, card, rules)

@@ -40,7 +40,7 @@ from scorebook.models import (
 from scorebook.plain_text import has_unwanted
 from scorebook.services import history, ratings, sums, undo
 from scorebook.services.errors import SentenceError, sentence
-from scorebook.services.games import MAX_NAME_LENGTH, clean_name
+from scorebook.services.games import MAX_NAME_LENGTH, clean_name, look_alike, roster_key
 from scorebook.services.seasons import (
     FIRST_DAY,
     LAST_DAY,
@@ -69,7 +69,8 @@ def players_of(league: League, include_retired: bool = True) -> list[Player]:
     return list(db.session.scalars(query.order_by(func.lower(Player.name), Player.id)))
 
 
-def _check_name(league: League, name: str, player: Player | None = None) -> str:
+def _check_name(league: League, name: str, player: Player | None = None,
+                new_anyway: bool = True) -> str:
     name = clean_name(name)
     if not name:
         raise LeagueError(sentence("league.player-name-missing"), "name")
@@ -77,16 +78,24 @@ def _check_name(league: League, name: str, player: Player | None = None) -> str:
         raise LeagueError(sentence("league.unwanted-text"), "name")
     if len(name) > MAX_NAME_LENGTH:
         raise LeagueError(sentence("league.name-too-long", max=MAX_NAME_LENGTH), "name")
-    clash = db.session.scalar(select(Player).where(
-        Player.league_id == league.id, func.lower(Player.name) == name.lower()))
+    key = roster_key(name)
+    clash = next((p for p in players_of(league) if roster_key(p.name) == key), None)
     if clash is not None and clash is not player:
         raise LeagueError(sentence("league.player-name-taken", name=clash.name), "name")
+    if not new_anyway:
+        twin = look_alike(league, name)
+        if twin is not None and twin is not player:
+            raise LeagueError(sentence("league.player-name-look-alike", name=twin.name,
+                                       typed=name), "look-alike")
     return name
 
 
-def add_player(league: League, name: str) -> Player:
+def add_player(league: League, name: str, new_anyway: bool = False) -> Player:
+    """A new player on the roster.  A name that differs from a player's only by its
+    accents ("Lucia" beside "Lucía") is refused with a question (``look-alike``) until
+    ``new_anyway`` says it is someone else."""
     with transaction():
-        player = Player(league=league, name=_check_name(league, name))
+        player = Player(league=league, name=_check_name(league, name, None, new_anyway))
         db.session.add(player)
     return player
 

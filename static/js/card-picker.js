@@ -8,11 +8,15 @@
 // the field before anything is sent: CardPicker.preview(input).
 //
 //   var picker = CardPicker.create(dockElement, {decks, jokers, texts, onPick, onType});
-//   picker.setUsed({"7S": 1, "JK": 2});   picker.setTarget("Ann — meld 2", fieldElement);
+//   picker.setUsed({"7S": 1, "JK": 2});   picker.setTarget("Ann — meld 2", fieldElement, "Ann");
 //   picker.note("10♥ → Ben's meld 1");   (a status line: what the last tap did)
 //
 // setTarget("") says nothing (the focus is on a field that takes no cards); given the
-// element being filled, it is scrolled into view above the docked picker.
+// element being filled, it is scrolled into view above the docked picker; given the name
+// in the text (which may be cut short on a narrow phone), only the words up to it are
+// cut, never what follows it.
+// collapse(true) folds the picker to its header ("Show cards" opens it), collapse(false)
+// opens it again.
 // setUsed(counts, message): a card whose count reaches the decks' limit is dimmed;
 // message (with %(card)s) replaces "used up" when the page counts another way.
 //
@@ -301,11 +305,33 @@
       typeToggle.setAttribute("aria-pressed", "false");
     }
 
-    toggle.addEventListener("click", function () {
-      var collapsed = dock.classList.toggle("is-collapsed");
+    function collapse(collapsed) {
+      dock.classList.toggle("is-collapsed", collapsed);
       toggle.setAttribute("aria-expanded", collapsed ? "false" : "true");
       toggle.textContent = collapsed ? (texts.show || "Show") : (texts.hide || "Hide");
+      pad();
+    }
+    toggle.addEventListener("click", function () {
+      collapse(!dock.classList.contains("is-collapsed"));
     });
+
+    // The title on one line, its name cut short; where even a little of the name does
+    // not leave room for the rest (large text: "Añadir a: M… — Combinación 2"), it wraps
+    // onto more lines instead, whole.
+    function fitTarget() {
+      var lead = target.querySelector(".picker-target-lead");
+      target.classList.remove("is-long");
+      if (lead) { lead.hidden = false; }
+      var long = target.offsetWidth > head.clientWidth + 1 ||
+        target.scrollWidth > target.clientWidth + 1;
+      target.classList.toggle("is-long", long);
+      // "Adding to:" only whole: a scrap of it ("A…") says nothing and takes the
+      // name's room
+      if (lead && !long && lead.scrollWidth > lead.clientWidth + 1) { lead.hidden = true; }
+    }
+    if (window.ResizeObserver) {
+      new ResizeObserver(function () { fitTarget(); }).observe(dock);
+    }
 
     // Keep whatever is scrolled to or focused clear of the docked picker.
     function pad() {
@@ -327,16 +353,35 @@
           buttons[card].classList.toggle("is-used", full);
         });
       },
-      setTarget: function (text, field) {
+      setTarget: function (text, field, cut) {
         var words = text ? format(texts.addingTo || "Adding to: %(target)s",
           { target: text }) : "";
-        target.textContent = words;
+        target.textContent = "";
         target.title = words;  // the whole of it, where a long name is cut short
+        // Where room is short the words before the name give way first ("Adding
+        // to:"), then the name ("Maria Anto…"); what is being filled, after the name
+        // ("— meld 2", "— in hand"), stays whole.
+        var at = cut ? words.indexOf(cut) : -1;
+        if (at >= 0 && !words.slice(at + cut.length).trim()) { at = -1; }  // nothing after
+        if (at < 0) {
+          target.appendChild(el("span", { "class": "picker-target-cut" }, words));
+        } else {
+          if (at > 0) {
+            target.appendChild(el("span", { "class": "picker-target-lead" },
+                                  words.slice(0, at)));
+          }
+          target.appendChild(el("span", { "class": "picker-target-cut" }, cut));
+          var rest = words.slice(at + cut.length);
+          if (rest) { target.appendChild(el("span", { "data-picker-what": "" }, rest)); }
+        }
+        fitTarget();
         pad();
         if (field && field.scrollIntoView) { field.scrollIntoView({ block: "nearest" }); }
       },
       say: say,
       note: note,
+      // folded to its one-line header (a page with an answer to read first), or open
+      collapse: collapse,
       element: dock
     };
   }

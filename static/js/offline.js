@@ -14,7 +14,8 @@
 //
 // Events on document, for the other scripts (the offline hand queue listens here):
 // "scorebook:offline" when the server stops answering, "scorebook:online" when it
-// answers again. window.ScorebookConnection.online() tells the state now.
+// answers again. window.ScorebookConnection.online() tells the state now; .settled()
+// takes the "back online" banner away once the page has caught up by itself.
 (function () {
   "use strict";
 
@@ -157,7 +158,12 @@
   // live.js found the server gone (the laptop shut, the Wi-Fi still up).
   document.addEventListener("live:offline", wentOffline);
 
-  window.ScorebookConnection = { online: function () { return state === "online"; } };
+  window.ScorebookConnection = {
+    online: function () { return state === "online"; },
+    // The page has caught up by itself (a hand kept offline was sent and the page says
+    // so): the banner's "back online, reload" has nothing left to offer.
+    settled: function () { if (state === "online") { show(""); } }
+  };
 
   // --- the offline page: what this phone keeps -------------------------------------------
   var list = document.querySelector("[data-kept-pages]");

@@ -159,6 +159,18 @@
     return f(texts.ofMeld, { name: names[found.player], n: found.index + 1 });
   }
 
+  // The cards of a meld as they lie on the table (its own, then those laid off on it):
+  // "Ben's meld 1: 7♠ 8♠ 9♠ 10♠", so two melds of one player are told apart.
+  function meldWithCards(id, label) {
+    var found = findMeld(id);
+    if (!found) { return label; }
+    var cards = found.meld.cards.slice();
+    state.forEach(function (q) {
+      q.layoffs.forEach(function (l) { if (l.onto === id) { cards.push(l.card); } });
+    });
+    return f(texts.meldCards, { meld: label, cards: cards.map(CP.label).join(" ") });
+  }
+
   function usedCounts() {
     var counts = {};
     function count(card) { var c = CP.natural(card); counts[c] = (counts[c] || 0) + 1; }
@@ -438,6 +450,7 @@
   }
 
   function changed() {
+    say(saveError, "");  // "No cards were entered" and the like: the form has changed
     render();
     autoOutcome();
     schedulePreview();
@@ -624,6 +637,7 @@
         pending.placements.forEach(function (pl, k) {
           var label = pl.card === pending.card || pl.card.indexOf("JK") !== 0 ? meldName(pl.meld)
             : f(texts.onMeldAs, { name: names[findMeld(pl.meld).player], n: findMeld(pl.meld).index + 1, card: CP.label(pl.card.slice(3)) });
+          if (!oneMeld) { label = meldWithCards(pl.meld, label); }
           if (bothEnds(pl, pending.placements)) {
             var end = pl.end === "low" ? texts.endLow : texts.endHigh;
             label = oneMeld ? end : f(texts.atEnd, { meld: label, end: end });
@@ -692,7 +706,8 @@
     var text = targetText();
     var moved = shownTarget !== null && text !== shownTarget;
     shownTarget = text;
-    picker.setTarget(text, moved ? form.querySelector(".slot.is-target") : null);
+    picker.setTarget(text, moved ? form.querySelector(".slot.is-target") : null,
+                     state[active.player].name);
   }
 
   // --- taps on the players' panels ------------------------------------------------------
@@ -1143,6 +1158,10 @@
     submitting = true;  // stored: leaving must not ask
     lock(true);
     queueNotice("sent", answer);
+    // the page's notice says what became of the hand, with the way on: no "reload"
+    if (window.ScorebookConnection && window.ScorebookConnection.settled) {
+      window.ScorebookConnection.settled();
+    }
     queueBox.focus();
   }
 
@@ -1155,6 +1174,19 @@
     queueNotice("refused", refusal);
     queueBox.focus();
   }
+
+  // Back online: what the referee could not be asked offline is asked now, so a meld
+  // checked while offline no longer says "could not be reached" beside a hand stored.
+  document.addEventListener("scorebook:online", function () {
+    var again = false;
+    state.forEach(function (p, i) {
+      if (notes[i] === texts.offline) { notes[i] = ""; again = true; }
+      p.melds.forEach(function (m) {
+        if (m.verdict && m.verdict.offline) { validate(m); again = true; }
+      });
+    });
+    if (again) { render(); schedulePreview(); }
+  });
 
   document.addEventListener("scorebook:sent", function (event) {
     if (event.detail && event.detail.key === draftKey) { showSent(event.detail.answer); }
@@ -1284,6 +1316,32 @@
         { label: texts.discard, act: function () { Drafts.clear(older.key); notice(""); } }
       ]);
     }
+  }
+
+  // Cancel on a form with entries asks on the page (not the browser's "Leave site?"),
+  // and leaving discards them: the draft is not kept for next time.
+  var cancelLink = form.querySelector("[data-cancel]");
+  var cancelAsk = form.querySelector("[data-cancel-ask]");
+  if (cancelLink && cancelAsk) {
+    cancelLink.addEventListener("click", function (event) {
+      if (queued || submitting || !dirty()) {
+        if (draft && !queued) { draft.clear(); }
+        submitting = true;
+        return;
+      }
+      event.preventDefault();
+      cancelAsk.hidden = false;
+      cancelAsk.focus();
+    });
+    cancelAsk.querySelector("[data-cancel-discard]").addEventListener("click", function () {
+      if (draft) { draft.clear(); }
+      submitting = true;  // nothing left to keep: leaving must not ask again
+      window.location.href = cancelLink.href;
+    });
+    cancelAsk.querySelector("[data-cancel-keep]").addEventListener("click", function () {
+      cancelAsk.hidden = true;
+      cancelLink.focus();
+    });
   }
 
   window.addEventListener("beforeunload", function (event) {

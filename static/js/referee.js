@@ -268,13 +268,30 @@
         var ownerId = area.id + "-owner-" + k;
         var ownerLabel = node("label", "sr-only", f(texts.whoseMeld, { id: m.id }));
         ownerLabel.setAttribute("for", ownerId);
-        var owner = node("input", "builder-owner");
+        var owner;
+        if (seatNames.length) {
+          // asked from a game: its players to choose from, not a name to type
+          owner = node("select", "builder-owner");
+          owner.appendChild(node("option", "", texts.whose || "whose? (optional)")).value = "";
+          var offered = seatNames.slice();
+          if (cleanName(m.owner) && offered.indexOf(cleanName(m.owner)) < 0) {
+            offered.push(cleanName(m.owner));
+          }
+          offered.forEach(function (name) {
+            var option = owner.appendChild(node("option", "", name));
+            option.dir = "auto";
+            option.value = name;
+            option.selected = name === cleanName(m.owner);
+          });
+        } else {
+          owner = node("input", "builder-owner");
+          owner.type = "text";
+          owner.value = m.owner || "";
+          owner.placeholder = texts.whose || "whose? (optional)";
+          owner.setAttribute("list", names.id);
+          owner.setAttribute("autocomplete", "off");
+        }
         owner.id = ownerId;
-        owner.type = "text";
-        owner.value = m.owner || "";
-        owner.placeholder = texts.whose || "whose? (optional)";
-        owner.setAttribute("list", names.id);
-        owner.setAttribute("autocomplete", "off");
         owner.setAttribute("data-k", k);
         head.appendChild(ownerLabel);
         head.appendChild(owner);
@@ -526,7 +543,8 @@
     if (builder && !builder.typed) {
       var m = builder.active;
       picker.setTarget(m ? builder.meldTitle(m) : labelOf(current),
-        quiet ? null : (m && builder.box.querySelector(".builder-meld.is-active")) || builder.box);
+        quiet ? null : (m && builder.box.querySelector(".builder-meld.is-active")) || builder.box,
+        m ? cleanName(m.owner) : null);
       return;
     }
     picker.setTarget(labelOf(current), quiet ? null : current);
@@ -544,6 +562,7 @@
         } });
     }
     dock.hidden = false;
+    if (!quiet) { picker.collapse(false); }  // a field tapped: its cards at hand
     target(quiet);
     refresh();
   }
@@ -657,6 +676,11 @@
   }
   // The first card field is the picker's from the start: the builder's "New meld" and
   // the picker are ready without a tap on a field first.
+  // On a page with a verdict the picker starts folded to its header: the verdict, the
+  // ways to meld and the rule are read first, not covered by 43% of cards.
   var first = fields[0];
-  if (builderOf(first)) { show(first, true); }
+  if (builderOf(first)) {
+    show(first, true);
+    if (document.querySelector(".verdict")) { picker.collapse(true); }
+  }
 })();

@@ -1,5 +1,6 @@
 """Accessibility, checked the way an auditor would, on every kind of page at phone
-size with a game, a hand and a league in it:
+size with a game, a hand and a league in it, in the light colour scheme and in the
+dark one (the phone's setting, emulated: ``prefers-color-scheme``):
 
 - axe-core (bundled by the PyPI package axe-playwright-python; nothing is
   downloaded) runs its WCAG 2.1 A and AA rules: colour contrast, labelled
@@ -56,6 +57,14 @@ def pages(page, writer, live_server):  # type: ignore[no-untyped-def]
     ]
 
 
+#: The relative luminance (WCAG) of the page's background: near 0 is dark, 1 white.
+BACKGROUND_LUMINANCE = """() => {
+  const [r, g, b] = getComputedStyle(document.body).backgroundColor.match(/[\\d.]+/g)
+    .slice(0, 3).map(v => { v = v / 255;
+      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}"""
+
 KINDS = {"violations": "violation", "incomplete": "unfinished check"}
 
 
@@ -70,12 +79,23 @@ def problems(result: dict) -> list[str]:  # type: ignore[type-arg]
     return found
 
 
-def test_every_page_passes_wcag_aa_and_takes_double_text(page, pages, live_server):  # type: ignore[no-untyped-def]
+def in_scheme(page, scheme: str) -> None:  # type: ignore[no-untyped-def]
+    """The phone set to ``scheme``: the page follows it (its dark colours are on)."""
+    page.emulate_media(color_scheme=scheme)
+    dark = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    assert dark == (scheme == "dark")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_passes_wcag_aa_and_takes_double_text(page, pages, live_server, scheme):  # type: ignore[no-untyped-def]
+    in_scheme(page, scheme)
     axe = Axe()
     failures = []
     for path in pages:
         page.goto(live_server + path)
         page.wait_for_load_state()
+        if scheme == "dark" and page.evaluate(BACKGROUND_LUMINANCE) > 0.05:
+            failures.append(f"{path}: the phone is set to dark, the page is not")
         failures += [f"{path}: {p}" for p in problems(axe.run(page, options=WCAG_AA).response)]
         overflow = page.evaluate(DOUBLE_TEXT)
         if overflow > 0:

@@ -140,7 +140,9 @@ def test_a_finished_game_shows_its_figures(page, stats_server, screenshot) -> No
     screenshot("stats-game")
 
 
-def test_statistics_pages_pass_wcag_aa(page, stats_server) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_statistics_pages_pass_wcag_aa(page, stats_server, scheme) -> None:  # type: ignore[no-untyped-def]
+    page.emulate_media(color_scheme=scheme)
     join(page, stats_server)
     recap = season_id(page, stats_server)
     axe = Axe()

@@ -354,7 +354,8 @@ def test_verdict_cards_read_with_suit_symbols_in_every_language(client):
     page = client.get("/referee/layoff?" + urlencode({"table": table, "card": "9h"}),
                       headers={"Accept-Language": "es"}).get_data(as_text=True)
     page = readable(page)
-    assert "9♥ cabe en más de una combinación (A y B)" in page  # a list as Spanish joins it
+    # a list as Spanish joins it, each meld with the owner the table gave it
+    assert "9♥ cabe en más de una combinación (A (de Ann) y B (de Ben))" in page
     page = client.get("/referee/meld?" + urlencode({"cards": "9s jk jk"}),
                       headers={"Accept-Language": "it"}).get_data(as_text=True)
     assert "Queste carte si possono leggere in 4 modi" in page

@@ -18,7 +18,14 @@ from scorebook.presenters.bidi import isolate
 from scorebook.presenters.cards import card_label, card_notation, not_a_card, typed
 from scorebook.presenters.i18n import number, signed_number
 from scorebook.presenters.sentences import words
-from scorebook.presenters.wording import error_text, explain, meld_phrase, param_text
+from scorebook.presenters.wording import (
+    error_text,
+    explain,
+    meld_name,
+    meld_phrase,
+    param_text,
+    word_list,
+)
 from scorebook.services.entry import END_WORDS
 
 # --- helpers: the parameters as the sentences show them ----------------------------------
@@ -444,6 +451,30 @@ def _live_not_a_card(p: Mapping[str, Any]) -> str:
 @words("hand.tap-cards")
 def _tap_cards(p: Mapping[str, Any]) -> str:
     return gettext("Tap the meld's cards first.")
+
+
+@words("hand.card-on-table")
+def _card_on_table(p: Mapping[str, Any]) -> str:
+    """A live move's card that is on the table already, every copy of it in play: who
+    put it there and how (``plays``: name, meld label, laid off)."""
+    card = p["card"].pretty()
+    plays = p["plays"]
+    if len(plays) == 1:
+        name, label, laid_off = plays[0]
+        if laid_off:
+            return gettext("%(name)s already laid off %(card)s on %(meld)s (on another "
+                           "phone?), and there is no other %(card)s in play.",
+                           name=isolate(name), card=card, meld=meld_name(label))
+        return gettext("%(name)s already melded %(card)s in %(meld)s (on another phone?), "
+                       "and there is no other %(card)s in play.",
+                       name=isolate(name), card=card, meld=meld_name(label))
+    said = [gettext("%(name)s laid one off on %(meld)s", name=isolate(name),
+                    meld=meld_name(label)) if laid_off else
+            gettext("%(name)s melded one in %(meld)s", name=isolate(name),
+                    meld=meld_name(label))
+            for name, label, laid_off in plays]
+    return gettext("Every %(card)s in play is on the table already: %(plays)s.",
+                   card=card, plays=word_list(said))
 
 
 @words("hand.meld-gone")

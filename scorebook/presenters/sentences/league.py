@@ -47,6 +47,13 @@ def _name_too_long(p: Mapping[str, Any]) -> str:
     return str(gettext("A name can be at most %(max)s characters long.", max=p["max"]))
 
 
+@words("league.player-name-look-alike")
+def _player_name_look_alike(p: Mapping[str, Any]) -> str:
+    return str(gettext("Did you mean %(name)s? %(name)s already plays in this league; "
+                       "“%(typed)s” would be a new player.", name=isolate(p["name"]),
+                       typed=isolate(p["typed"])))
+
+
 @words("league.player-name-taken")
 def _player_name_taken(p: Mapping[str, Any]) -> str:
     return str(gettext("%(name)s is already in the league.", name=isolate(p["name"])))

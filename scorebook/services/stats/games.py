@@ -44,6 +44,9 @@ class GameSummary:
     winner: str | None
     hands: int
     turning: Turning | None = None
+    #: The hands recorded card by card, which the card figures cover (a hand kept as
+    #: points only has no cards to count); ``hands`` counts every hand.
+    card_hands: int = 0
     comeback: int = 0
     comeback_hand: int | None = None
     most_melded: list[SeatLine] = field(default_factory=list)
@@ -59,16 +62,19 @@ def game_summary(game: Game) -> GameSummary | None:
     if stats is None:
         return None
     seats = []
+    card_hands = 0
     for seat in game.seats:
         f = figures.players.get((game.id, seat.player_id))
         if f is None:
             continue
+        card_hands = max(card_hands, f.card_hands or 0)
         seats.append(SeatLine(seat.player_id, seat.player.name, f.melded_points,
                               f.laid_off_points, f.stranded_points,
                               f.melded_cards + f.laid_off_cards, f.stranded_cards,
                               f.hands_out))
     summary = GameSummary(seats, game.winner.name if game.winner else None, stats.hands,
-                          comeback=stats.comeback, comeback_hand=stats.comeback_hand)
+                          comeback=stats.comeback, comeback_hand=stats.comeback_hand,
+                          card_hands=card_hands)
     if stats.swing_hand is not None:
         summary.turning = Turning(stats.swing_hand, stats.swing, stats.swing_before,
                                   stats.swing_after)

@@ -34,12 +34,15 @@ from scorebook.services.games import (
     GameSetupError,
     abandon,
     build_rules,
+    clean_name,
     create_game,
     load_game,
+    look_alike,
     rematch,
     rematch_dealer,
     rematch_of,
     roster,
+    roster_key,
     scoreboard,
 )
 from scorebook.services.live import game_version
@@ -89,26 +92,54 @@ def new() -> str | Response | tuple[str, int]:
     except ValueError:
         shown = SHOWN_SEATS
     form.shown_seats = max(SHOWN_SEATS, min(MAX_SEATS, shown))
+    questions: list[tuple[int, str, str]] = []
+    confirmed: list[str] = []
     if adding:  # no JavaScript: "Add a seat" sends the form back with one more row
         form.shown_seats = min(MAX_SEATS, form.visible_seats() + 1)
     elif form.validate_on_submit():
-        try:
-            game_id = _start_game(form, league)
-        except GameSetupError as exc:
-            db.session.rollback()
-            errors[exc.field or "rules"] = say(exc.sentence)
-        else:
-            return redirect(url_for("games.show", game_id=game_id))
+        questions, confirmed = _look_alikes(form, league)
+        if not questions:
+            try:
+                game_id = _start_game(form, league)
+            except GameSetupError as exc:
+                db.session.rollback()
+                errors[exc.field or "rules"] = say(exc.sentence)
+            else:
+                return redirect(url_for("games.show", game_id=game_id))
     elif request.method == "POST":
         for name, messages in form.errors.items():
             errors[name] = " ".join(str(m) for m in _flatten(messages))
-    status = 400 if request.method == "POST" and not adding else 200
+    status = 400 if request.method == "POST" and not adding and not questions else 200
     page = render_template("games/new.html", form=form, errors=errors, league=league,
+                           questions=questions, confirmed=confirmed,
                            roster=[p.name for p in roster(league)] if league else [],
                            option_help=OPTION_HELP, select_options=SELECT_OPTIONS,
                            boolean_options=BOOLEAN_OPTIONS,
                            option_families=option_families)
     return (page, status) if status != 200 else page
+
+
+def _look_alikes(form: NewGameForm, league: League | None
+                 ) -> tuple[list[tuple[int, str, str]], list[str]]:
+    """Seats whose name looks like a player of the league but is not theirs ("Lucia"
+    beside "Lucía"): (seat, name typed, the player's name), to ask "did you mean …?"
+    before a near twin joins the roster; and the names already said to be new players.
+    The answer comes back as ``use_name`` (``"<seat>:<name>"``: the player meant) or
+    ``new_name`` (a new player after all, kept in the form for the next question)."""
+    confirmed = [clean_name(n) for n in request.form.getlist("new_name") if clean_name(n)]
+    use = request.form.get("use_name", "")
+    seat, _, meant = use.partition(":")
+    if seat.isascii() and seat.isdigit() and int(seat) < len(form.players) and meant:
+        form.players[int(seat)].data = meant
+    if league is None:
+        return [], confirmed
+    said_new = {roster_key(n) for n in confirmed}
+    questions = []
+    for i, name in form.seated():
+        other = look_alike(league, name) if roster_key(name) not in said_new else None
+        if other is not None:
+            questions.append((i, clean_name(name), other.name))
+    return questions, confirmed
 
 
 def _start_game(form: NewGameForm, league: League | None) -> int:

@@ -27,7 +27,16 @@ from wtforms import Form
 
 from referee import CardError, parse_card, parse_cards
 from scorebook.extensions import db
-from scorebook.models import DRAW, RUN_ENDS, STOCK_OUT, WENT_OUT, Game, Hand
+from scorebook.models import (
+    DRAW,
+    FINISHED,
+    IN_PROGRESS,
+    RUN_ENDS,
+    STOCK_OUT,
+    WENT_OUT,
+    Game,
+    Hand,
+)
 from scorebook.plain_text import MAX_POINTS, db_int
 from scorebook.presenters.bidi import bdi, html, isolate
 from scorebook.presenters.cards import (
@@ -45,15 +54,22 @@ from scorebook.services.entry import (
     Entry,
     HandError,
     Problem,
+    entry_difference,
     entry_from_json,
     entry_from_points,
     entry_from_text,
     entry_json,
     entry_texts,
     stored_players,
+    stored_points,
 )
 from scorebook.services.errors import sentence
-from scorebook.services.games import live_hand, next_dealer_position, next_hand_number
+from scorebook.services.games import (
+    live_hand,
+    next_dealer_position,
+    next_hand_number,
+    rematch_of,
+)
 from scorebook.services.hands import (
     HandConflict,
     SentHandDeleted,
@@ -129,6 +145,32 @@ def _int(value: str | None) -> int | None:
     """A whole number from a form (an id, a version, a count), or None: empty, not a
     number, or past what a database column holds."""
     return db_int(value) if value not in (None, "") else None
+
+
+def board_after(game: Game, number: int) -> str:
+    """The scoreboard once hand ``number`` is stored: at the hand's row, or — when the
+    hand ended the game — at its top, where the winner is named (the row would scroll
+    "★ Carmen wins!" off the screen)."""
+    if game.status == FINISHED:
+        return url_for("games.show", game_id=game.id)
+    return url_for("games.show", game_id=game.id, _anchor=f"hand-{number}")
+
+
+def warn_if_reopened(game: Game, was_finished: bool) -> None:
+    """A change that takes a finished game back below its target puts it back in play:
+    say so, and when its next game has started meanwhile, that two are now in play."""
+    if not was_finished or game.status != IN_PROGRESS:
+        return
+    next_number = _rematch_number(game)
+    if next_number is not None:
+        flash(gettext("Game %(game)s is in play again: after this change nobody has "
+                      "reached %(target)s. Game %(next)s, started as its rematch, is in "
+                      "play too: finish one of them, or change the hand back.",
+                      game=game.number, target=game.target, next=next_number), "warning")
+    else:
+        flash(gettext("Game %(game)s is in play again: after this change nobody has "
+                      "reached %(target)s.", game=game.number, target=game.target),
+              "warning")
 
 
 def wants_json() -> bool:
@@ -319,6 +361,19 @@ def wants_check(form: HandForm) -> bool:
         and form.points_only.data != "1"
 
 
+def _rematch_number(game: Game) -> int | None:
+    """The number of the game started to play ``game`` again, if any."""
+    again = rematch_of(game)
+    return db.session.scalar(db.select(Game.number).where(Game.id == again)) \
+        if again is not None else None
+
+
+def _next_game(game: Game) -> int | None:
+    """The number of the game started to play this finished one again, if any: a change
+    to one of its hands may put it back in play beside that one."""
+    return _rematch_number(game) if game.status == FINISHED else None
+
+
 def render_record(game: Game, form: HandForm, number: int, hand: Hand | None = None,
                   error: HandError | None = None, status: int = 200,
                   checked: dict[str, dict[str, list[Any]]] | None = None) -> Page:
@@ -348,14 +403,16 @@ def render_record(game: Game, form: HandForm, number: int, hand: Hand | None = N
         jokers=rules.jokers_in_play(len(names)), texts=picker_texts(),
         high_word=end_word("high"), checked=checked,
         notation=card_notation(request.form.get("notation")).language,
-        missing_asked=asked, missing_ticked=ticked, dealt=rules.cards_dealt(len(names)))
+        missing_asked=asked, missing_ticked=ticked, dealt=rules.cards_dealt(len(names)),
+        next_game=_next_game(game) if hand else None)
     return (page, status) if status != 200 else page
 
 
-def render_conflict(game: Game, conflict: HandConflict, kept: str | None = None
-                    ) -> tuple[str, int]:
-    """The 409 page: what happened, and the hand as it is now.  ``kept`` names the draft
-    the refused form was kept in (its page can restore it)."""
+def render_conflict(game: Game, conflict: HandConflict, kept: str | None = None,
+                    entry: Entry | None = None) -> tuple[str, int]:
+    """The 409 page: what happened, and the hand as it is now — with, when the refused
+    form's ``entry`` is known, how it differs from the hand stored.  ``kept`` names the
+    draft the refused form was kept in (its page can restore it)."""
     db.session.expire_all()
     game = get_game(game.id)
     stored = db.session.get(Hand, conflict.hand_id) if conflict.hand_id else None
@@ -365,7 +422,15 @@ def render_conflict(game: Game, conflict: HandConflict, kept: str | None = None
               "renumbered": conflict.renumbered, "kept": kept}
     if stored is not None and not stored.complete:
         return render_template("hands/conflict.html", hand=None, live=stored, **common), 409
+    difference = None
+    if stored is not None and entry is not None:
+        names, ids = names_of(game), ids_of(game)
+        went_out = next((n for n, i in ids.items() if i == stored.went_out_id), None)
+        difference = entry_difference(stored_players(stored, names, ids),
+                                      stored_points(stored, ids),
+                                      (stored.ending, went_out), entry)
     return render_template("hands/conflict.html", hand=stored, live=None, **common,
+                           difference=difference,
                            **(hand_details(game, stored) if stored else {})), 409
 
 
@@ -409,8 +474,7 @@ def sent_answer(game: Game, hand: Hand, key: str, message: str) -> Response:
     """A hand stored (now, or by the same send before): where it is."""
     return jsonify({"ok": True, "draft": key, "message": message, "number": hand.number,
                     "url": url_for("hands.show", game_id=game.id, number=hand.number),
-                    "game_url": url_for("games.show", game_id=game.id,
-                                        _anchor=f"hand-{hand.number}")})
+                    "game_url": board_after(game, hand.number)})
 
 
 def refused_answer(game: Game, error: HandError, key: str) -> tuple[Response, int]:
@@ -457,6 +521,7 @@ def new(game_id: int) -> Page:
     except ValueError:
         submitted = number
     kept = draft_key(game, "record", submitted)
+    entry: Entry | None = None
     try:
         key = send_key(form.client_key.data)
         entry = read_entry(form, game)
@@ -464,7 +529,7 @@ def new(game_id: int) -> Page:
     except HandConflict as conflict:
         if wants_json():
             return refused_answer(game, conflict, kept)
-        return render_conflict(game, conflict, kept=kept)
+        return render_conflict(game, conflict, kept=kept, entry=entry)
     except HandError as error:
         if wants_json():
             return refused_answer(game, error, kept)
@@ -512,6 +577,7 @@ def edit(game_id: int, number: int) -> Page:
         abort(400, description=gettext("This form does not say which version of the hand "
                                        "it changes; open the hand again."))
     kept = draft_key(game, "edit", hand_id if hand_id is not None else number)
+    was_finished = game.status == FINISHED
     try:
         key = send_key(form.client_key.data)
     except HandError as error:
@@ -540,6 +606,7 @@ def edit(game_id: int, number: int) -> Page:
         if wants_json():
             return refused_answer(game, error, kept)
         return render_record(game, form, number, hand, error=error, status=error.status)
+    warn_if_reopened(game, was_finished)
     return edited_answer(game, done, kept)
 
 
@@ -564,7 +631,7 @@ def stored_answer(game: Game, hand: Hand, kept: str, message: str) -> Response:
         return sent_answer(game, hand, kept, message)
     draft_saved(kept)
     flash(message)
-    return redirect(url_for("games.show", game_id=game.id, _anchor=f"hand-{hand.number}"))
+    return redirect(board_after(game, hand.number))
 
 
 @bp.post("/<int:number>/delete")
@@ -577,6 +644,7 @@ def delete(game_id: int, number: int) -> Page:
     if version is None:
         abort(400, description=gettext("This form does not say which version of the hand "
                                        "it would delete; open the hand again."))
+    was_finished = game.status == FINISHED
     try:
         delete_hand(check_stale(game, number, hand_at(game, number),
                                 _int(form.hand_id.data), version),
@@ -586,6 +654,7 @@ def delete(game_id: int, number: int) -> Page:
     except HandError:
         abort(404)
     flash(gettext("Hand %(number)s deleted; the later hands moved up.", number=number))
+    warn_if_reopened(game, was_finished)
     return redirect(url_for("games.show", game_id=game.id))
 
 
@@ -897,7 +966,7 @@ def live_finish(game: Game, hand: Hand, form: Any) -> str:
                 outcome[1] if outcome else None, bool(form.going_rummy.data),
                 _version(form.version.data), missing_ok(names, FINISH_MISSING))
     flash(gettext("Hand %(number)s saved.", number=number))
-    return url_for("games.show", game_id=game.id, _anchor=f"hand-{number}")
+    return board_after(game, number)
 
 
 @bp.post("/live/cancel")

@@ -28,7 +28,7 @@ from scorebook.extensions import db
 from scorebook.models import Game, League, Player, Season
 from scorebook.plain_text import db_int
 from scorebook.presenters.bidi import isolate
-from scorebook.presenters.cards import RANK_NAMES, cards_html
+from scorebook.presenters.cards import RANK_PLURALS, cards_html
 from scorebook.presenters.charts import count_bars, points_split_chart
 from scorebook.presenters.i18n import day, number, percent
 from scorebook.services import league as league_service
@@ -80,7 +80,9 @@ def shape_html(shape: MeldShape | None) -> Markup:
         return Markup("–")
     if shape.kind == "set":
         rank = shape.rank
-        name = str(RANK_NAMES.get({"A": 1, "J": 11, "Q": 12, "K": 13}.get(rank, 0), rank))
+        value = {"A": 1, "J": 11, "Q": 12, "K": 13}.get(rank) or (int(rank) if rank.isdigit()
+                                                                 else 0)
+        name = str(RANK_PLURALS.get(value, rank))  # "a set of aces", not "of ace"
         return Markup('<span class="meld-shape"><span aria-hidden="true">{}</span>'
                       '<span class="sr-only">{}</span></span>').format(
             " ".join([rank] * 3), gettext("a set of %(rank)s", rank=name))
@@ -142,14 +144,27 @@ def records() -> str:
     scope = Scope(league.id, season)
     players = league_service.players_of(league)
     ready = progress.ready
+    matrix = remembered(league.id, ("feeds", scope.key),
+                        lambda: records_service.feed_matrix(scope)) if ready else None
+    # On a phone the matrix shows the givers and FEED_COLUMNS receivers at a time, the
+    # others a tap away (``?feeds=`` the group shown), instead of scrolling sideways.
+    count = len(matrix.players) if matrix is not None else 0
+    groups = [(k, matrix.players[k][1], matrix.players[min(k + FEED_COLUMNS, count) - 1][1])
+              for k in range(0, count, FEED_COLUMNS)] if matrix is not None else []
+    shown = db_int(request.args.get("feeds", "")) or 0
+    if not 0 <= shown < len(groups):
+        shown = 0
     return render_template(
         "stats/records.html", league=league, seasons=seasons, season=season,
         season_value=season_value, progress=progress,
         records=remembered(league.id, ("records", scope.key),
                                 lambda: records_service.records(scope)) if ready else [],
-        matrix=remembered(league.id, ("feeds", scope.key),
-                               lambda: records_service.feed_matrix(scope)) if ready else None,
+        matrix=matrix, feed_groups=groups, feeds_shown=shown, feed_columns=FEED_COLUMNS,
         players=players)
+
+
+#: How many receivers of "who feeds whom" a phone shows beside the givers' names.
+FEED_COLUMNS = 3
 
 
 # --- head to head ----------------------------------------------------------------------------

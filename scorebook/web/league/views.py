@@ -105,12 +105,29 @@ def standings() -> str:
     rows = service.standings(league, season, sort, descending)
     if descending is None:
         descending = service.DESCENDING_FIRST[sort]
+    # On a phone the table shows one group of columns beside the names (the group of the
+    # column it is sorted by, or the one asked for); the others are one tap away.
+    cols = request.args.get("cols", "")
+    if cols not in COLUMN_GROUPS:
+        cols = next((g for g, keys in COLUMN_GROUPS.items() if sort in keys), "wins")
     return render_template(
         "league/standings.html", league=league, seasons=seasons, season=season,
         season_value=season_value, rows=rows, sort=sort, descending=descending,
         sorts=SORT_LABELS, descending_first=service.DESCENDING_FIRST,
         ranked_by=service.ranked_by(sort),
-        totals=service.league_totals(league))
+        totals=service.league_totals(league), cols=cols, column_groups=COLUMN_GROUPS,
+        group_of={key: g for g, keys in COLUMN_GROUPS.items() for key in keys})
+
+
+#: The standings' columns in the groups a phone shows one at a time (three at most fit
+#: beside the names in every language), the most looked at first: rating and wins, then
+#: where they finish, their hands, their cards.
+COLUMN_GROUPS = {
+    "wins": ("rating", "games", "wins"),
+    "places": ("win_rate", "avg_position", "streak"),
+    "hands": ("avg_hand", "best_hand", "best_total"),
+    "cards": ("melded", "stranded"),
+}
 
 
 # --- players ----------------------------------------------------------------------------
@@ -121,11 +138,15 @@ def players() -> Page:
     league = _league()
     form = PlayerNameForm(prefix="add")
     error = None
+    look_alike = None  # "Lucia" beside "Lucía": the name typed, to add it anyway
     if form.validate_on_submit():
+        name = form.name.data or ""
         try:
-            player = service.add_player(league, form.name.data or "")
+            player = service.add_player(league, name,
+                                        new_anyway=request.form.get("new_anyway") == name)
         except service.LeagueError as exc:
             error = say(exc.sentence)
+            look_alike = name if exc.field == "look-alike" else None
         else:
             flash(gettext("%(name)s joined the league.", name=isolate(player.name)))
             return redirect(url_for("league.players"))
@@ -133,6 +154,7 @@ def players() -> Page:
         error = " ".join(str(m) for m in form.name.errors) or gettext(
             "The form was stale or opened in another tab; please try again.")
     page = render_template("league/players.html", league=league, form=form, error=error,
+                           look_alike=look_alike,
                            players=service.players_of(league),
                            played=_games_played(league), merges=service.merges(league),
                            undo_form=ActionForm(prefix="undo"))

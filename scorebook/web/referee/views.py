@@ -92,6 +92,14 @@ def attach_game(form: RulesForm, asked: bool) -> Game | None:
     return game
 
 
+def table_owners(form: Any) -> dict[str, str]:
+    """Each meld of the question's table that was given an owner: its id → the owner."""
+    table = getattr(form, "table", None)
+    if table is None:
+        return {}
+    return {str(m["id"]): str(m["owner"]) for m in table_body(table.data) if m.get("owner")}
+
+
 def _meld(form: Any) -> dict[str, Any]:
     return {**_common(form), "cards": form.cards.data}
 
@@ -318,9 +326,10 @@ def tool(slug: str) -> Response | tuple[str, int] | str:
             try:
                 verdict, rest = VERDICTS[f"referee/{slug}"](spec.body(form))
                 # the JSON API's answer, its message worded for this page (meld ids stay
-                # as the table gave them)
-                answer = {**verdict_json(verdict), **rest,
-                          "message": explain(verdict, name_melds=False)}
+                # as the table gave them, with the owner it gave each: "A (Ann's)")
+                owners = table_owners(form)
+                answer = {**verdict_json(verdict), **rest, "owners": owners,
+                          "message": explain(verdict, name_melds=False, owners=owners)}
                 if "card" in verdict.detail:
                     answer["card_label"] = verdict.detail["card"].pretty()
                 answer["steps"] = plan_steps(answer.get("plan", []))
