@@ -279,11 +279,14 @@ def run(url: str, games: int, players: int, runs: int, only: list[str] | None = 
         ratings.catch_up(league_id)
         out["replay after it (background)"] = (time.perf_counter() - began) * 1000
         out["finish a game (the latest)"] = write(finish_new)
+        began = time.perf_counter()  # (nothing after it to replay: it is the newest)
+        ratings.catch_up(league_id)
+        out["replay after finishing (background)"] = (time.perf_counter() - began) * 1000
         out["delete the first game"] = write(lambda: db.session.delete(first))
         began = time.perf_counter()
         ratings.catch_up(league_id)
         out["replay after the deletion (background)"] = (time.perf_counter() - began) * 1000
-        for label in list(out)[-6:]:
+        for label in list(out)[-7:]:
             print(f"{label}: {out[label]:.0f} ms")
     with app.app_context():
         db.session.rollback()
