@@ -6,7 +6,9 @@ melds — sets of three or four, runs of three to five with aces low and high, n
 then a joker standing for a card — lay-offs at either end of a run or on a set of
 three, and cards left in the hands of everyone but the player who went out.  Each
 card is worth what 500 Rum (``pagat-500``) says, and the stored hand scores are the
-sum of those values, so the statistics read a league as a real one would be.
+sum of those values, so the statistics read a league as a real one would be.  The
+games are played a few evenings a week up to yesterday (``benchmarks/league_data.py``),
+and on PostgreSQL the id sequences are set past the inserted ids.
 Seeded: the same arguments build the same league.
 """
 
@@ -14,9 +16,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from league_data import league_times, set_sequences
 from sqlalchemy import insert
 
 from referee import make_rules
@@ -241,7 +243,7 @@ def build(games: int, players: int, seed: int = 500,
     db.session.execute(insert(Player), [{"league_id": league.id, "name": n} for n in names])
     player_ids = list(db.session.scalars(db.select(Player.id).where(
         Player.league_id == league.id).order_by(Player.id)))
-    start = datetime(2016, 1, 1, 19, 0, tzinfo=UTC)
+    times = league_times(games, seed)  # evenings of a real league, ending yesterday
     first_game = (db.session.scalar(db.select(db.func.max(Game.id))) or 0) + 1
     b = Builder()
     b.hand_id = db.session.scalar(db.select(db.func.max(Hand.id))) or 0
@@ -249,7 +251,7 @@ def build(games: int, players: int, seed: int = 500,
     for g in range(first_game, first_game + games):
         table = rng.sample(player_ids, rng.randint(2, min(6, players)))
         totals = dict.fromkeys(table, 0)
-        when = start + timedelta(hours=17 * (g - first_game + 1) + rng.randint(0, 5))
+        started, when = times[g - first_game]
         number = 0
         while True:
             top = max(totals.values())
@@ -274,7 +276,7 @@ def build(games: int, players: int, seed: int = 500,
         winner = max(table, key=lambda p: totals[p])
         b.rows[Game].append({"id": g, "number": g, "league_id": league.id, "family": FAMILY,
                              "rules_json": rules, "target": 500, "status": FINISHED,
-                             "winner_id": winner, "started_at": when - timedelta(hours=2),
+                             "winner_id": winner, "started_at": started,
                              "finished_at": when, "revision": number})
         b.rows[Seat] += [{"game_id": g, "player_id": p, "position": i, "first_dealer": i == 0}
                          for i, p in enumerate(table)]
@@ -283,6 +285,8 @@ def build(games: int, players: int, seed: int = 500,
             if progress and (g - first_game + 1) % (FLUSH_GAMES * 20) == 0:
                 progress(f"  {g - first_game + 1} games built")
     b.flush()
+    if set_sequences(db.session, db.metadata):  # (PostgreSQL: past the ids inserted here)
+        db.session.commit()
     b.counts["melds"] = b.meld_id
     if progress:
         progress(f"built: {games} games, {players} players, {b.counts['hands']} hands, "

@@ -1,7 +1,7 @@
 """First paint of the scoreboard on a slow phone network, cold and warm.
 
     .venv/bin/python benchmarks/first_paint.py [--runs 5] [--down-kbps 400] [--up-kbps 400]
-                                               [--rtt-ms 400]
+                                               [--rtt-ms 400] [--session joined|plain]
 
 A 500 Rum game of six players with 40 recorded hands (the game of
 ``benchmarks/scorebook.py``) is served on 127.0.0.1 (Werkzeug's threaded server, as
@@ -11,7 +11,10 @@ downloaded browser) opens the scoreboard at 390×844 with the network throttled 
 the DevTools protocol (``Network.emulateNetworkConditions``: by default 400 kbit/s
 down and up and 400 ms of latency on every request, "slow 3G"), and reads First
 Contentful Paint from the Performance API (``first-contentful-paint``, from the
-start of the navigation).
+start of the navigation).  The browser holds a member's cookie: by default
+(``--session joined``) the one a phone gets from the league's scorer invite link, a
+permanent session as every real member's; ``--session plain`` an owner's session that
+is not permanent, which Flask never sent again (what the script used before).
 
 - **cold** — a new browser profile: nothing cached, no service worker;
 - **warm, HTTP cache** — the same profile opening the scoreboard again in a new
@@ -71,9 +74,12 @@ def _scoreboard_game() -> tuple[list[str], list[dict[str, dict[str, str]]]]:
     return module.NAMES, module.HANDS
 
 
-def seeded_app(folder: Path) -> tuple[Any, int, str]:
+def seeded_app(folder: Path, session: str = "joined") -> tuple[Any, int, str]:
     """The app on a SQLite file in ``folder`` with the 40-hand game; returns the app,
-    the game's id and a session cookie of the game's owner."""
+    the game's id and a session cookie: with ``session="joined"`` a phone's that joined
+    the league through its scorer invite link (a permanent session, as every member's
+    and every owner's who logged in), with ``"plain"`` the game's owner's as the script
+    made it before (not permanent: Flask never sent it again)."""
     names, texts = _scoreboard_game()
     app = create_app({"SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False,
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite3'}"},
@@ -89,8 +95,19 @@ def seeded_app(folder: Path) -> tuple[Any, int, str]:
             hands.record_hand(game, entry_from_text(names, texts[number % 2], went_out, None,
                                                     False, False), number)
     client = app.test_client()
-    with app.app_context(), client.session_transaction() as session:
-        access.remember(session, db.session.get(Game, game_id).league, access.OWNER)
+    if session == "joined":
+        token = access.new_token()
+        with app.app_context():
+            league = db.session.get(Game, game_id).league
+            league.scorer_token_hash = access.token_hash(token)
+            db.session.commit()
+        assert client.get(f"/join/{token}").status_code == 303
+        assert client.post("/join", data={"player": "Ann"}).status_code == 302
+        with client.session_transaction() as held:
+            assert held.permanent
+    else:
+        with app.app_context(), client.session_transaction() as held:
+            access.remember(held, db.session.get(Game, game_id).league, access.OWNER)
     cookie = client.get_cookie("session")
     assert cookie is not None
     assert client.get(f"/games/{game_id}").status_code == 200
@@ -196,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
     folder = Path(tempfile.mkdtemp(prefix="scorebook-paint-"))
-    app, game_id, cookie = seeded_app(folder)
+    app, game_id, cookie = seeded_app(folder, args.session)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}"
@@ -229,7 +246,7 @@ def run(args: argparse.Namespace) -> int:
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"scoreboard, 6 players x 40 hands, {PHONE['width']}x{PHONE['height']}, "
           f"{args.down_kbps} kbit/s down, {args.up_kbps} kbit/s up, {args.rtt_ms} ms latency; "
-          f"median of {args.runs} runs; load average {load}")
+          f"{args.session} session; median of {args.runs} runs; load average {load}")
     print(f"{'':22} | {'FCP median':>10} | {'FCP range':>13} | {'bytes':>8} | "
           f"{'page':>8} | {'requests':>8} | target")
     ok = True
@@ -254,6 +271,9 @@ def main() -> int:
     parser.add_argument("--down-kbps", type=int, default=400, help="download, kbit/s")
     parser.add_argument("--up-kbps", type=int, default=400, help="upload, kbit/s")
     parser.add_argument("--rtt-ms", type=int, default=400, help="latency per request, ms")
+    parser.add_argument("--session", choices=("joined", "plain"), default="joined",
+                        help="joined: a member's cookie from the invite link (permanent); "
+                        "plain: an owner's session that is not permanent")
     return run(parser.parse_args())
 
 

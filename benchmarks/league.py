@@ -6,11 +6,14 @@ league page and each write grows with the league.
         [--runs 5] [--keep DIR] [--databases SQLite,PostgreSQL] [--only player,history]
 
 The league is built with bulk inserts (games, seats, hands and each player's hand
-score; 500 Rum to 500, 2 to 6 players a game, random but seeded), then its results and
-ratings once (``ratings.rebuild``, timed).  No cards are stored: no league figure reads
-them.  ``--keep DIR`` keeps each SQLite league in DIR (and PostgreSQL's in its
-database) and reuses it on the next run (a league kept from before this branch's
-migration needs ``flask db upgrade`` on its file first: the columns it adds).
+score; 500 Rum to 500, 2 to 6 players a game, random but seeded; played as a real club
+plays, three evenings a week, 4–12 games an evening, the last evening yesterday:
+``benchmarks/league_data.py``; on PostgreSQL the id sequences are then set past the
+inserted ids), then its results and ratings once (``ratings.rebuild``, timed).  No
+cards are stored: no league figure reads them.  ``--keep DIR`` keeps each SQLite
+league in DIR (and PostgreSQL's in its database) and reuses it on the next run (a
+league kept from before this branch's migration needs ``flask db upgrade`` on its file
+first: the columns it adds; one kept from before the real dates keeps its old ones).
 ``--only`` runs only the rows whose labels start so (``writes`` for the writes).
 Pages go through Flask's test client; each figure is the median of ``--runs``
 requests after one warm-up (beside it, the CPU time of this process: on SQLite the
@@ -29,11 +32,12 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from league_data import league_times, set_sequences  # noqa: E402
 from sqlalchemy import insert, select, update  # noqa: E402
 from sqlalchemy.schema import CreateIndex  # noqa: E402
 
@@ -77,13 +81,13 @@ def build(name: str, games: int, players: int, seed: int = 500) -> int:
         Player.league_id == league.id).order_by(Player.id)))
     first_game = (db.session.scalar(select(db.func.max(Game.id))) or 0) + 1
     first_hand = (db.session.scalar(select(db.func.max(Hand.id))) or 0) + 1
-    start = datetime(2016, 1, 1, 19, 0, tzinfo=UTC)
+    times = league_times(games, seed)  # evenings of a real league, ending yesterday
     game_rows, seat_rows, hand_rows, score_rows = [], [], [], []
     hand_id = first_hand - 1
     for g in range(first_game, first_game + games):
         table = rng.sample(player_ids, rng.randint(2, min(6, players)))
         totals = dict.fromkeys(table, 0)
-        when = start + timedelta(hours=17 * (g - first_game) + rng.randint(0, 5))
+        started, when = times[g - first_game]
         number = 0
         while max(totals.values()) < 500:
             number += 1
@@ -104,7 +108,7 @@ def build(name: str, games: int, players: int, seed: int = 500) -> int:
         game_rows.append({"id": g, "number": g - first_game + 1, "league_id": league.id,
                           "family": "rummy-500", "rules_json": rules, "target": 500,
                           "status": FINISHED, "winner_id": winner,
-                          "started_at": when - timedelta(hours=2), "finished_at": when,
+                          "started_at": started, "finished_at": when,
                           "revision": number})
         seat_rows += [{"game_id": g, "player_id": p, "position": i, "first_dealer": i == 0}
                       for i, p in enumerate(table)]
@@ -112,6 +116,7 @@ def build(name: str, games: int, players: int, seed: int = 500) -> int:
                         (HandScore, score_rows)):
         for i in range(0, len(rows), 5000):
             db.session.execute(insert(model), rows[i:i + 5000])
+    set_sequences(db.session, db.metadata)  # (PostgreSQL: past the ids inserted here)
     db.session.commit()
     print(f"built: {games:,} games, {players} players, {len(hand_rows):,} hands, "
           f"{len(score_rows):,} hand scores")
@@ -274,11 +279,14 @@ def run(url: str, games: int, players: int, runs: int, only: list[str] | None = 
         ratings.catch_up(league_id)
         out["replay after it (background)"] = (time.perf_counter() - began) * 1000
         out["finish a game (the latest)"] = write(finish_new)
+        began = time.perf_counter()  # (nothing after it to replay: it is the newest)
+        ratings.catch_up(league_id)
+        out["replay after finishing (background)"] = (time.perf_counter() - began) * 1000
         out["delete the first game"] = write(lambda: db.session.delete(first))
         began = time.perf_counter()
         ratings.catch_up(league_id)
         out["replay after the deletion (background)"] = (time.perf_counter() - began) * 1000
-        for label in list(out)[-6:]:
+        for label in list(out)[-7:]:
             print(f"{label}: {out[label]:.0f} ms")
     with app.app_context():
         db.session.rollback()

@@ -43,8 +43,13 @@ class DefaultConfig:
     # `make run` still works from phones on the LAN. True or False force it.
     SESSION_COOKIE_SECURE: bool | str = "auto"
     # The session holds the browser's league memberships: keep it for 400 days (the most
-    # browsers allow), renewed on every visit, so closing the browser loses nothing.
+    # browsers allow), renewed by the visits, so closing the browser loses nothing. An
+    # unchanged cookie is sent again once it is a day old, not on every page (Flask's
+    # SESSION_REFRESH_EACH_REQUEST): a phone's cookie stays the same from page to page,
+    # and so does what its browser caches (scorebook.security).
     PERMANENT_SESSION_LIFETIME = timedelta(days=400)
+    SESSION_REFRESH_EACH_REQUEST = False
+    SESSION_RENEW_AFTER = timedelta(days=1)
     # A form's CSRF token lasts as long as the session it belongs to: a record-a-hand
     # page opened when the hand was dealt must still save when it ends, however long
     # the hand took (Flask-WTF's default, one hour, would throw the typed hand away).

@@ -9,12 +9,19 @@
   they make, or nesting its JSON deeper than any question does, is refused before the
   referee searches anything (:mod:`scorebook.services.payloads`).
 - **Rate**: the anonymous referee API allows ``REFEREE_RATE_LIMIT`` per client address
-  (Flask-Limiter; every 429 says when to come back in ``Retry-After``).
+  (Flask-Limiter; every 429 says when to come back in ``Retry-After``). The counts kept
+  in the worker (``RATELIMIT_STORAGE_URI = "memory://"``, the default) are held by
+  :class:`MemoryCounts`: the ``limits`` library's memory storage, which starts a
+  ``threading.Timer`` (a new thread) at nearly every count to drop expired keys 10 ms
+  later, sweeps them inline instead, at most once every :data:`SWEEP_SECONDS`.
 """
 
 from __future__ import annotations
 
+import time
+
 from flask import Flask, current_app, request
+from limits.storage import MemoryStorage
 
 #: Blueprint or endpoint -> the config key of its body limit (an endpoint wins).
 BODY_LIMITS = {
@@ -42,6 +49,45 @@ def size_text(size: int) -> str:
     return f"{size / 1024:g} KB"
 
 
+#: How often (seconds) :class:`MemoryCounts` drops the counts whose window has passed.
+#: A count read after its window is dropped at once whatever this says (the library's
+#: ``get`` does it); the sweep only frees the memory of addresses not seen again.
+SWEEP_SECONDS = 10.0
+
+#: The storage scheme of :class:`MemoryCounts`; ``memory://`` is read as it.
+MEMORY_SCHEME = "scorebook-memory"
+
+
+class MemoryCounts(MemoryStorage):
+    """``memory://`` without a thread per request: the library's storage schedules its
+    clean-up on a ``threading.Timer`` of 10 ms whenever the previous one has finished,
+    i.e. a thread started (and a context switch paid) by nearly every limited request;
+    here the clean-up runs inline, in the request that finds the last sweep older than
+    :data:`SWEEP_SECONDS`.  (The one Timer the library's constructor starts is left.)"""
+
+    STORAGE_SCHEME = [MEMORY_SCHEME]
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False,
+                 **options: str) -> None:
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+        self.swept = time.monotonic()
+
+    def _MemoryStorage__schedule_expiry(self) -> None:  # (the library's private hook)
+        now = time.monotonic()
+        if now - self.swept >= SWEEP_SECONDS:
+            self.swept = now
+            self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
+
+
+def memory_counts(app: Flask) -> None:
+    """Count in :class:`MemoryCounts` where the configuration says ``memory://`` (or
+    nothing: Flask-Limiter's default); any other storage (``redis://``…) as given."""
+    uri = app.config.get("RATELIMIT_STORAGE_URI") or "memory://"
+    if uri.startswith("memory://"):
+        app.config["RATELIMIT_STORAGE_URI"] = MEMORY_SCHEME + uri[len("memory"):]
+
+
 def init_app(app: Flask) -> None:
     """Register before any other extension's hooks (the CSRF check reads the form)."""
     app.before_request(set_body_limit)
+    memory_counts(app)

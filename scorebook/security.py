@@ -6,6 +6,15 @@
 - The session cookie is HttpOnly and SameSite=Lax always; it is Secure when
   ``SESSION_COOKIE_SECURE`` is True, or, with the default ``"auto"``, whenever the
   request came over HTTPS (so ``make run`` still serves phones on the LAN over http).
+- The cookie is sent when the session changed (joining, leaving, logging in or out, a
+  new language, a form's first CSRF token), and an unchanged permanent session's once
+  it is older than ``SESSION_RENEW_AFTER`` (a day: its 400-day expiry moves on with
+  the visits), never on every page (``SESSION_REFRESH_EACH_REQUEST = False``; True
+  brings Flask's re-signing on every answer back): a phone's cookie stays the same
+  bytes from one page to the next, so what its browser keeps does not change with it.
+- Static files (:data:`STATIC_ENDPOINTS`) never send the cookie unless the session
+  changed, and never say ``Vary: Cookie``: they are the same files whoever asks, so a
+  browser's (or a proxy's) cached copy stays good for every session.
 - ``TRUSTED_PROXIES`` reverse proxies are believed about the client's address,
   scheme and host (Werkzeug's ProxyFix, the outermost WSGI layer: the answers given
   before Flask, :mod:`scorebook.web.poll` and :mod:`scorebook.web.pages`, see the
@@ -20,12 +29,17 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
+from datetime import timedelta
 from typing import Any
 
-from flask import Flask, Response, has_request_context, request
-from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask import Flask, Request, Response, has_request_context, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
+from itsdangerous import BadSignature
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from scorebook.assets import STATIC_ENDPOINTS
 
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
@@ -47,19 +61,66 @@ HEADERS = {
 
 
 #: Answers that never renew an unchanged session cookie: the version poll (every phone,
-#: every second) and static files (the bundled stylesheet too). The pages the phones
-#: open renew it.
-NO_REFRESH_ENDPOINTS = frozenset({"live.version", "static", "assets.stylesheet"})
+#: every second) and static files. The pages the phones open renew it when it is due.
+NO_REFRESH_ENDPOINTS = STATIC_ENDPOINTS | {"live.version"}
+
+
+class SignedSession(SecureCookieSession):
+    """Flask's cookie session, knowing when its cookie was signed (None: no cookie came)."""
+
+    signed_at: float | None = None
+
+
+def renewal_due(app: Flask, signed_at: float | None, now: float | None = None) -> bool:
+    """Whether an unchanged permanent session's cookie, signed at ``signed_at``, is sent
+    again: on every answer with ``SESSION_REFRESH_EACH_REQUEST`` (Flask's way), else
+    once it is ``SESSION_RENEW_AFTER`` old.  (The kept pages ask the same.)"""
+    if app.config["SESSION_REFRESH_EACH_REQUEST"] or signed_at is None:
+        return True
+    after = app.config.get("SESSION_RENEW_AFTER", timedelta(days=1))
+    seconds = after.total_seconds() if isinstance(after, timedelta) else float(after)
+    return (time.time() if now is None else now) - signed_at >= seconds
 
 
 class SessionInterface(SecureCookieSessionInterface):
     """Flask's signed cookie session, Secure per request with ``SESSION_COOKIE_SECURE =
-    "auto"``, not re-sent by the :data:`NO_REFRESH_ENDPOINTS`."""
+    "auto"``, sent again only when it changed or is due (:func:`renewal_due`), never by
+    the :data:`NO_REFRESH_ENDPOINTS` unless it changed; no ``Vary: Cookie`` on static
+    files."""
+
+    session_class = SignedSession
+
+    def open_session(self, app: Flask, request: Request) -> SignedSession | None:
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return SignedSession()
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        try:
+            data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
+        except BadSignature:
+            return SignedSession()
+        session = SignedSession(data)
+        session.signed_at = signed.timestamp()
+        return session
 
     def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
-        if not session.modified and request.endpoint in NO_REFRESH_ENDPOINTS:
+        if session.modified:
+            return True
+        if not session.permanent or request.endpoint in NO_REFRESH_ENDPOINTS:
             return False
-        return super().should_set_cookie(app, session)
+        return renewal_due(app, getattr(session, "signed_at", None))
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        super().save_session(app, session, response)
+        if request.endpoint in STATIC_ENDPOINTS and "Set-Cookie" not in response.headers:
+            vary = [v for v in response.vary if v.lower() != "cookie"]  # the same file
+            if vary:                                                    # for every session
+                response.headers["Vary"] = ", ".join(vary)
+            else:
+                response.headers.pop("Vary", None)
 
     def get_cookie_secure(self, app: Flask) -> bool:
         setting = app.config["SESSION_COOKIE_SECURE"]

@@ -22,7 +22,10 @@ cookie (the league's scorer invite link) goes with every request, and the
 - **board only** — ``GET /games/<id>/board``, the partial fetch ``live.js`` makes now;
 - **record-hand form** — ``GET /games/<id>/hands/new``;
 - **standings** — ``GET /league/``;
-- **version poll, 304** — ``GET /games/<id>/version`` with the current ETag.
+- **version poll, 304** — ``GET /games/<id>/version`` with the current ETag;
+- **referee question, member / anonymous** — ``POST /api/v1/referee/meld`` (is 7♠ 8♠ 9♠
+  a meld?) with the member's cookie, and with none: what the record-hand page asks at a
+  tap (the app's referee rate limits raised out of the way, still counted).
 
 Each figure is gunicorn's CPU (master and workers) per request; on PostgreSQL the
 database's backends' CPU is given apart (``polls.py``'s accounting). ``× bare`` is the
@@ -76,6 +79,14 @@ HANDS = [
 ]
 ACCEPT = {"Accept-Encoding": "gzip, deflate, br",
           "Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+#: The referee question the record-hand page asks at a tap (is this a meld?), as JSON.
+QUESTION_PATH = "/api/v1/referee/meld"
+QUESTION = json.dumps({"rules": {"family": "pagat-500"}, "cards": ["7S", "8S", "9S"]}).encode()
+AS_JSON = {"Content-Type": "application/json"}
+#: The app as ``make serve`` runs it, its referee rate limits out of wrk's way (a limit
+#: still counts every question: what it costs is measured, not its 429s).
+APP = ('app:create_app({"REFEREE_RATE_LIMIT": "100000000 per hour", '
+       '"REFEREE_MEMBER_RATE_LIMIT": "100000000 per hour"})')
 
 
 def seed(url: str) -> tuple[int, list[int], str]:
@@ -219,8 +230,7 @@ def measure(kind: str, args: argparse.Namespace, folder: Path) -> dict[str, Any]
                           chdir=HERE) as bare:
             sat["bare Flask page"] = run.wrk(bare, "/", args.seconds, ACCEPT,
                                              connections=args.connections)
-        with run.gunicorn("app:create_app()", env, args.workers,
-                          folder / f"{kind}-gunicorn.log") as app:
+        with run.gunicorn(APP, env, args.workers, folder / f"{kind}-gunicorn.log") as app:
             cookie = run.member_cookie(app.url, token)
             member = {"Cookie": cookie, **ACCEPT}
             board = f"/games/{big}"
@@ -246,6 +256,12 @@ def measure(kind: str, args: argparse.Namespace, folder: Path) -> dict[str, Any]
                                            {**member, **extra}, expect=expect)
                 status, headers, body = get(app.url, path, {**member, **extra})
                 sat[name]["bytes"] = len(body)
+            for name, headers in (("referee question, member", member),
+                                  ("referee question, anonymous", ACCEPT)):
+                run.log(f"{kind}: {name}")
+                sat[name] = polls.saturate(app, db, QUESTION_PATH, args.seconds,
+                                           args.connections, {**headers, **AS_JSON},
+                                           expect=200, body=QUESTION)
             if args.memory:
                 run.log(f"{kind}: {args.memory} s of mixed load, the workers' memory")
                 result["memory"] = mixed_load(app, db, ids, cookie, args.memory)

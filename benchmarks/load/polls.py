@@ -149,10 +149,12 @@ class Database:
 
 
 def saturate(server: run.Server, db: Database, path: str, seconds: int, connections: int,
-             headers: dict[str, str] | None = None, expect: int | None = None
-             ) -> dict[str, float]:
+             headers: dict[str, str] | None = None, expect: int | None = None,
+             body: bytes | None = None) -> dict[str, float]:
+    """wrk on ``path`` (a POST of ``body`` if given), with the database's CPU apart."""
     if expect is not None:  # wrk counts any status as a success: check it once first
-        request = urllib.request.Request(server.url + path, headers=headers or {})
+        request = urllib.request.Request(server.url + path, headers=headers or {},
+                                         data=body)
         try:
             status = urllib.request.urlopen(request).status
         except urllib.error.HTTPError as answer:
@@ -160,7 +162,7 @@ def saturate(server: run.Server, db: Database, path: str, seconds: int, connecti
         if status != expect:
             raise SystemExit(f"{path}: HTTP {status}, expected {expect}")
     before = db.snapshot()
-    row = run.wrk(server, path, seconds, headers, connections=connections)
+    row = run.wrk(server, path, seconds, headers, connections=connections, body=body)
     row.update(db.cost(before, db.snapshot(), int(row["requests"])))
     return row
 

@@ -163,9 +163,15 @@ def gunicorn(target: str, env: dict[str, str], workers: int, log_path: Path,
 
 
 def wrk(server: Server, path: str, seconds: int, headers: dict[str, str] | None = None,
-        connections: int = 50) -> dict[str, float]:
-    script = OUT / "load" / "wrk-done.lua"
-    script.write_text(WRK_SCRIPT, encoding="utf-8")
+        connections: int = 50, body: bytes | None = None) -> dict[str, float]:
+    """wrk on ``path`` (a GET; a POST of ``body`` when one is given)."""
+    script = OUT / "load" / ("wrk-done.lua" if body is None else "wrk-post.lua")
+    text = WRK_SCRIPT
+    if body is not None:
+        if b"]==]" in body:
+            raise ValueError("the body would end wrk's Lua string")
+        text = f'wrk.method = "POST"\nwrk.body = [==[{body.decode()}]==]\n' + text
+    script.write_text(text, encoding="utf-8")
     command = [wrk_bin(), "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s",
                "-s", str(script)]
     for key, value in (headers or {}).items():

@@ -25,7 +25,7 @@ from scorebook.errors import error_response
 from scorebook.extensions import limiter
 from scorebook.presenters.sentences import say
 from scorebook.presenters.wording import explain
-from scorebook.services.access import Browser, member_leagues
+from scorebook.services.access import Browser, holds_membership
 from scorebook.services.payloads import PayloadError, parse_json, require_object
 from scorebook.services.questions import (
     QUESTIONS,
@@ -42,9 +42,11 @@ def _referee_rate() -> str:
     """The limit of this request: ``REFEREE_RATE_LIMIT`` for an anonymous client, the
     higher ``REFEREE_MEMBER_RATE_LIMIT`` for a browser in a league, whose record-hand
     and live pages ask the referee at almost every tap (and whose phones often share
-    one address at home)."""
+    one address at home).  Read from the signed session alone, with no statement: a
+    member's question costs what an anonymous one does (anyone may become a member of
+    a league of their own, so checking the membership would guard nothing)."""
     config = current_app.config
-    if member_leagues(Browser(session)):
+    if holds_membership(Browser(session)):
         return str(config["REFEREE_MEMBER_RATE_LIMIT"])
     return str(config["REFEREE_RATE_LIMIT"])
 

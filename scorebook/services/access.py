@@ -303,6 +303,18 @@ def member_leagues(browser: Browser) -> list[tuple[League, str]]:
     return found
 
 
+def holds_membership(browser: Browser) -> bool:
+    """True if this browser's session names a membership of some league (a role and its
+    fingerprint), without asking the database whether it still opens that league: for
+    what any browser may have anyway (starting a game makes it the owner of a league
+    of its own), such as the referee API's higher rate limit (a question asked at
+    almost every tap costs no statement).  Who may see or change a league is never
+    decided by this: :func:`role_in` is."""
+    return any(db_int(league_id) is not None and isinstance(entry, list)
+               and len(entry) in (2, 3) and entry[0] in RANK and isinstance(entry[1], str)
+               for league_id, entry in _memberships(browser.store).items())
+
+
 def current_league_or_none(browser: Browser) -> League | None:
     """The league this browser has open: the one it opened last, else the first it is a
     member of; None when it is a member of none."""

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import get_history
 
@@ -33,7 +34,7 @@ from scorebook.models import (
 )
 from scorebook.plain_text import has_unwanted
 from scorebook.services.errors import SentenceError, sentence
-from scorebook.services.transaction import transaction
+from scorebook.services.transaction import transaction, violated_constraint
 
 DEFAULT_LEAGUE_NAME = "Our table"
 MAX_NAME_LENGTH = 40
@@ -155,6 +156,21 @@ def create_game(league: League, names: Sequence[str], first_dealer: int,
                                    first_dealer=position == first_dealer))
         db.session.add(game)
     return game
+
+
+#: What two games started (or played again) in one league at the same moment can trip
+#: on: the game's number in its league, a new player's name in its roster, a new
+#: private league's name, a game's one rematch.  Any other refusal is no race.
+STARTING_RACES = frozenset({"uq_game_league_id_number", "uq_player_league_id_name",
+                            "uq_league_name", "uq_game_rematch_of_id"})
+
+
+def lost_a_race(error: IntegrityError) -> bool:
+    """True if starting a game was refused because another start got there first (one of
+    :data:`STARTING_RACES`): worth trying again, and saying so.  Anything else (say, a
+    primary key refused because a sequence lags behind ids inserted by hand) is a fault
+    to raise, not a race to report."""
+    return violated_constraint(error) in STARTING_RACES
 
 
 def next_game_number(league: League) -> int:

@@ -25,11 +25,13 @@ and answered (or tried again from the start, like a game's number).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import PrimaryKeyConstraint, UniqueConstraint, event
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from scorebook.extensions import db
@@ -81,6 +83,41 @@ def transaction() -> Iterator[None]:
     except BaseException:
         session.rollback()
         raise
+
+
+#: SQLite's words for a unique or primary key refused: its table and columns.
+_SQLITE_UNIQUE = re.compile(r"UNIQUE constraint failed: (.+)")
+
+
+def violated_constraint(error: IntegrityError) -> str | None:
+    """The name of the constraint the database refused (``uq_game_league_id_number``,
+    ``pk_game``…; the schema's naming convention), or None when it does not say.
+    PostgreSQL names it; SQLite names the columns of a unique or primary key, matched
+    here against the models' constraints."""
+    original = error.orig
+    name = getattr(getattr(original, "diag", None), "constraint_name", None)
+    if isinstance(name, str) and name:
+        return name
+    found = _SQLITE_UNIQUE.search(str(original))
+    if found is None:
+        return None
+    columns = [c.strip() for c in found.group(1).split(",")]
+    tables = {c.partition(".")[0] for c in columns}
+    if len(tables) != 1:
+        return None
+    table = db.metadata.tables.get(tables.pop())
+    if table is None:
+        return None
+    wanted = {c.partition(".")[2] for c in columns}
+    for constraint in table.constraints:
+        if (isinstance(constraint, UniqueConstraint | PrimaryKeyConstraint)
+                and {c.name for c in constraint.columns} == wanted
+                and isinstance(constraint.name, str)):
+            return constraint.name
+    for index in table.indexes:
+        if index.unique and {c.name for c in index.columns} == wanted:
+            return str(index.name)
+    return None
 
 
 def _rolled_back(session: Session, _previous: Any) -> None:

@@ -23,9 +23,10 @@ read in the same one statement, and today's date joins the key (the season shown
 That is the key. The per-request parts are put in at the end: the **CSRF token**
 (the page is kept with the token split out, and the token signed for this session's
 own raw token is put back in its place), the **session cookie's renewal** (re-signed
-as Flask would), and the **compression** (gzip, the kept parts compressed once, the
-token between them as a stored deflate block, so the answer is one valid gzip stream
-costing a CRC per request). What a phone sends again and again is worked out once
+as Flask would, when it is due: :func:`scorebook.security.renewal_due`), and the
+**compression** (gzip, the kept parts compressed once, the token between them as a
+stored deflate block, so the answer is one valid gzip stream costing a CRC per
+request). What a phone sends again and again is worked out once
 per worker: its cookie's signature checked (the same bytes, the same data; its age
 still checked), its token signed, its renewed cookie made (again after a minute).
 
@@ -59,6 +60,7 @@ from werkzeug.http import dump_cookie, http_date
 
 from scorebook.compression import negotiate
 from scorebook.models import Change, EndedMembership, Game, League, Player, Season, Seat
+from scorebook.security import renewal_due
 from scorebook.services import access
 from scorebook.web.live.views import page_version
 from scorebook.web.poll import MAX_ID, PollMiddleware, StartResponse, WSGIApp
@@ -86,9 +88,12 @@ BOARD_SESSION_KEYS = KNOWN_SESSION_KEYS | {"_flashes"}
 ENVIRON_KEY = "scorebook.page_key"
 #: Headers of Flask's answer not kept with the page (set per answer).
 PER_ANSWER = frozenset({"set-cookie", "content-length", "content-encoding", "vary", "etag"})
-#: The environ key of the cookie value this request's session was read from.
+#: The environ key of the cookie value this request's session was read from, and of
+#: when that cookie was signed.
 COOKIE_KEY = "scorebook.page_cookie"
-#: A renewed cookie is made again for the same phone after this many seconds.
+SIGNED_AT_KEY = "scorebook.page_cookie_signed_at"
+#: A renewed cookie is made again for the same phone after this many seconds (with
+#: ``SESSION_REFRESH_EACH_REQUEST``: otherwise a cookie is renewed once a day at most).
 RENEW_EVERY = 60.0
 GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
 
@@ -279,6 +284,7 @@ class PageMiddleware(PollMiddleware):
         known = self.verified.get(value)
         if known is not None:  # the same signed bytes: the same data, unless too old now
             data, signed_at = known
+            environ[SIGNED_AT_KEY] = signed_at
             return data if time.time() - signed_at <= self.max_age else None
         try:
             data, stamp = self.serializer.loads(value, max_age=self.max_age,
@@ -290,6 +296,7 @@ class PageMiddleware(PollMiddleware):
         if len(self.verified) >= self.KEPT:
             self.verified.clear()
         self.verified[value] = (data, stamp.timestamp())
+        environ[SIGNED_AT_KEY] = stamp.timestamp()
         return data
 
     def serve(self, environ: dict[str, Any], kind: str, game_id: int,
@@ -383,7 +390,7 @@ class PageMiddleware(PollMiddleware):
         if encoding is not None:
             headers.append(("Content-Encoding", encoding))
         if fresh or (data.get("_permanent")
-                     and self.app.config["SESSION_REFRESH_EACH_REQUEST"]):
+                     and renewal_due(self.app, environ.get(SIGNED_AT_KEY), time.time())):
             headers.append(("Set-Cookie", self.renewal(data, environ, fresh)))
         self.served += 1
         start_response("200 OK", headers)

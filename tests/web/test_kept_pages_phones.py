@@ -289,6 +289,13 @@ def test_unknown_or_forged_sessions_go_to_flask(app: Flask, table: tuple[int, st
 
 def test_the_kept_answer_renews_the_cookie_and_a_stale_cookie_gets_none(
         app: Flask, table: tuple[int, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kept answer sends the cookie again only once it is SESSION_RENEW_AFTER old (a
+    day), as Flask does (scorebook.security): not on every page."""
+    import time
+    from datetime import timedelta
+
+    import scorebook.web.pages
+
     game, token = table
     ann = phone(app, token)
     path = f"/games/{game}"
@@ -296,15 +303,16 @@ def test_the_kept_answer_renews_the_cookie_and_a_stale_cookie_gets_none(
     before = served(app)
     answer = ann.get(path, headers=PHONE)
     assert served(app) == before + 1
+    assert "Set-Cookie" not in answer.headers  # an unchanged cookie of today
+    monkeypatch.setitem(app.config, "SESSION_RENEW_AFTER", timedelta(0))  # now due
+    answer = ann.get(path, headers=PHONE)
+    assert served(app) == before + 2
     renewed = answer.headers["Set-Cookie"]
     assert renewed.startswith("session=") and "Expires=" in renewed and "HttpOnly" in renewed
+    monkeypatch.undo()
     with ann.session_transaction() as s:
         assert s["players"] == {} and s.permanent
     # the same cookie, its signature memoised, 401 days on: too old, Flask's answer
-    import time
-
-    import scorebook.web.pages
-
     cookie = ann.get_cookie("session")
     assert cookie is not None
     late = app.test_client()

@@ -155,6 +155,79 @@ def test_a_browser_in_a_league_gets_the_higher_limit_its_pages_need(
     assert answers == [200] * 3 + [429]
 
 
+def test_a_members_question_costs_no_more_sql_than_an_anonymous_one(
+        make_app: Callable[..., Flask]) -> None:
+    """Which limit a question counts against is read from the signed session: a member's
+    question asks the database nothing (it asked 6 statements before: the leagues and
+    their ended memberships, once for each time Flask-Limiter asks for the limit), like
+    an anonymous one; every statement the app runs is counted (SQLAlchemy's event)."""
+    from sqlalchemy import event
+
+    from scorebook.extensions import db
+    from scorebook.models import League
+    from tests.conftest import join_league
+
+    app = make_app(REFEREE_RATE_LIMIT="3 per day", REFEREE_MEMBER_RATE_LIMIT="8 per day")
+    with app.app_context():
+        league = League(name="Our table")
+        db.session.add(league)
+        db.session.commit()
+        league_id, engine = league.id, db.engine
+    member, stranger = app.test_client(), app.test_client()
+    join_league(app, member, league_id, "viewer")
+    statements: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        statements.append(statement)
+
+    body = {"rules": RULES, "cards": ["7S", "8S", "9S"]}
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        spent = {}
+        for who, client in (("member", member), ("anonymous", stranger)):
+            statements.clear()
+            answer = client.post("/api/v1/referee/meld", json=body)
+            assert answer.status_code == 200, answer.get_data(as_text=True)
+            spent[who] = list(statements)
+            # the member's limit, not the anonymous one: what the session said
+            assert answer.headers["X-RateLimit-Limit"] == ("8" if who == "member" else "3")
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert spent == {"member": [], "anonymous": []}
+
+
+def test_counting_a_question_starts_no_thread(make_app: Callable[..., Flask],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``limits`` library's memory storage started a ``threading.Timer`` at nearly
+    every count to drop expired keys 10 ms later; the app's storage
+    (:class:`scorebook.limits.MemoryCounts`, what ``memory://`` means here) sweeps them
+    inline, at most every ``SWEEP_SECONDS``, and still forgets a passed window."""
+    import threading
+
+    from scorebook import limits
+    from scorebook.extensions import limiter
+
+    app = make_app(REFEREE_RATE_LIMIT="3 per day")
+    with app.app_context():
+        storage = limiter.storage
+    assert isinstance(storage, limits.MemoryCounts)
+    started: list[object] = []
+    monkeypatch.setattr(threading.Timer, "start", lambda timer: started.append(timer))
+    client = app.test_client()
+    body = {"rules": RULES, "cards": ["7S", "8S", "9S"]}
+    answers = [client.post("/api/v1/referee/meld", json=body).status_code for _ in range(4)]
+    assert answers == [200, 200, 200, 429]
+    assert started == []
+    # the sweep: a key whose window passed is dropped by the next count after
+    # SWEEP_SECONDS, without a thread
+    storage.incr("gone", expiry=1)
+    storage.expirations["gone"] = time.time() - 1
+    storage.swept -= limits.SWEEP_SECONDS
+    storage.incr("another", expiry=60)
+    assert "gone" not in storage.storage and storage.get("another") == 1
+    assert started == []
+
+
 def test_every_429_says_when_to_retry(make_app: Callable[..., Flask]) -> None:
     app = make_app(PASSWORD_RATE_LIMIT="2 per day", INVITE_RATE_LIMIT="2 per day")
     client = app.test_client()

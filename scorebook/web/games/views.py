@@ -38,6 +38,7 @@ from scorebook.services.games import (
     create_game,
     load_game,
     look_alike,
+    lost_a_race,
     rematch,
     rematch_dealer,
     rematch_of,
@@ -145,7 +146,9 @@ def _look_alikes(form: NewGameForm, league: League | None
 def _start_game(form: NewGameForm, league: League | None) -> int:
     """Start the game the form describes (in ``league``, else in a new private league of
     this browser's); its id.  Two games started in one league at the same moment may
-    reach for the same number: the loser tries again with the next one."""
+    reach for the same number (or add the same new player): the loser tries again with
+    the next one.  Any other refusal of the database is no race (a primary key taken
+    because a sequence lags behind the ids, say) and is raised as the fault it is."""
     rules = build_rules(form.family.data or "pagat-500", form.options())
     seated = form.seated()
     dealer = next((k for k, (i, _n) in enumerate(seated)
@@ -161,7 +164,9 @@ def _start_game(form: NewGameForm, league: League | None) -> int:
                 game = create_game(league or membership.new_private_league(),
                                    [n for _i, n in seated], dealer, rules)
                 history.log(game, history.GAME_STARTED, ", ".join(p.name for p in game.players))
-        except IntegrityError:
+        except IntegrityError as exc:
+            if not lost_a_race(exc):
+                raise
             if attempt == 4:
                 raise GameSetupError(sentence("games.number-taken")) from None
             if league is not None:
@@ -341,7 +346,9 @@ def rematch_game(game_id: int) -> str | Response:
         except GameSetupError as exc:  # the rules no longer seat these players, say
             flash(say(exc.sentence))
             return redirect(url_for("games.show", game_id=game.id))
-        except IntegrityError:  # a second phone's rematch of this game won the race
+        except IntegrityError as exc:  # a second phone's rematch of this game won the race
+            if not lost_a_race(exc):
+                raise  # (no race: a fault)
             started = rematch_of(game)
             if started is None:  # another game of the league took the number meanwhile
                 flash(gettext("Another game was started in this league at the same moment; "
