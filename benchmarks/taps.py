@@ -272,14 +272,17 @@ def stored(page: Any, game_url: str, hand: dict[str, Any]) -> tuple[list[dict[st
     return out, data.get("scores")
 
 
-def play(browser: Any, base: str, language: str, name: str, one_by_one: bool,
-         show: bool) -> int:
+def play(browser: Any, base: str, language: str, name: str, one_by_one: bool = False,
+         show: bool = False, wait_ms: int = WAIT_MS) -> int:
+    """Enter hand ``name`` on a new game by touch in ``language``, save it, check what was
+    stored; returns the taps."""
     from playwright.sync_api import expect
     hand = HANDS[name]
     context = browser.new_context(viewport=PHONE, device_scale_factor=1, has_touch=True,
                                   is_mobile=True, locale=LOCALES[language])
-    context.set_default_timeout(WAIT_MS)
-    expect.set_options(timeout=WAIT_MS)
+    context.set_default_timeout(wait_ms)
+    context.set_default_navigation_timeout(wait_ms)
+    expect.set_options(timeout=wait_ms)
     page = context.new_page()
     try:
         game = start_game(page, base, hand)
@@ -294,16 +297,17 @@ def play(browser: Any, base: str, language: str, name: str, one_by_one: bool,
         if show:
             page.screenshot(path=f"/tmp/taps-{name}-{language}.png", full_page=True)
         scorer.save()
-        page.wait_for_url(f"{game}*", timeout=WAIT_MS)
+        page.wait_for_url(f"{game}*")
         got, scores = stored(page, game, hand)
         want = expected(hand)
         if got != want:
-            raise SystemExit(f"{name} ({language}): stored {got}, entered {want}")
+            raise AssertionError(f"{name} ({language}): stored {got}, entered {want}")
         if scores is not None:
             values = ([scores[n] for n in hand["names"]] if isinstance(scores, dict)
                       else scores)
             if values != hand["scores"]:
-                raise SystemExit(f"{name} ({language}): scored {values}, not {hand['scores']}")
+                raise AssertionError(f"{name} ({language}): scored {values}, not "
+                                     f"{hand['scores']}")
         return scorer.count
     finally:
         context.close()
@@ -327,8 +331,12 @@ def main() -> int:
             "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
         for name in args.hands.split(","):
             for language in args.languages.split(","):
-                results.setdefault(name, {})[language] = play(
-                    browser, base, language, name, args.one_by_one, args.show)
+                try:
+                    results.setdefault(name, {})[language] = play(
+                        browser, base, language, name, args.one_by_one, args.show)
+                except AssertionError as error:
+                    print(f"NOT RECORDED AS ENTERED: {error}")
+                    return 1
                 print(f"{name:8} {language}: {results[name][language]} taps", flush=True)
         browser.close()
     missed = False
