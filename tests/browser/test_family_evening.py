@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 from scorebook.extensions import db
 from scorebook.models import Player
 from scorebook.services import access, games, league
-from tests.browser.conftest import PHONE, SHOTS
+from tests.browser.conftest import PHONE, SHOTS, tick_missing
 from tests.browser.serving import serve, sqlite_app
 from tests.browser.test_offline_queue import go_offline, ready_offline, stored, table  # noqa: F401
 from tests.browser.test_scorebook_game import Taps, start_game
@@ -82,6 +82,7 @@ def test_the_winner_is_in_sight_after_the_winning_hand(page: Page, live_server: 
         tap.tool(1, "In hand")
         tap.card("king of diamonds" if number == 1 else "queen of diamonds")
         expect(page.locator("input[name=outcome][value=p0]")).to_be_checked()
+        tick_missing(page, f"Save hand {number}")  # fewer than the 7 dealt (§10)
         page.get_by_role("button", name=f"Save hand {number}").click()
         page.wait_for_url(re.compile(r"/games/\d+(#.*)?$"))
     winner = page.locator(".banner-winner .banner-title")
@@ -130,12 +131,13 @@ def test_a_hand_sent_after_offline_shows_no_stale_warnings(
         expect(page.locator("#player-0 .slot-status")).to_contain_text("could not be reached")
         tap.tool(1, "In hand")
         tap.card("king of diamonds")
+        tick_missing(page, "Save hand 1")  # fewer than the cards dealt (§10)
         page.get_by_role("button", name="Save hand 1").click()
         expect(page.locator("[data-queue-notice]")).to_contain_text("Saved on this phone")
     finally:
         page.context.set_offline(False)
     notice = page.locator("[data-queue-notice]")
-    expect(notice).to_contain_text("Hand 1 was sent: it is stored.", timeout=20_000)
+    expect(notice).to_contain_text("Hand 1 was sent: it is stored.")
     expect(page.locator("#player-0 .slot-status.ok")).to_have_count(1)
     expect(page.locator("#player-0 .slot-status.bad")).to_have_count(0)
     expect(page.locator("[data-offline-banner]")).to_be_hidden()

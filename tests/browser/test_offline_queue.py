@@ -279,7 +279,7 @@ def test_a_send_whose_hand_was_deleted_meanwhile_is_not_stored_again(
         context.set_offline(False)
         notice = page.locator("[data-queue-notice]")
         expect(notice).to_contain_text("Hand 1 had been stored, then another phone deleted "
-                                       "it: it is not stored again.", timeout=40_000)
+                                       "it: it is not stored again.")
         page.evaluate("window.scrollTo(0, 0)")
         shot(page, "offline-hand-deleted-meanwhile")
         assert len(sends) == 2 and stored(app, game_id) == []

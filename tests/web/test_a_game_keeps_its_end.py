@@ -30,9 +30,10 @@ def played_long_ago(game: Game, when: datetime) -> None:
 
 
 def ben_goes_out_with_the_queens() -> object:
-    """G1's hand 3 as it really was: Ben melded the queens and went out, Ann held a 3."""
-    return entry_from_text(G1, {"Ben": {"melds": "qs qh qd"}, "Ann": {"hand": "3c"}},
-                           "Ben", None, False, False)
+    """G1's hand 3 as it really was: Ben melded the queens and went out, Ann held a 3
+    and Cy a 4 (a player who did not go out holds cards: RULES.md out.empty-hand)."""
+    return entry_from_text(G1, {"Ben": {"melds": "qs qh qd"}, "Ann": {"hand": "3c"},
+                                "Cy": {"hand": "4d"}}, "Ben", None, False, False)
 
 
 def test_editing_an_old_game_so_another_player_wins_keeps_its_day_and_season(
@@ -44,7 +45,7 @@ def test_editing_an_old_game_so_another_player_wins_keeps_its_day_and_season(
     order = [r[1] for r in result_rows()]  # (the ratings' order of the games)
     third = g1.hands[2]
     hands.edit_hand(third, ben_goes_out_with_the_queens(), third.version)
-    assert games.totals(g1) == [42 - 3, 20 + 30, 5] and g1.winner.name == "Ben"
+    assert games.totals(g1) == [42 - 3, 20 + 30, 5 - 4] and g1.winner.name == "Ben"
     assert g1.status == FINISHED
     assert base.as_utc(g1.finished_at) == AT_THE_TABLE  # not today
     assert [r[1] for r in result_rows()] == order  # still the league's first game
@@ -66,7 +67,8 @@ def test_an_old_game_unfinished_by_an_edit_and_finished_again_keeps_its_day(
     played_long_ago(g1, AT_THE_TABLE)
     third = g1.hands[2]
     # a slip: hand 3 entered with nobody melding anything, so nobody reaches 50 ...
-    hands.edit_hand(third, entry_from_text(G1, {"Ann": {"hand": "3c"}}, "Ben", None, False,
+    hands.edit_hand(third, entry_from_text(G1, {"Ann": {"hand": "3c"}, "Ben": {"hand": "5h"},
+                                                "Cy": {"hand": "4d"}}, None, "stock", False,
                                            False), third.version)
     assert g1.status == IN_PROGRESS and g1.finished_at is None
     # ... put right: the game ended when its last hand was recorded at the table

@@ -77,7 +77,7 @@ def test_the_owners_cookie_holds_no_invite_token(app: Flask) -> None:
     assert phone.post("/join").status_code == 302
     assert phone.post(f"/games/{game_id}/hands/new", data={
         "number": "1", "players-0-melds": "7s 8s 9s", "players-1-hand": "kd",
-        "outcome": "p0"}).status_code == 302
+        "outcome": "p0", "missing_ok": ["Ann", "Ben"]}).status_code == 302
     # a new link replaces the old one, shown in its place; the old one stops
     assert owner.post(f"/leagues/{league_id}/links/scorer").status_code == 302
     again = tokens_shown(owner, league_id)

@@ -24,6 +24,7 @@ from sqlalchemy import func, select
 from scorebook.extensions import db
 from scorebook.models import League
 from tests.browser.serving import serve
+from tests.conftest import PATIENCE_S
 
 PHONES = 8
 ROUNDS = 3
@@ -58,7 +59,7 @@ class Phone:
     def post(self, path: str, form: dict[str, str]) -> tuple[int, str]:
         data = urllib.parse.urlencode(form).encode()
         try:
-            with self.opener.open(self.base + path, data=data, timeout=300) as answer:
+            with self.opener.open(self.base + path, data=data, timeout=PATIENCE_S) as answer:
                 return answer.status, answer.read().decode()
         except urllib.error.HTTPError as answer:
             return answer.code, answer.read().decode()
@@ -77,7 +78,7 @@ def at_once(phones: list[Phone], send: Callable[[Phone], tuple[int, str]]
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=600)
+        t.join(timeout=PATIENCE_S)
     assert not any(t.is_alive() for t in threads)
     return answers
 

@@ -445,7 +445,7 @@ def test_one_key_sent_at_once_by_the_api_is_one_201(race_app: Flask) -> None:
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=120)
+        t.join(timeout=PATIENCE_S)
     assert sorted(a.status_code for a in answers) == [200] * (TABS - 1) + [201]
     assert all(a.headers.get("Idempotent-Replayed") == ("true" if a.status_code == 200
                                                           else None) for a in answers)
@@ -480,7 +480,7 @@ def served(url: str, tmp_path: Path) -> Iterator[int]:
                 [str(GUNICORN), "--worker-class", "gthread", "--workers", "2", "--threads",
                  "4", "--bind", f"127.0.0.1:{port}", "app:create_app()"],
                 cwd=ROOT, env=env, stdout=out, stderr=out, start_new_session=True)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + PATIENCE_S
         while time.monotonic() < deadline and process.poll() is None:
             try:
                 with socket.create_connection(("127.0.0.1", port), timeout=1):
@@ -496,7 +496,7 @@ def served(url: str, tmp_path: Path) -> Iterator[int]:
         yield port
     finally:
         os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
+        process.wait(timeout=PATIENCE_S)
 
 
 @pytest.fixture
@@ -536,7 +536,7 @@ def test_one_key_sent_four_times_at_once_to_a_real_server(
         for t in threads:
             t.start()
         for t in threads:
-            t.join(timeout=120)
+            t.join(timeout=PATIENCE_S)
     assert sorted(status for status, _h, _b in answers) == [200] * (AT_ONCE - 1) + [201]
     for status, headers, answer in answers:
         assert headers.get("idempotent-replayed") == ("true" if status == 200 else None)
@@ -548,7 +548,7 @@ def test_one_key_sent_four_times_at_once_to_a_real_server(
 
 def http_send(port: int, method: str, path: str, body: str | None, cookie: str,
               headers: dict[str, str] | None = None, with_headers: bool = False) -> Any:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=PATIENCE_S)
     try:
         connection.request(method, path, body, {"Content-Type": "application/json",
                                                 "Cookie": f"session={cookie}",

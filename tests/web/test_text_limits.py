@@ -47,7 +47,7 @@ def owner(app: Flask) -> FlaskClient:
         "min_natural_cards": "1"}).status_code == 302
     assert client.post("/games/1/hands/new", data={
         "number": "1", "players-0-melds": "7s 8s 9s", "players-1-hand": "kd",
-        "outcome": "p0"}).status_code == 302
+        "outcome": "p0", "missing_ok": ["Ann", "Ben"]}).status_code == 302
     return client
 
 

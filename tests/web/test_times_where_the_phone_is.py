@@ -24,7 +24,7 @@ def play_a_game(client: FlaskClient) -> None:
                                     "family": "rummy-500", "target": "20", "first_dealer": "0"})
     client.post("/games/1/hands/new", data={
         "number": "1", "players-0-melds": "as ah ad", "players-1-hand": "kh",
-        "outcome": "p0"})
+        "outcome": "p0", "missing_ok": ["Ann", "Ben"]})  # (RULES.md §10: asked, ticked)
 
 
 def test_a_moment_is_a_time_element_in_utc_that_says_so(app: Flask) -> None:
