@@ -256,6 +256,11 @@ def _picker_texts() -> dict[str, object]:
         "noTable": gettext("Put a meld down first: a card can only be laid off on a meld."),
         "layoffOnto": gettext("%(card)s on %(meld)s"),
         "laidOffNote": gettext("%(card)s → %(meld)s"),
+        # fewer taps (issue 27): a run by its two ends, a set completed, the next meld
+        "runFilled": gettext("%(first)s to %(last)s: %(cards)s filled in."),
+        "completeSet": gettext("A set with %(card)s? Add:"),
+        "addCards": gettext("Add %(cards)s"),
+        "nextMeld": gettext("%(card)s does not fit meld %(meld)s: it begins meld %(n)s."),
         "target": gettext("%(name)s — %(what)s"),
         "preview": gettext("Scores of this hand"),
         "previewError": gettext("Not ready to score: %(message)s"),

@@ -377,12 +377,121 @@
       return;
     } else {
       var meld = activeMeld();
+      var said = "";
+      if (meld && !fits(meld.cards, card)) {
+        // a whole meld, and this card cannot go on it: it begins the next one
+        var k = p.melds.indexOf(meld);
+        startMeld(active.player);
+        said = f(texts.nextMeld, { card: CP.label(card), n: p.melds.length, meld: k + 1 });
+      }
+      meld = activeMeld();
       if (!meld) { startMeld(active.player); meld = activeMeld(); }
-      meld.cards.push(card);
+      var run = meld.cards.length === 1 ? runBetween(meld.cards[0], card) : null;
+      if (run) {
+        // a run by its two ends: the cards between are filled in, lowest first
+        meld.cards = [meld.cards[0]].concat(run.cards, [card]);
+        if (!run.up) { meld.cards.reverse(); }
+        said = f(texts.runFilled, { first: CP.label(meld.cards[0]),
+          last: CP.label(meld.cards[meld.cards.length - 1]),
+          cards: run.cards.map(CP.label).join(" ") });
+      } else {
+        meld.cards.push(card);
+      }
       meld.laid = false;  // tapped in: a loose bunch again
       validate(meld);
+      changed();
+      if (said) { picker.note(said); }
+      return;
     }
     changed();
+  }
+
+  // --- fewer taps: a run by its two ends, a set completed, the next meld begun ------------
+  // All of it from the cards alone (no joker in them; the referee still checks each meld).
+
+  var RANK_LIST = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  var SUIT_LIST = ["S", "H", "D", "C"];
+
+  function plain(card) { return card.indexOf("JK") !== 0; }
+  function rankOf(card) { return card.slice(0, -1); }
+  function suitLetter(card) { return card.slice(-1); }
+  // A card's place in a run, 0 (ace low) to 12 (king); aceHigh puts the ace at 13.
+  function rankAt(card, aceHigh) {
+    var r = RANK_LIST.indexOf(rankOf(card));
+    return r === 0 && aceHigh ? 13 : r;
+  }
+
+  // The meld the cards make as they stand, read without the referee: a set of one rank,
+  // or a run of one suit (ace low or high), of three cards or more; else null.
+  function plainMeld(cards) {
+    if (cards.length < 3 || !cards.every(plain)) { return null; }
+    if (cards.every(function (c) { return rankOf(c) === rankOf(cards[0]); })) {
+      return { kind: "set", rank: rankOf(cards[0]) };
+    }
+    if (!cards.every(function (c) { return suitLetter(c) === suitLetter(cards[0]); })) { return null; }
+    for (var high = 0; high < 2; high++) {
+      var at = cards.map(function (c) { return rankAt(c, high); }).sort(function (a, b) { return a - b; });
+      var ok = at.every(function (r, k) { return k === 0 || r === at[k - 1] + 1; });
+      if (ok) { return { kind: "run", suit: suitLetter(cards[0]), low: at[0], high: at[at.length - 1] }; }
+    }
+    return null;
+  }
+
+  // Can the card go on the meld being built?  Only a whole meld read without the
+  // referee says no: anything else (a joker, a loose bunch so far) takes the card.
+  function fits(cards, card) {
+    var m = plainMeld(cards);
+    if (!m || !plain(card)) { return true; }
+    if (m.kind === "set") { return rankOf(card) === m.rank; }
+    if (suitLetter(card) !== m.suit) { return false; }
+    var r = rankAt(card, 0);
+    return r === m.low - 1 || r === m.high + 1 || (r === 0 && m.high === 12);
+  }
+
+  // Free copies of a card: the decks' number, less those entered anywhere.
+  function free(card, counts) {
+    return decks - (counts[card] || 0);
+  }
+
+  // The cards between two ends of one suit (7♠ … 10♠: 8♠ 9♠, up), each free; null when
+  // they lie side by side, when a card between is used up, or when not of one suit.
+  function runBetween(first, last) {
+    if (!plain(first) || !plain(last) || suitLetter(first) !== suitLetter(last) ||
+        rankOf(first) === rankOf(last)) { return null; }
+    var best = null;
+    [0, 1].forEach(function (high) {
+      var a = rankAt(first, high);
+      var b = rankAt(last, high);
+      var gap = Math.abs(a - b);
+      if (best === null || gap < best.gap) { best = { gap: gap, a: a, b: b }; }
+    });
+    if (best.gap < 2) { return null; }
+    var counts = usedCounts();
+    var out = [];
+    var step = best.a < best.b ? 1 : -1;
+    for (var r = best.a + step; r !== best.b; r += step) {
+      var card = RANK_LIST[r % 13] + suitLetter(first);
+      if (free(card, counts) < 1) { return null; }
+      out.push(card);
+    }
+    return { cards: out, up: step > 0 };
+  }
+
+  // The ways to finish a set begun with one card: two or three of the other suits' free
+  // cards of its rank ("+ K♦ K♥"), one tap each.
+  function completions(meld) {
+    if (meld.cards.length !== 1 || !plain(meld.cards[0])) { return []; }
+    var first = meld.cards[0];
+    var counts = usedCounts();
+    var others = SUIT_LIST.filter(function (s) { return s !== suitLetter(first); })
+      .map(function (s) { return rankOf(first) + s; })
+      .filter(function (c) { return free(c, counts) >= 1; });
+    var out = [];
+    for (var a = 0; a < others.length; a++) {
+      for (var b = a + 1; b < others.length; b++) { out.push([others[a], others[b]]); }
+    }
+    if (others.length === 3) { out.push(others.slice()); }
+    return out;
   }
 
   function layOff(i, card) {
@@ -599,6 +708,28 @@
         });
       });
       slot.appendChild(cards);
+      var offers = isActive && active.mode === "meld" && active.meld === m.id ? completions(m) : [];
+      if (offers.length) {
+        var sets = node("div", "choices completions");
+        sets.appendChild(node("p", "", f(texts.completeSet, { card: CP.label(m.cards[0]) })));
+        offers.forEach(function (more) {
+          var b = node("button", "button-secondary");
+          var words = node("span", "", "+");  // one line of text: a button lays out no spaces
+          more.forEach(function (c) {  // each card in its suit's colour, as in the picker
+            words.appendChild(document.createTextNode(" "));
+            words.appendChild(node("span", "suit-" + CP.suitOf(c).toLowerCase(), CP.label(c)));
+          });
+          b.appendChild(words);
+          b.type = "button";
+          b.setAttribute("data-act", "complete");
+          b.setAttribute("data-m", m.id);
+          b.setAttribute("data-cards", more.slice().sort().join(" "));
+          b.setAttribute("aria-label", f(texts.addCards,
+            { cards: more.map(function (c) { return CP.spoken(c, texts.names); }).join(", ") }));
+          sets.appendChild(b);
+        });
+        slot.appendChild(sets);
+      }
       if (unresolved(m) && m.verdict.readings) {
         var choices = node("div", "choices");
         choices.setAttribute("data-question", m.verdict.code === "meld.ace-either-end" ? "ace-end" : "joker");
@@ -764,6 +895,15 @@
         m.meld.laid = true;
         notes[m.player] = "";
         validate(m.meld);
+      }
+    } else if (act === "complete") {
+      var into = findMeld(b.getAttribute("data-m"));
+      if (into) {
+        (b.getAttribute("data-cards") || "").split(" ").forEach(function (c) {
+          if (c) { into.meld.cards.push(c); }
+        });
+        into.meld.laid = false;
+        validate(into.meld);
       }
     } else if (act === "place" && pending) {
       var pl = pending.placements[parseInt(b.getAttribute("data-k"), 10)];
@@ -1444,6 +1584,7 @@
 
   // --- switch the page to the picker ------------------------------------------------------
   form.classList.add("js-picker");
+  form.setAttribute("data-shortcuts", "");  // runs by their ends, sets completed (benchmarks/taps.py)
   Array.prototype.forEach.call(form.querySelectorAll("[data-typed]"), function (n) { n.hidden = true; });
   Array.prototype.forEach.call(form.querySelectorAll("[data-picked]"), function (n) { n.hidden = false; });
   var typedHelp = form.querySelector("[data-typed-help]");

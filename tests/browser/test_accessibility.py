@@ -44,7 +44,8 @@ def pages(page, writer, live_server):  # type: ignore[no-untyped-def]
     page.goto(f"{live_server}/leagues")
     settings = page.get_by_role("link", name="Settings").first.get_attribute("href")
     return [
-        "/", "/games/new", game, f"{game}/hands/new", f"{game}/hands/1",
+        "/", "/games/new", game, f"{game}/hands/new", f"{game}/hands/new?points=1",
+        f"{game}/hands/1",
         f"{game}/hands/1/edit", f"{game}/hands/live", f"{game}/history",
         "/referee/", "/referee/meld?cards=7s+8s+9s", "/referee/meld?cards=9s+jk+jk",
         "/referee/layoff?table=A%3A+5h+6h+7h&card=8h", "/referee/draw",

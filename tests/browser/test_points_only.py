@@ -23,7 +23,22 @@ def test_points_only_hand_on_a_phone(page: Page, live_server: str, screenshot) -
     expect(page.locator("#points-mode")).to_be_visible()
     expect(page.locator("[data-picker-dock]")).to_have_count(0)
     page.locator("input[name=players-0-points]").fill("64")
-    page.locator("input[name=players-1-points]").fill("-9")
+    # an iPhone's numeric keypad has no minus: the sign is a button beside the digits
+    points = page.locator("input[name=players-1-points]")
+    expect(points).to_have_attribute("inputmode", "numeric")
+    sign = page.locator("#player-1 [data-points-sign]")
+    expect(sign).to_have_text("+")
+    expect(page.locator("select[name=players-1-sign]")).to_be_hidden()
+    points.fill("9")
+    sign.click()
+    expect(sign).to_have_text("\u2212")
+    expect(sign).to_have_attribute("aria-pressed", "true")
+    # a keyboard that has a minus: typed, it turns the sign over and leaves the digits
+    page.locator("input[name=players-0-points]").fill("-64")
+    expect(page.locator("input[name=players-0-points]")).to_have_value("64")
+    expect(page.locator("#player-0 [data-points-sign]")).to_have_text("\u2212")
+    page.locator("#player-0 [data-points-sign]").click()
+    expect(page.locator("#player-0 [data-points-sign]")).to_have_text("+")
     screenshot("scorebook-points-only-record")
     # no width wasted: the form fits the phone without scrolling sideways
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -37,6 +52,7 @@ def test_points_only_hand_on_a_phone(page: Page, live_server: str, screenshot) -
     row = page.locator("#hand-1")
     expect(row).to_contain_text("points only")
     expect(row).to_contain_text("64")
+    expect(row).to_contain_text("\u22129")  # the minus of its sign button
     page.goto(f"{game}/hands/1")
     expect(page.locator("h1")).to_contain_text("points only")
     screenshot("scorebook-points-only-hand")

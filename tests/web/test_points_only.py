@@ -234,7 +234,9 @@ def test_a_card_hand_edited_into_points_on_the_form(app: Flask, client: FlaskCli
                                                     game_id: int) -> None:
     made = api(client, "POST", f"/{game_id}/hands", CARDS, 201)["hand"]
     page = client.get(f"/games/{game_id}/hands/1/edit?points=1").get_data(as_text=True)
-    assert 'value="24"' in page and 'value="-10"' in page  # its scores, to adjust
+    # its scores, to adjust: Ben's −10 as 10 with the sign apart (a phone's keypad)
+    assert 'value="24"' in page and 'value="10"' in page and 'value="-10"' not in page
+    assert '<option selected value="-">' in page
     saved = client.post(f"/games/{game_id}/hands/1/edit", data={
         "points_only": "1", "version": str(made["version"]), "hand_id": str(made["id"]),
         "outcome": "p0", "players-0-points": "30", "players-1-points": "-10"})
@@ -243,6 +245,29 @@ def test_a_card_hand_edited_into_points_on_the_form(app: Flask, client: FlaskCli
         hand = db.session.get(Hand, made["id"])
         assert hand is not None and hand.points_only and not hand.melds
         verified(app, game_id)
+
+
+def test_the_sign_is_chosen_apart_from_the_digits(app: Flask, client: FlaskClient,
+                                                  game_id: int) -> None:
+    """An iPhone's numeric keypad has no minus: each points field has a sign beside it
+    (a select without JavaScript), and "−" with 12 typed is −12; a minus typed in the
+    field counts too, never twice."""
+    page = client.get(f"/games/{game_id}/hands/new?points=1").get_data(as_text=True)
+    assert 'name="players-1-sign"' in page and 'inputmode="numeric"' in page
+    assert 'type="number"' not in page  # a number field on iOS would take no "-" at all
+    saved = client.post(f"/games/{game_id}/hands/new", data={
+        "points_only": "1", "number": "1", "outcome": "p0",
+        "players-0-sign": "+", "players-0-points": "40",
+        "players-1-sign": "-", "players-1-points": "12"})
+    assert saved.status_code == 302
+    saved = client.post(f"/games/{game_id}/hands/new", data={
+        "points_only": "1", "number": "2", "outcome": "p0",
+        "players-0-sign": "+", "players-0-points": "5",
+        "players-1-sign": "-", "players-1-points": "-3"})
+    assert saved.status_code == 302
+    with app.app_context():
+        game = verified(app, game_id)
+        assert [sorted(s.score for s in h.scores) for h in game.hands] == [[-12, 40], [-3, 5]]
 
 
 def test_the_form_checks_points_against_the_rules(client: FlaskClient, game_id: int) -> None:

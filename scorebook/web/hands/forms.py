@@ -9,7 +9,15 @@ from typing import Any
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, Form, HiddenField, RadioField, StringField, TextAreaField
+from wtforms import (
+    BooleanField,
+    Form,
+    HiddenField,
+    RadioField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.fields.choices import SelectChoice
 
 from scorebook.models import DRAW, STOCK_OUT
@@ -25,6 +33,20 @@ class PlayerCardsForm(Form):
     hand = StringField(_l("Cards left in hand"))
     #: A hand given as points only: the player's points for it.
     points = StringField(_l("Points"))
+    #: Its sign: "-" makes the typed points negative. A phone's numeric keypad (iOS's has
+    #: no minus key) types only digits, so the sign is chosen here, with or without
+    #: JavaScript; a minus typed in the points counts too.
+    sign = SelectField(_l("Sign"), choices=choices(("+", "+"), ("-", "\u2212")), default="+",
+                       validate_choice=False)
+
+
+def signed_points(points: str | None, sign: str | None) -> str:
+    """The points as typed, made negative when the sign says minus (and they carry no
+    sign of their own)."""
+    text = (points or "").strip()
+    if sign == "-" and text and text[0] not in "-\u2212+":
+        return "-" + text
+    return text
 
 
 class HandForm(FlaskForm):

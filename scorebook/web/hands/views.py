@@ -104,6 +104,7 @@ from scorebook.web.hands.forms import (
     PlayerCardsForm,
     StrandedForm,
     outcome_choices,
+    signed_points,
 )
 
 bp = Blueprint("hands", __name__)
@@ -216,7 +217,7 @@ def read_entry(form: HandForm, game: Game) -> Entry:
     raw = (form.hand_json.data or "").strip()
     if form.points_only.data == "1":  # each player's points, typed: no cards at all
         ending, went_out = outcome if outcome else (None, None)
-        points = {name: sub.points.data or ""
+        points = {name: signed_points(sub.points.data, sub.sign.data)
                   for name, sub in zip(names, player_forms(form, game))}
         return entry_from_points(names, points, went_out, ending, bool(form.going_rummy.data),
                                  basic)
@@ -297,7 +298,9 @@ def hand_form(game: Game, hand: Hand | None = None) -> HandForm:
     if hand is not None and not form.is_submitted():
         scores = {s.player_id: s.score for s in hand.scores}
         for name, sub in zip(names, seats):  # a card hand turned into points starts at its
-            sub.points.data = str(scores.get(ids_of(game)[name], 0))  # scores
+            score = scores.get(ids_of(game)[name], 0)  # scores, the sign apart
+            sub.points.data = str(abs(score))
+            sub.sign.data = "-" if score < 0 else "+"
         players = stored_players(hand, names, ids_of(game))
         went_out = next((n for n, i in ids_of(game).items() if i == hand.went_out_id), None)
         # for the picker's script only: a page without JavaScript submits its typed
