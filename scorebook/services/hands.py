@@ -743,6 +743,9 @@ def delete_hand(hand: Hand, version: int | None, hand_id: int | None = None) -> 
     number, the_id = hand.number, hand.id
     held = snapshot(hand)
     rows = _rows(hand)
+    # the sends that stored or changed it: an undo gives them their hand back
+    rows["keys"] = list(db.session.scalars(select(SendKey.id).where(
+        SendKey.hand_id == the_id)))
     later = list(db.session.scalars(select(Hand).where(
         Hand.game_id == game.id, Hand.number > number).order_by(Hand.number)))
     with _guard(the_id, number):
@@ -1224,6 +1227,10 @@ def _undo_delete(game: Game, step: UndoStep) -> Hand:
         db.session.add(hand)
         _put_rows(hand, rows)
         db.session.flush()
+        if rows.get("keys"):  # a send tried again finds its hand, not "deleted since"
+            db.session.execute(update(SendKey).where(SendKey.id.in_(rows["keys"]))
+                               .values(hand_id=hand.id)
+                               .execution_options(synchronize_session=False))
         recompute(game)
         history.log(game, history.UNDONE, "", number,
                     _undone(step, {"held": snapshot(hand)}))

@@ -347,3 +347,35 @@ def test_the_offer_and_the_refusal_speak_the_tables_language(
                           headers={"Accept-Language": lang})
     assert refused.status_code == 409
     assert refusal in refused.get_json()["error"]["message"]
+
+
+def test_a_send_tried_again_after_the_undo_of_a_delete_finds_its_hand(
+        app: Flask, client: FlaskClient, game_id: int) -> None:
+    """The keys of the sends (Idempotency-Key) follow the hand: after a delete is undone,
+    the send that stored the hand, tried again, is answered with it (not "deleted
+    since"); after the save itself is undone, it is told the hand is gone (410) and it
+    is not stored again."""
+    key = {"Idempotency-Key": "undo-test-key-1"}
+    first = client.post(f"/api/v1/games/{game_id}/hands", json=hand_body(["KD"], 1),
+                        headers=key)
+    assert first.status_code == 201
+    made = first.get_json()["hand"]
+    client.delete(f"/api/v1/games/{game_id}/hands/1",
+                  json={"id": made["id"], "version": made["version"]})
+    step = offer(client, game_id)
+    assert step is not None and step["kind"] == "hand-deleted"
+    undo_api(client, game_id, step["id"])
+    again = client.post(f"/api/v1/games/{game_id}/hands", json=hand_body(["KD"], 1),
+                        headers=key)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json()["hand"]["id"] == made["id"]
+    other = {"Idempotency-Key": "undo-test-key-2"}
+    assert client.post(f"/api/v1/games/{game_id}/hands", json=hand_body(["QD"], 2),
+                       headers=other).status_code == 201
+    step = offer(client, game_id)
+    assert step is not None and step["kind"] == "hand-recorded" and step["number"] == 2
+    undo_api(client, game_id, step["id"])
+    gone = client.post(f"/api/v1/games/{game_id}/hands", json=hand_body(["QD"], 2),
+                       headers=other)
+    assert gone.status_code == 410
+    assert [c for _n, _i, c in stranded(app, game_id)] == [["KD"]]

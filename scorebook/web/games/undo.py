@@ -62,4 +62,4 @@ def undo_offer(game: Game) -> Offer | None:
     if step is None:
         return None
     change = db.session.get(Change, int(step.state.get("change", 0)))
-    return Offer(step, offer_text(step, change), undo.until(step))
+    return Offer(step, offer_text(step, change), undo.until(step).replace(microsecond=0))
