@@ -10,6 +10,7 @@ waits.
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import timedelta
 from typing import Any
@@ -18,10 +19,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from referee import make_rules
 from scorebook.extensions import db
 from scorebook.models import Change, Game, Hand, UndoStep, utcnow
-from scorebook.services import undo
+from scorebook.services import games, undo
 from scorebook.services.hands import verify
+from tests.web.test_concurrency import all_at_once, phones
 from tests.web.test_i18n import ensure_compiled
 
 JSON = {"Accept": "application/json"}
@@ -379,3 +382,68 @@ def test_a_send_tried_again_after_the_undo_of_a_delete_finds_its_hand(
                        headers=other)
     assert gone.status_code == 410
     assert [c for _n, _i, c in stranded(app, game_id)] == [["KD"]]
+
+
+# --- at the same moment (threads, each with its own connection: the database decides) ------
+
+
+@pytest.fixture
+def race_app(make_app: Any, tmp_path: Any) -> Flask:
+    if os.environ.get("TEST_DATABASE_URL"):
+        return make_app(SQLALCHEMY_ENGINE_OPTIONS={"pool_size": RACE_PHONES + 2})  # type: ignore[no-any-return]
+    return make_app(  # type: ignore[no-any-return]
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'undo-race.sqlite3'}",
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_size": RACE_PHONES + 2})
+
+
+RACE_PHONES = 10
+
+
+def race_game(app: Flask) -> int:
+    with app.test_request_context():
+        game = games.create_game(games.default_league(), ["Ann", "Ben"], 0,
+                                 make_rules("rummy-500"))
+        return game.id
+
+
+def test_phones_undoing_at_the_same_moment_undo_once(race_app: Flask) -> None:
+    game_id = race_game(race_app)
+    clients = phones(race_app, game_id)[:RACE_PHONES]
+    record(clients[0], game_id, hand_body(["KD"], 1))
+    step = offer(clients[0], game_id)
+    assert step is not None
+    answers = all_at_once(clients, lambda client, i: client.post(
+        f"/api/v1/games/{game_id}/undo/{step['id']}"))
+    statuses = sorted(a.status_code for a in answers)
+    assert statuses == [200] + [409] * (RACE_PHONES - 1), statuses
+    assert stranded(race_app, game_id) == []
+    assert [c.action for c in history(race_app, game_id)].count("undone") == 1
+
+
+def test_an_undo_and_the_next_hand_at_the_same_moment_never_both_land(
+        race_app: Flask) -> None:
+    """One phone undoes hand 1 while another saves hand 2: either the undo lands and hand
+    2 is refused (there is no hand 1 any more), or hand 2 lands and the undo is refused
+    (409, naming it) — never a game with a hand 2 and no hand 1."""
+    for _round in range(3):
+        game_id = race_game(race_app)
+        clients = phones(race_app, game_id)[:2]
+        record(clients[0], game_id, hand_body(["KD"], 1))
+        step = offer(clients[0], game_id)
+        assert step is not None
+
+        urls = (f"/api/v1/games/{game_id}/undo/{step['id']}",
+                f"/api/v1/games/{game_id}/hands")
+
+        def send(client: FlaskClient, i: int, urls: tuple[str, str] = urls) -> Any:
+            if i == 0:
+                return client.post(urls[0])
+            return client.post(urls[1], json=hand_body(["QD"], 2))
+
+        undone, saved = all_at_once(clients, send)
+        numbers = [n for n, _i, _c in stranded(race_app, game_id)]
+        if undone.status_code == 200:
+            assert saved.status_code in (400, 409) and numbers == []
+        else:
+            assert undone.status_code == 409 and saved.status_code == 201
+            assert numbers == [1, 2]
