@@ -1173,9 +1173,7 @@ def undo_step(step: UndoStep, now: Any = None) -> Hand | None:
     with _guard(hand.id, number):
         _put_rows(hand, state["before"])
         hand.version = hand.version + 1
-        if not hand.complete:
-            game.revision = (game.revision or 0) + 1  # (live again: recompute skips it)
-        recompute(game)
+        recompute(game)  # (the game's revision too: a hand live again shows on the board)
         db.session.flush()
         history.log(game, history.UNDONE, "", number,
                     _undone(step, {"before": before, "after": snapshot(hand)}))

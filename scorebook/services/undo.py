@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app, has_app_context
-from sqlalchemy import select
+from sqlalchemy import delete, func, select
 
 from scorebook.extensions import db
 from scorebook.models import Change, UndoStep, utcnow
@@ -44,6 +44,10 @@ TABLE_KINDS = (HAND_RECORDED, HAND_EDITED, HAND_DELETED, HAND_FINISHED, LIVE_MOV
 #: How long a step at the table is offered, unless ``UNDO_MINUTES`` says otherwise.
 UNDO_MINUTES = 10
 
+#: How long a step at the table is kept past its window: a phone that still shows it is
+#: told what changed since (409), not that there is no such step.
+KEPT = timedelta(days=1)
+
 #: The time now (UTC). Tests replace it to be later than the window.
 clock: Callable[[], datetime] = utcnow
 
@@ -59,8 +63,16 @@ def window() -> timedelta:
 def record(league_id: int, kind: str, params: Mapping[str, Any],
            state: Mapping[str, Any], game_id: int | None = None) -> UndoStep:
     """Add a step to the current transaction, written by the request's phone (at the
-    table of ``game_id``, if given)."""
+    table of ``game_id``, if given: the game's steps older than a day past the window
+    go, as only the newest can still be undone and the history keeps what each did)."""
     device, player, key = history.who(league_id)
+    if game_id is not None:
+        # (never the table's newest row: SQLite would give its id to the next step, and a
+        # page still holding that id would undo another change)
+        newest = select(func.max(UndoStep.id)).scalar_subquery()
+        db.session.execute(delete(UndoStep).where(
+            UndoStep.game_id == game_id, UndoStep.created_at < clock() - window() - KEPT,
+            UndoStep.id < newest).execution_options(synchronize_session=False))
     step = UndoStep(league_id=league_id, game_id=game_id, kind=kind, params=dict(params),
                     state=dict(state), device=device, player=player, session_key=key,
                     created_at=clock())

@@ -447,3 +447,22 @@ def test_an_undo_and_the_next_hand_at_the_same_moment_never_both_land(
         else:
             assert undone.status_code == 409 and saved.status_code == 201
             assert numbers == [1, 2]
+
+
+def test_a_games_old_steps_are_dropped_the_history_keeps_what_they_did(
+        app: Flask, client: FlaskClient, game_id: int,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    record(client, game_id, hand_body(["KD"], 1))
+    step = offer(client, game_id)
+    assert step is not None
+    undo_api(client, game_id, step["id"])
+    later = utcnow() + undo.window() + undo.KEPT + timedelta(minutes=1)
+    monkeypatch.setattr(undo, "clock", lambda: later)
+    record(client, game_id, hand_body(["QD"], 1))
+    record(client, game_id, hand_body(["JD"], 2))
+    with app.app_context():
+        kept = list(db.session.scalars(db.select(UndoStep.id).where(
+            UndoStep.game_id == game_id).order_by(UndoStep.id)))
+    assert step["id"] not in kept and len(kept) == 2  # (the ids are never given again)
+    assert min(kept) > step["id"]
+    assert "undone by" in text(client.get(f"/games/{game_id}/history"))
