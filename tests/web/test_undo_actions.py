@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 
 from referee import make_rules
 from scorebook.extensions import db
-from scorebook.models import Change, Game, Hand, UndoStep, utcnow
+from scorebook.models import Change, Game, GameResult, Hand, UndoStep, utcnow
 from scorebook.services import games, undo
 from scorebook.services.hands import verify
 from tests.web.test_concurrency import all_at_once, phones
@@ -238,6 +238,7 @@ def test_undoing_the_winning_hand_puts_the_game_back_in_play(
     record(client, game_id, points(250, 0, 2))
     game = client.get(f"/api/v1/games/{game_id}").get_json()
     assert game["status"] == "finished" and game["winner"] == "Ann"
+    assert results(app, game_id) == 2  # each player's result and rating after the game
     step = offer(client, game_id)
     assert step is not None
     response = client.post(f"/games/{game_id}/undo/{step['id']}")
@@ -245,6 +246,15 @@ def test_undoing_the_winning_hand_puts_the_game_back_in_play(
     game = client.get(f"/api/v1/games/{game_id}").get_json()
     assert game["status"] == "in-progress" and game["winner"] is None
     assert game["totals"] == [300, 10]
+    assert results(app, game_id) == 0  # no longer rated
+    page = text(client.get(f"/games/{game_id}", follow_redirects=True))
+    assert "Game 1 is in play again" in page and "Undone: hand 2 is no longer in the game." in page
+
+
+def results(app: Flask, game_id: int) -> int:
+    with app.app_context():
+        return db.session.scalar(db.select(db.func.count(GameResult.id)).where(
+            GameResult.game_id == game_id)) or 0
 
 
 # --- refused: another phone acted, the time ran out ----------------------------------------
