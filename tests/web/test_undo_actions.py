@@ -178,6 +178,19 @@ def test_a_deleted_hand_comes_back_with_its_cards_at_its_number(
     assert "Undone: Hand deleted" in page
 
 
+def test_the_pages_undo_answers_a_script_in_json(client: FlaskClient, game_id: int) -> None:
+    record(client, game_id, hand_body(["KD"], 1))
+    step = offer(client, game_id)
+    assert step is not None
+    done = client.post(f"/games/{game_id}/undo/{step['id']}", headers=JSON)
+    assert done.status_code == 200
+    assert done.get_json() == {"ok": True, "game_url": f"/games/{game_id}",
+                               "message": "Undone: hand 1 is no longer in the game."}
+    again = client.post(f"/games/{game_id}/undo/{step['id']}", headers=JSON)
+    assert again.status_code == 409 and again.get_json()["code"] == "undone-already"
+    assert client.post(f"/games/{game_id}/undo/{step['id'] + 1000}").status_code == 404
+
+
 def test_a_live_move_is_taken_back_from_the_scoreboard_of_another_phone(
         app: Flask, client: FlaskClient, phone_b: FlaskClient, game_id: int) -> None:
     board = f"/games/{game_id}"
