@@ -23,6 +23,11 @@ from two phones are applied one after the other, each checked against the table
 as the other left it.  A move is refused only when it really conflicts: a card
 already used up, a lay-off on a meld that is gone or that no longer takes it, or a
 hand that has finished.
+
+Each change a family makes at the table (a hand recorded, edited, deleted or finished
+live, a live move) also keeps what undoing it needs, as the game's newest undo step
+(:mod:`scorebook.services.undo`); :func:`undo_step` undoes it as a new change, with new
+versions, and only while nothing else changed in the game since.
 """
 
 from __future__ import annotations
