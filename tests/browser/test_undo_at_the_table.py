@@ -44,3 +44,27 @@ def test_a_hand_saved_on_one_phone_is_undone_with_one_tap_on_another(
         button.click()
     expect(writer.locator("body")).to_contain_text("Undone: hand 1 is no longer in the game.")
     expect(writer.locator("#hand-1")).to_have_count(0)
+
+
+def test_a_live_move_is_undone_from_the_other_phones_live_page(
+        page, writer, live_server):  # type: ignore[no-untyped-def]
+    game_url = start_game(writer, live_server)
+    share(writer, page, live_server, role="scorer")
+    writer.goto(f"{game_url}/hands/live")
+    with writer.expect_navigation():
+        writer.get_by_role("button", name="Start hand 1 live").click()
+    page.goto(f"{game_url}/hands/live")
+    page.wait_for_selector("[data-live-status][data-state=live]")
+    expect(page.locator("#undo-offer .banner-undo")).to_have_count(0)
+
+    writer.check("input[name=meld-player][value=p0]")  # the phone without JavaScript melds
+    writer.fill("[name=meld-cards]", "7s 8s 9s")
+    with writer.expect_navigation():
+        writer.get_by_role("button", name="Put it down").click()
+    offer = page.locator("#undo-offer .banner-undo")  # followed by the other phone's page
+    expect(offer).to_contain_text("Meld put down in hand 1")
+    with page.expect_navigation():
+        offer.get_by_role("button", name="Undo").click()
+    expect(page.locator("body")).to_contain_text("Undone: the move was taken back.")
+    expect(page.locator("body")).to_contain_text("Nothing has been melded yet.")
+    expect(page.locator("#undo-offer .banner-undo")).to_have_count(0)
