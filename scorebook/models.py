@@ -562,17 +562,22 @@ class SharedResult(Model):
 
 class UndoStep(Model):
     """Something done in a league that can be undone: ``kind`` says what
-    (``players-merged``), ``params`` what the pages show of it (names, counts), ``state``
+    (``players-merged``; at a game's table ``hand-recorded`` and the others of
+    :mod:`scorebook.services.undo`), ``params`` what the pages show of it (names, counts), ``state``
     what undoing it needs (for a merge: the player that left and the games that moved,
     :func:`scorebook.services.league.undo_merge`).  Who did it and when, as the history
     names a phone; ``undone_at`` (and who) once it was undone: the step stays, as a
     record of both."""
 
     __tablename__ = "undo_step"
-    __table_args__ = (Index("ix_undo_step_league_created", "league_id", "created_at"),)
+    __table_args__ = (Index("ix_undo_step_league_created", "league_id", "created_at"),
+                      Index("ix_undo_step_game", "game_id", "id"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"))
+    #: The game a step at the table changed (a hand saved, edited or deleted, a live
+    #: move: :mod:`scorebook.services.undo`); None for a step of the whole league.
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     kind: Mapped[str] = mapped_column(String(30))
     params: Mapped[dict[str, Any]] = mapped_column(JSON)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)

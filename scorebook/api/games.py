@@ -19,9 +19,11 @@ from flask import Blueprint, Response, jsonify, request
 from scorebook.api.schemas import hand_refused
 from scorebook.errors import error_response
 from scorebook.extensions import db
-from scorebook.models import Game, Hand
+from scorebook.models import Game, Hand, UndoStep
 from scorebook.plain_text import db_int
+from scorebook.presenters.changes import device_name
 from scorebook.presenters.sentences import say, say_all
+from scorebook.services import undo
 from scorebook.services.entry import (
     HandError,
     as_is,
@@ -41,8 +43,10 @@ from scorebook.services.hands import (
     record_sent,
     send_key,
     sent_before,
+    undo_step,
 )
 from scorebook.services.payloads import PayloadError, check_budget, parse_json
+from scorebook.services.seasons import as_utc
 
 bp = Blueprint("games_api", __name__)
 
@@ -296,6 +300,36 @@ def update_hand(game_id: int, number: int) -> Response:
         return _hand_error(error)
     game = game_or_404(game_id)
     return jsonify({"hand": hand_json(game, hand), "game": game_json(game)})
+
+
+def step_json(step: UndoStep) -> dict[str, Any]:
+    return {"id": step.id, "kind": step.kind, "number": step.params.get("number"),
+            "action": step.params.get("action", ""), "by": device_name(step),
+            "at": as_utc(step.created_at).isoformat(), "until": undo.until(step).isoformat(),
+            "undone": step.undone_at is not None}
+
+
+@bp.get("/<int:game_id>/undo")
+def read_undo(game_id: int) -> Response:
+    game = game_or_404(game_id)
+    step = undo.offered(game.id)
+    return jsonify({"undo": step_json(step) if step is not None else None})
+
+
+@bp.post("/<int:game_id>/undo/<int:step_id>")
+def undo_change(game_id: int, step_id: int) -> Response:
+    game = game_or_404(game_id)
+    step = undo.game_step(game.id, step_id)
+    if step is None:
+        raise _NotFound()
+    try:
+        undo_step(step)
+    except HandError as error:
+        db.session.rollback()
+        return _hand_error(error)
+    step = undo.game_step(game_id, step_id)
+    assert step is not None
+    return jsonify({"undone": step_json(step), "game": game_json(game_or_404(game_id))})
 
 
 @bp.delete("/<int:game_id>/hands/<int:number>")

@@ -38,6 +38,11 @@ from scorebook.api.schemas import (
     StoredHand,
     TooLarge,
     TooManyRequests,
+    UndoDone,
+    UndoExpired,
+    UndoOffer,
+    UndoPath,
+    UndoRefused,
     VersionMissing,
     WriteHeaders,
 )
@@ -187,6 +192,21 @@ ROUTES: list[Route] = [
           parameters=(HandPath, ReadQuery),
           description="version and id as query parameters, or as a JSON body "
                       "{\"version\": …, \"id\": …}; without a version, 428"),
+    Route("get", "/games/{game_id}/undo",
+          "The game's newest change, if it can still be undone (for UNDO_MINUTES, 10 by "
+          "default, and while nothing changed in the game after it)",
+          {200: Answer("The change on offer, or null", UndoOffer), 404: NOT_FOUND},
+          parameters=(GamePath,)),
+    Route("post", "/games/{game_id}/undo/{step_id}",
+          "Undo a change at the table as a new change: a saved hand removed, an edit or "
+          "a live hand's finish given back, a deleted hand back with its cards, a live "
+          "move taken back; every hand it touches takes a new version",
+          {200: Answer("The change undone, and the game after", UndoDone),
+           403: FORBIDDEN, 404: NOT_FOUND,
+           409: Answer("Nothing was undone: the game changed after it (the message says "
+                       "what, and on which phone), or it was undone already", UndoRefused),
+           410: Answer("Too late: its time ran out (code undo-expired)", UndoExpired)},
+          parameters=(UndoPath,)),
     Route("get", "/leagues/{league_id}/standings",
           "A league's standings, all time or one season, placed as its standings page "
           "places them (equal records share a place)",

@@ -734,6 +734,36 @@ class GameAfter(Answer):
     game: GameAnswer
 
 
+#: What can be undone at a game's table (scorebook.services.undo.TABLE_KINDS).
+UNDO_KINDS = ["hand-recorded", "hand-edited", "hand-deleted", "hand-finished", "live-move"]
+
+
+class UndoStepAnswer(Answer):
+    """A change at the table that can be undone (or was)."""
+
+    id: int = Field(description="the step's id: POST /games/{game_id}/undo/{id} undoes it")
+    kind: str = Field(json_schema_extra={"enum": UNDO_KINDS})
+    number: int | None = Field(description="the hand it changed (its number then)")
+    action: str = Field(description="the history entry it logged (recorded, edited, …)")
+    by: str = Field(description="the phone that made the change, as the history names it")
+    at: str = Field(description="when it was made (ISO 8601, UTC)")
+    until: str = Field(description="until when it can be undone (ISO 8601, UTC)")
+    undone: bool
+
+
+class UndoOffer(Answer):
+    """The game's newest change, if a scorer may still undo it (else null)."""
+
+    undo: UndoStepAnswer | None
+
+
+class UndoDone(Answer):
+    """A change undone: the step, and the game after."""
+
+    undone: UndoStepAnswer
+    game: GameAnswer
+
+
 class StandingRow(Answer):
     """A player's line of the standings, in the standings' order."""
 
@@ -837,6 +867,32 @@ class GoneDetail(HandErrorDetail):
     code: str = Field(json_schema_extra={"enum": ["hand-deleted-since"]})
 
 
+#: Why an undo was not made (409): the game changed since, or it was undone already.
+UNDO_REFUSED_CODES = ["undo-overtaken", "undone-already", "hand-changed", "move-changed",
+                      "hand-finished", "hand-cancelled", "game-closed"]
+
+
+class UndoRefusedDetail(HandErrorDetail):
+    code: str = Field(json_schema_extra={"enum": UNDO_REFUSED_CODES})
+
+
+class UndoRefused(Error):
+    """Nothing was undone: the game changed since (message: what, and on which phone),
+    or another phone undid it first. An undo never overwrites a newer change."""
+
+    error: UndoRefusedDetail
+
+
+class UndoExpiredDetail(HandErrorDetail):
+    code: str = Field(json_schema_extra={"enum": ["undo-expired"]})
+
+
+class UndoExpired(Error):
+    """The change can no longer be undone: its time (UNDO_MINUTES) ran out."""
+
+    error: UndoExpiredDetail
+
+
 class Gone(Error):
     """The hand a write with this Idempotency-Key stored (or changed) was deleted since,
     on another phone: nothing is stored again. To store it after all, send it with a new
@@ -874,6 +930,10 @@ class GamePath(Parameters):
 
 class HandPath(GamePath):
     number: int = Field(ge=0, le=MAX_ID, description="the hand's number in the game")
+
+
+class UndoPath(GamePath):
+    step_id: int = Field(ge=0, le=MAX_ID, description="the step's id (GET …/undo)")
 
 
 class LeaguePath(Parameters):

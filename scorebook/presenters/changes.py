@@ -31,6 +31,48 @@ _NEGATIVE = re.compile(r"(?<= )-(?=\d)")
 _SCORE = re.compile(r"(?P<name>.+?) (?P<score>[+-]\d+|0)(?:, |$)")
 
 
+def action_name(action: str) -> str:
+    """What a history entry's change did, as its title says it ("Hand recorded")."""
+    names = {
+        history.RECORDED: gettext("Hand recorded"), history.EDITED: gettext("Hand edited"),
+        history.DELETED: gettext("Hand deleted"),
+        history.LIVE_STARTED: gettext("Live hand started"),
+        history.LIVE_MELD: gettext("Meld put down"),
+        history.LIVE_LAYOFF: gettext("Card laid off"), history.LIVE_UNDO: gettext("Taken back"),
+        history.LIVE_FINISHED: gettext("Live hand finished"),
+        history.LIVE_CANCELLED: gettext("Live hand cancelled"),
+        history.GAME_STARTED: gettext("Game started"),
+        history.GAME_ABANDONED: gettext("Game abandoned"),
+        history.GAME_REMATCH: gettext("Played again"),
+        history.RESULT_SHARED: gettext("Result shared by link"),
+        history.SHARE_STOPPED: gettext("Link to the result stopped"),
+        history.PLAYERS_MERGED: gettext("Players merged"),
+        history.MERGE_UNDONE: gettext("Merge undone"),
+        history.UNDONE: gettext("Undone"),
+    }
+    return names.get(action, action)
+
+
+def change_title(change: Change) -> str:
+    """A history entry's title: what it did (an undo: what it undid)."""
+    details = change.details if isinstance(change.details, dict) else {}
+    if change.action == history.UNDONE and isinstance(details.get("action"), str):
+        return gettext("Undone: %(what)s", what=action_name(details["action"]))
+    return action_name(change.action)
+
+
+def undone_changes(changes: Sequence[Change]) -> dict[int, Change]:
+    """Of these entries, those an undo among them took back: the undone entry's id ->
+    the entry that undid it (the history says "undone by …" at the first)."""
+    out: dict[int, Change] = {}
+    for change in changes:
+        details = change.details if isinstance(change.details, dict) else {}
+        undid = details.get("undid")
+        if isinstance(undid, int):
+            out[undid] = change
+    return out
+
+
 def _onto(card: str, label: str) -> Markup:
     return card_html(card) + Markup(ARROW) + escape(meld_name(label))
 
@@ -198,6 +240,10 @@ def change_details(change: Change) -> list[Markup]:
             return edit_lines(details["before"], details["after"])
         if change.action in (history.DELETED, history.LIVE_CANCELLED) and details.get("held"):
             return held_lines(details["held"])
+        if change.action == history.UNDONE and details.get("before") and details.get("after"):
+            return edit_lines(details["before"], details["after"])
+        if change.action == history.UNDONE and details.get("held"):
+            return held_lines(details["held"])
     except (KeyError, TypeError, ValueError, AttributeError):
         return []  # details written by some other version: the summary still stands
     return []
@@ -228,3 +274,5 @@ def register_change_helpers(bp: Blueprint) -> None:
     bp.add_app_template_filter(change_details, "change_details")
     bp.add_app_template_filter(device_name, "device_name")
     bp.add_app_template_filter(undone_by, "undone_by")
+    bp.add_app_template_filter(change_title, "change_title")
+    bp.add_app_template_global(undone_changes, "undone_changes")

@@ -23,6 +23,11 @@ from two phones are applied one after the other, each checked against the table
 as the other left it.  A move is refused only when it really conflicts: a card
 already used up, a lay-off on a meld that is gone or that no longer takes it, or a
 hand that has finished.
+
+Each change a family makes at the table (a hand recorded, edited, deleted or finished
+live, a live move) also keeps what undoing it needs, as the game's newest undo step
+(:mod:`scorebook.services.undo`); :func:`undo_step` undoes it as a new change, with new
+versions, and only while nothing else changed in the game since.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, delete, select, update
@@ -69,18 +74,20 @@ from scorebook.extensions import db
 from scorebook.models import (
     MELD_LABEL_LENGTH,
     WENT_OUT,
+    Change,
     Game,
     Hand,
     Meld,
     MeldCard,
     SendKey,
     StrandedCard,
+    UndoStep,
     utcnow,
 )
 from scorebook.models import (
     HandScore as StoredScore,
 )
-from scorebook.services import history
+from scorebook.services import history, undo
 from scorebook.services.entry import (
     Entry,
     HandError,
@@ -639,9 +646,11 @@ def _record(game: Game, entry: Entry, number: int | None, key: str | None) -> Ha
         with transaction():
             _store(hand, game, players, result, missing)
             recompute(game)
-            history.log(game, history.RECORDED, summary(players, result), hand.number,
-                        _recorded_details(game, players, entry, missing))
+            change = history.log(game, history.RECORDED, summary(players, result),
+                                 hand.number, _recorded_details(game, players, entry, missing))
             _keep_key(hand, key, RECORD)
+            _undoable(game, undo.HAND_RECORDED, change, {"hand": hand.id,
+                                                         "version": hand.version})
     except (StaleDataError, IntegrityError):  # the game changed under us: nothing stored
         stored_id = db.session.scalar(select(Hand.id).where(
             Hand.game_id == game_id, Hand.number == expected))
@@ -702,6 +711,8 @@ def _store_complete(hand: Hand, game: Game, entry: Entry, action: str,
     the hand before and after it when ``details`` holds the hand before."""
     players, result, missing = check_entry(game, entry)
     hand_id, number = hand.id, hand.number
+    was = _rows(hand)  # what undoing this puts back (scorebook.services.undo)
+    kind = undo.HAND_EDITED if hand.complete else undo.HAND_FINISHED
     with _guard(hand_id, number):
         _set_outcome(hand, game, entry)
         _store(hand, game, players, result, missing)
@@ -713,7 +724,9 @@ def _store_complete(hand: Hand, game: Game, entry: Entry, action: str,
         if details is not None:
             db.session.flush()
             extra = {**details, "after": snapshot(hand)}
-        history.log(game, action, summary(players, result), number, extra)
+        change = history.log(game, action, summary(players, result), number, extra)
+        _undoable(game, kind, change, {"hand": hand_id, "version": hand.version,
+                                       "before": was})
     return hand
 
 
@@ -734,6 +747,10 @@ def delete_hand(hand: Hand, version: int | None, hand_id: int | None = None) -> 
     check_stale(game, hand.number, hand, hand_id, version)
     number, the_id = hand.number, hand.id
     held = snapshot(hand)
+    rows = _rows(hand)
+    # the sends that stored or changed it: an undo gives them their hand back
+    rows["keys"] = list(db.session.scalars(select(SendKey.id).where(
+        SendKey.hand_id == the_id)))
     later = list(db.session.scalars(select(Hand).where(
         Hand.game_id == game.id, Hand.number > number).order_by(Hand.number)))
     with _guard(the_id, number):
@@ -745,8 +762,9 @@ def delete_hand(hand: Hand, version: int | None, hand_id: int | None = None) -> 
             other.version = mark + 1
             db.session.flush()
         recompute(game)
-        history.log(game, history.DELETED, f"Hand {number} deleted",
-                    number, {"held": held, "moved": len(later)})
+        change = history.log(game, history.DELETED, f"Hand {number} deleted",
+                             number, {"held": held, "moved": len(later)})
+        _undoable(game, undo.HAND_DELETED, change, {"hand": rows})
 
 
 # --- the live hand -------------------------------------------------------------------------
@@ -893,8 +911,9 @@ def live_meld(hand: Hand, player: str, cards: Sequence[Card], version: int | Non
         meld.cards = [_meld_card(c, ids[player], False, i)
                       for i, c in enumerate(_declared(cards, reading))]
         hand.melds.append(meld)
-        history.log(game, history.LIVE_MELD,
-                    f"{player}: {' '.join(str(c) for c in cards)}", hand.number)
+        change = history.log(game, history.LIVE_MELD,
+                             f"{player}: {' '.join(str(c) for c in cards)}", hand.number)
+        _undoable_move(hand, change)
     return meld
 
 
@@ -948,7 +967,9 @@ def live_layoff(hand: Hand, player: str, card: Card, onto: str, version: int | N
         meld.cards.append(_meld_card(laid, ids[player], True, len(meld.cards),
                                      layoff_end(after, onto, laid)))
         meld.kind, meld.reading = now.kind, str(now)
-        history.log(game, history.LIVE_LAYOFF, f"{player}: {card} → {onto}", hand.number)
+        change = history.log(game, history.LIVE_LAYOFF, f"{player}: {card} → {onto}",
+                             hand.number)
+        _undoable_move(hand, change)
 
 
 def last_live_card(hand: Hand) -> MeldCard | None:
@@ -958,10 +979,12 @@ def last_live_card(hand: Hand) -> MeldCard | None:
     return max(cards, key=lambda c: c.id) if cards else None
 
 
-def live_undo(hand: Hand, version: int | None = None, move: int | None = None) -> bool:
+def live_undo(hand: Hand, version: int | None = None, move: int | None = None,
+              step: UndoStep | None = None) -> bool:
     """Take back the last meld or lay-off recorded; False when there is none.  ``move``
     is the card the page named as the last move (:func:`last_live_card`): when another
-    phone has recorded a move since, nothing is taken back (:class:`HandConflict`)."""
+    phone has recorded a move since, nothing is taken back (:class:`HandConflict`).
+    ``step``: the move's undo step (:func:`undo_step`), marked undone with it."""
     _ensure_live(hand)
     with _live_move(hand):
         last = last_live_card(hand)
@@ -976,7 +999,11 @@ def live_undo(hand: Hand, version: int | None = None, move: int | None = None) -
         else:
             hand.melds.remove(meld)
             what = meld.label
-        history.log(hand.game, history.LIVE_UNDO, what, hand.number)
+        details = None
+        if step is not None:
+            details = {"undid": step.state.get("change"), "kind": step.kind}
+            undo.mark_undone(step)
+        history.log(hand.game, history.LIVE_UNDO, what, hand.number, details)
     return True
 
 
@@ -1022,6 +1049,196 @@ def cancel_live(hand: Hand, moves_seen: int | None, confirmed: bool) -> None:
         game.revision = (game.revision or 0) + 1
         db.session.delete(hand)
         history.log(game, history.LIVE_CANCELLED, "", number, {"held": held, "moves": moves})
+
+
+# --- undo at the table (scorebook.services.undo) -------------------------------------------
+
+
+class UndoRefused(HandError):
+    """An undo not made: 409 when something changed since (``code`` says what, the
+    sentence names the change and the phone), 410 once its time has run out."""
+
+    status = 409
+
+    def __init__(self, said: Sentence, code: str, status: int = 409) -> None:
+        super().__init__(said, code)
+        self.status = status
+
+
+def _undoable(game: Game, kind: str, change: Change, state: Mapping[str, Any]) -> None:
+    """Keep what undoing the change just logged needs, as the game's newest step."""
+    db.session.flush()  # (the change's id: an undo is refused once a newer one exists)
+    undo.record(game.league_id, kind, {"number": change.hand_number, "action": change.action},
+                {**state, "change": change.id}, game_id=game.id)
+
+
+def _undoable_move(hand: Hand, change: Change) -> None:
+    db.session.flush()
+    last = last_live_card(hand)
+    assert last is not None
+    _undoable(hand.game, undo.LIVE_MOVE, change, {"hand": hand.id, "card": last.id})
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _rows(hand: Hand) -> dict[str, Any]:
+    """Everything a hand holds, row by row (what undoing a change to it puts back exactly:
+    :func:`_put_rows`)."""
+    return {
+        "id": hand.id, "number": hand.number, "dealer": hand.dealer_id, "ending": hand.ending,
+        "went_out": hand.went_out_id, "going_rummy": bool(hand.going_rummy),
+        "complete": bool(hand.complete), "points_only": bool(hand.points_only),
+        "created_at": _iso(hand.created_at),
+        "melds": [{"owner": m.owner_id, "label": m.label, "position": m.position,
+                   "kind": m.kind, "reading": m.reading,
+                   "cards": [[c.card, c.declared, c.laid_by_id, bool(c.is_layoff), c.position,
+                              c.end] for c in m.cards]} for m in hand.melds],
+        "stranded": [[c.player_id, c.card, c.position] for c in hand.stranded],
+        "scores": [[s.player_id, s.melded, s.stranded, s.score, bool(s.cards_missing)]
+                   for s in hand.scores],
+    }
+
+
+def _put_rows(hand: Hand, rows: Mapping[str, Any]) -> None:
+    """Make ``hand`` hold exactly ``rows`` (:func:`_rows`) again."""
+    if hand.melds or hand.stranded or hand.scores:
+        hand.melds.clear()
+        hand.stranded.clear()
+        hand.scores.clear()
+        db.session.flush()  # the old rows go before new ones reuse their labels
+    hand.ending, hand.went_out_id = rows["ending"], rows["went_out"]
+    hand.going_rummy, hand.complete = rows["going_rummy"], rows["complete"]
+    hand.points_only = rows["points_only"]
+    hand.updated_at = utcnow()
+    for m in rows["melds"]:
+        meld = Meld(owner_id=m["owner"], label=m["label"], position=m["position"],
+                    kind=m["kind"], reading=m["reading"])
+        meld.cards = [MeldCard(card=card, declared=declared, laid_by_id=laid_by,
+                               is_layoff=is_layoff, position=position, end=end)
+                      for card, declared, laid_by, is_layoff, position, end in m["cards"]]
+        hand.melds.append(meld)
+    for player_id, card, position in rows["stranded"]:
+        hand.stranded.append(StrandedCard(player_id=player_id, card=card, position=position))
+    for player_id, melded, stranded, score, missing in rows["scores"]:
+        hand.scores.append(StoredScore(player_id=player_id, melded=melded, stranded=stranded,
+                                       score=score, cards_missing=missing))
+
+
+def undo_step(step: UndoStep, now: Any = None) -> Hand | None:
+    """Undo a step taken at a game's table, as a new change: a saved hand is removed (the
+    later hands move up), an edit or a live hand's finish gives the hand back as it was,
+    a deleted hand comes back at its number with every card (the later hands move down),
+    a live move is taken back.  Every hand it touches takes a new version, so a phone
+    holding the old one is refused as for any change; the game's totals, winner and
+    ratings follow, and the history logs who undid it (:data:`history.UNDONE`).
+
+    Refused (:class:`UndoRefused`) when it was undone already, when its time ran out
+    (``undo-expired``, 410), and when anything changed in the game since
+    (``undo-overtaken``: the change that came after, and from which phone): an undo
+    never overwrites another phone's change."""
+    game = db.session.get(Game, step.game_id)
+    if game is None or step.kind not in undo.TABLE_KINDS:
+        raise HandError(sentence("undo.not-found"), "not-found")
+    if step.undone_at is not None:
+        raise UndoRefused(sentence("undo.done-already", device=step.undone_device,
+                                   player=step.undone_player), "undone-already")
+    if undo.expired(step, now):
+        minutes = int(undo.window().total_seconds() // 60)
+        raise UndoRefused(sentence("undo.too-late", minutes=minutes), "undo-expired", 410)
+    newer = undo.newer_change(step)
+    if newer is not None:
+        raise UndoRefused(sentence("undo.overtaken", action=newer.action,
+                                   number=newer.hand_number, device=newer.device,
+                                   player=newer.player), "undo-overtaken")
+    state = step.state
+    if step.kind == undo.LIVE_MOVE:
+        hand = db.session.get(Hand, state["hand"])
+        if hand is None or hand.game_id != game.id:
+            raise UndoRefused(sentence("undo.hand-gone"), "undo-overtaken")
+        live_undo(hand, move=state["card"], step=step)
+        return hand
+    if step.kind == undo.HAND_DELETED:
+        return _undo_delete(game, step)
+    hand = db.session.get(Hand, state["hand"])
+    if hand is None or hand.game_id != game.id:
+        raise UndoRefused(sentence("undo.hand-gone"), "undo-overtaken")
+    if hand.version != state["version"]:
+        raise UndoRefused(sentence("undo.hand-changed", number=hand.number), "undo-overtaken")
+    number = hand.number
+    if step.kind == undo.HAND_RECORDED:
+        held = snapshot(hand)
+        with _guard(hand.id, number):
+            _remove(game, hand)
+            history.log(game, history.UNDONE, "", number, _undone(step, {"held": held}))
+            undo.mark_undone(step)
+        return None
+    before = snapshot(hand)  # an edit or a finish: the hand as it was before it
+    with _guard(hand.id, number):
+        _put_rows(hand, state["before"])
+        hand.version = hand.version + 1
+        recompute(game)  # (the game's revision too: a hand live again shows on the board)
+        db.session.flush()
+        history.log(game, history.UNDONE, "", number,
+                    _undone(step, {"before": before, "after": snapshot(hand)}))
+        undo.mark_undone(step)
+    return hand
+
+
+def _undone(step: UndoStep, details: Mapping[str, Any]) -> dict[str, Any]:
+    return {"undid": step.state.get("change"), "kind": step.kind,
+            "action": step.params.get("action"), **details}
+
+
+def _remove(game: Game, hand: Hand) -> None:
+    """Take ``hand`` out of the game: the later hands move up one number (and take
+    fresh versions); the totals follow.  In the caller's transaction."""
+    number = hand.number
+    later = list(db.session.scalars(select(Hand).where(
+        Hand.game_id == game.id, Hand.number > number).order_by(Hand.number)))
+    mark = _retire_versions(game, [hand, *later])
+    db.session.delete(hand)
+    db.session.flush()
+    for other in later:
+        other.number -= 1
+        other.version = mark + 1
+        db.session.flush()
+    recompute(game)
+
+
+def _undo_delete(game: Game, step: UndoStep) -> Hand:
+    """A deleted hand back at its number, as it was (its id too, when free); the hands
+    after it move down one number again, with fresh versions."""
+    rows = step.state["hand"]
+    number = int(rows["number"])
+    later = list(db.session.scalars(select(Hand).where(
+        Hand.game_id == game.id, Hand.number >= number).order_by(Hand.number.desc())))
+    with _guard(rows["id"], number):
+        mark = _retire_versions(game, later)
+        for other in later:  # from the last, so no two share a number on the way
+            other.number += 1
+            other.version = mark + 1
+            db.session.flush()
+        created = datetime.fromisoformat(rows["created_at"]) if rows.get("created_at") \
+            else utcnow()
+        hand = Hand(game_id=game.id, number=number, dealer_id=rows["dealer"],
+                    version=_fresh_version(game), created_at=created, melds=[],
+                    stranded=[], scores=[])
+        if db.session.get(Hand, rows["id"]) is None:
+            hand.id = rows["id"]
+        db.session.add(hand)
+        _put_rows(hand, rows)
+        db.session.flush()
+        if rows.get("keys"):  # a send tried again finds its hand, not "deleted since"
+            db.session.execute(update(SendKey).where(SendKey.id.in_(rows["keys"]))
+                               .values(hand_id=hand.id)
+                               .execution_options(synchronize_session=False))
+        recompute(game)
+        history.log(game, history.UNDONE, "", number,
+                    _undone(step, {"held": snapshot(hand)}))
+        undo.mark_undone(step)
+    return hand
 
 
 # --- proving the stored scores -------------------------------------------------------------

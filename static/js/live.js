@@ -226,5 +226,19 @@
     if (document.visibilityState === "visible") now();
     else { clearTimeout(timer); timer = null; }
   });
+  // An undo offer (templates/games/_undo.html) ends at its data-undo-until; a board kept
+  // from before, or a page left open, still holds it: hide it then (the server refuses
+  // an undo past its time anyway, and says so).
+  function hideEndedUndo() {
+    var now = Date.now();
+    Array.prototype.forEach.call(document.querySelectorAll("[data-undo-until]"), function (el) {
+      var until = Date.parse(el.getAttribute("data-undo-until"));
+      if (!isNaN(until) && until <= now) el.hidden = true;
+    });
+  }
+  hideEndedUndo();
+  document.addEventListener("live:updated", hideEndedUndo);
+  setInterval(hideEndedUndo, 5000);
+
   schedule(every);
 })();

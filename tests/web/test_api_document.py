@@ -200,8 +200,11 @@ def test_the_document_says_what_the_api_accepts(
             _judge(operation, mode, ids, cookie, wrong, counts)
     assert not wrong, f"{len(wrong)} disagreements:\n" + "\n".join(wrong[:25])
     for label, counts in seen.items():
-        if label.startswith(("GET", "DELETE")):  # no body; the game and its hand answered
-            assert label.startswith("DELETE") or counts["answered"], (label, counts)
+        method, path = label.split(" ", 1)
+        bodyless = "requestBody" not in DOCUMENT["paths"][path][method.lower()]
+        if label.startswith(("GET", "DELETE")) or bodyless:
+            # no body; the game and its hand answered (an undo: of a step that exists)
+            assert label.startswith(("DELETE", "POST")) or counts["answered"], (label, counts)
             continue
         assert counts["fits"] and counts["breaks"], (label, counts)
         if "/games/" not in label:  # a random hand rarely matches the game's players

@@ -23,7 +23,7 @@ from schemathesis import GenerationMode
 from referee import make_rules
 from scorebook.extensions import db
 from scorebook.models import League
-from scorebook.services import access, games, hands
+from scorebook.services import access, games, hands, undo
 from scorebook.services.entry import entry_from_text
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "25"))
@@ -42,10 +42,16 @@ def fuzzed(make_app: Callable[..., Flask]) -> tuple[Flask, dict[str, int], str]:
         game = games.create_game(league, ["You", "Ada"], 0, make_rules("pagat-500"))
         hands.record_hand(game, entry_from_text(["You", "Ada"], {
             "You": {"melds": "7s 8s 9s"}, "Ada": {"hand": "kd"}}, "You", None, False, False))
+        first = undo.latest(game.id)
+        assert first is not None
+        # a second hand after it: the undo of the first is refused (409), whatever is sent
+        hands.record_hand(game, entry_from_text(["You", "Ada"], {
+            "You": {"melds": "7h 8h 9h"}, "Ada": {"hand": "qd"}}, "You", None, False, False))
         session: dict[str, Any] = {}
         access.remember(session, league, access.SCORER)
         cookie = app.session_interface.get_signing_serializer(app).dumps(session)  # type: ignore[attr-defined]
-        return app, {"game_id": game.id, "number": 1, "league_id": league.id}, cookie
+        return app, {"game_id": game.id, "number": 1, "league_id": league.id,
+                     "step_id": first.id}, cookie
 
 
 def test_no_input_makes_a_500(fuzzed: tuple[Flask, dict[str, int], str]) -> None:

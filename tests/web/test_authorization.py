@@ -43,7 +43,7 @@ from app import create_app
 from referee import make_rules, parse_cards
 from scorebook.extensions import db
 from scorebook.models import League, Season, SharedResult
-from scorebook.services import access, games, hands
+from scorebook.services import access, games, hands, undo
 from scorebook.services import league as league_service
 from scorebook.services.entry import entry_from_text
 from tests.conftest import _test_config
@@ -109,6 +109,7 @@ KINDS: dict[str, str] = {
     "games.board": GAME,
     "games.changes": GAME,
     "games.abandon_game": GAME,
+    "games.undo_change": GAME,
     "live.version": GAME,
     "hands.new": GAME_WRITE,
     "hands.show": GAME,
@@ -126,6 +127,8 @@ KINDS: dict[str, str] = {
     "games_api.create_hand": GAME,
     "games_api.update_hand": GAME,
     "games_api.remove_hand": GAME,
+    "games_api.read_undo": GAME,
+    "games_api.undo_change": GAME,
     "league.game_export": GAME,
     "league.standings": CURRENT,
     "league.players": CURRENT,
@@ -226,6 +229,8 @@ def build_world(app: Flask) -> dict[str, int]:
             A_PLAYER, None, False, False), 1)
         live = hands.start_live(game)
         hands.live_meld(live, A_PLAYER, parse_cards("4c 4s 4d"))
+        step = undo.latest(game.id)  # (that move, which a scorer may undo)
+        assert step is not None
         season = Season(league=a, name="Summer", starts_on=date(2026, 6, 1),
                         ends_on=date(2026, 8, 31))
         db.session.add(season)
@@ -236,7 +241,7 @@ def build_world(app: Flask) -> dict[str, int]:
         twice = [league_service.add_player(a, name) for name in ("Zed", "Zedd")]
         merge = league_service.merge_players(*twice)  # (an undoable step of league A's)
         return {"league_a": a.id, "league_b": b.id, "game": game.id, "player": player,
-                "season": season.id, "merge": merge.id}
+                "season": season.id, "merge": merge.id, "step": step.id}
 
 
 def url_args(rule: Rule, world: dict[str, int]) -> dict[str, Any]:
@@ -244,7 +249,8 @@ def url_args(rule: Rule, world: dict[str, int]) -> dict[str, Any]:
     values = {"game_id": world["game"], "number": 1, "player_id": world["player"],
               "season_id": world["season"], "league_id": world["league_a"],
               "role": "scorer", "token": token, "code": "es", "merge_id": world["merge"],
-              "family": "rummy-500", "slug": "meld", "filename": "css/app.css"}
+              "family": "rummy-500", "slug": "meld", "filename": "css/app.css",
+              "step_id": world["step"]}
     missing = rule.arguments - values.keys()
     assert not missing, f"{rule.rule}: no test value for {missing}; add one to url_args()"
     return {name: values[name] for name in rule.arguments}

@@ -16,6 +16,7 @@ from flask_babel import gettext, ngettext
 
 from scorebook.presenters.bidi import isolate
 from scorebook.presenters.cards import card_label, card_notation, not_a_card, typed
+from scorebook.presenters.changes import action_name, phone_name
 from scorebook.presenters.i18n import number, signed_number
 from scorebook.presenters.sentences import words
 from scorebook.presenters.wording import (
@@ -513,3 +514,52 @@ def _cancel_overtaken(p: Mapping[str, Any]) -> str:
 def _cancel_unconfirmed(p: Mapping[str, Any]) -> str:
     return gettext("Hand %(number)s holds moves: tick the box to say they should be thrown "
                    "away.", number=p["number"])
+
+
+# --- undo at the table (scorebook.services.hands.undo_step) --------------------------------
+
+
+def _phone(p: Mapping[str, Any]) -> str:
+    return phone_name(str(p.get("device") or ""), str(p.get("player") or ""))
+
+
+@words("undo.not-found")
+def _undo_not_found(p: Mapping[str, Any]) -> str:
+    return gettext("There is nothing to undo here.")
+
+
+@words("undo.done-already")
+def _undo_done_already(p: Mapping[str, Any]) -> str:
+    return gettext("This was already undone, by %(phone)s. Nothing else was changed.",
+                   phone=_phone(p))
+
+
+@words("undo.too-late")
+def _undo_too_late(p: Mapping[str, Any]) -> str:
+    return ngettext("It is too late to undo this: a change can be undone for %(num)s minute "
+                    "after it. Nothing was changed; edit the hand instead.",
+                    "It is too late to undo this: a change can be undone for %(num)s "
+                    "minutes after it. Nothing was changed; edit the hand instead.",
+                    p["minutes"])
+
+
+@words("undo.overtaken")
+def _undo_overtaken_by(p: Mapping[str, Any]) -> str:
+    what = action_name(str(p["action"]))
+    if p.get("number"):
+        return gettext("Nothing was undone: the game changed since (%(what)s, hand "
+                       "%(number)s, on %(phone)s). Look at it as it is now.",
+                       what=what, number=p["number"], phone=_phone(p))
+    return gettext("Nothing was undone: the game changed since (%(what)s, on %(phone)s). "
+                   "Look at it as it is now.", what=what, phone=_phone(p))
+
+
+@words("undo.hand-gone")
+def _undo_hand_gone(p: Mapping[str, Any]) -> str:
+    return gettext("Nothing was undone: that hand is no longer in the game.")
+
+
+@words("undo.hand-changed")
+def _undo_hand_changed(p: Mapping[str, Any]) -> str:
+    return gettext("Nothing was undone: hand %(number)s was changed since on another phone.",
+                   number=p["number"])

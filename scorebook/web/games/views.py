@@ -8,6 +8,7 @@ from flask import (
     current_app,
     flash,
     g,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -15,6 +16,7 @@ from flask import (
     url_for,
 )
 from flask_babel import get_locale, gettext
+from flask_wtf import FlaskForm
 from markupsafe import Markup
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
@@ -25,10 +27,11 @@ from scorebook.compression import compress_page, negotiate
 from scorebook.extensions import db
 from scorebook.models import FINISHED, Game, League, Player, Seat
 from scorebook.presenters.charts import score_chart
-from scorebook.presenters.sentences import say
+from scorebook.presenters.sentences import say, say_all
 from scorebook.presenters.tables import name_key, scores_table
 from scorebook.presenters.wording import explain, family_name
-from scorebook.services import access, history, sharing
+from scorebook.services import access, history, sharing, undo
+from scorebook.services.entry import HandError
 from scorebook.services.errors import sentence
 from scorebook.services.games import (
     GameSetupError,
@@ -46,6 +49,7 @@ from scorebook.services.games import (
     roster_key,
     scoreboard,
 )
+from scorebook.services.hands import undo_step
 from scorebook.services.live import game_version
 from scorebook.services.transaction import transaction
 from scorebook.web import membership
@@ -60,6 +64,7 @@ from scorebook.web.games.forms import (
     house_rules_in_words,
     option_families,
 )
+from scorebook.web.games.undo import undo_offer
 from scorebook.web.league.stats import game_sections
 from scorebook.web.live.views import page_version
 from scorebook.web.pages import ENVIRON_KEY as PAGE_KEY
@@ -215,6 +220,7 @@ def board_html(game: Game) -> Markup:
             scores_table=scores_table(board, hand_url), name_key=name_key(board.names),
             chart=score_chart(board.names, board.running, board.target),
             changes=history.changes(game, limit=5), **game_sections(game),
+            offer=undo_offer(game),
             shared=sharing.share_of(game) if game.status == FINISHED else None))
 
     return cached_board(board_cache(), game.id, version, variant, render)
@@ -283,6 +289,64 @@ def board(game_id: int) -> Response:
     response.headers["Cache-Control"] = "no-cache, private"
     response.headers["X-Robots-Tag"] = "noindex"
     return response
+
+
+@bp.post("/<int:game_id>/undo/<int:step_id>")
+@access.requires(access.SCORER)
+def undo_change(game_id: int, step_id: int) -> Response | tuple[str | Response, int]:
+    """Undo the game's newest change (the offer of games/_undo.html): a form's button, or
+    ``Accept: application/json`` for a script. Refused: the scoreboard again with why
+    (409 when the game changed since, 410 when the time ran out), never a change."""
+    game = get_game(game_id)
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    step = undo.game_step(game.id, step_id)
+    if step is None:
+        abort(404)
+    kind, number = step.kind, step.params.get("number")
+    was_finished = game.status == FINISHED
+    try:
+        undo_step(step)
+    except HandError as error:
+        db.session.rollback()
+        message = say_all(error.sentences)
+        if _wants_json():
+            return jsonify(ok=False, code=error.code, message=message), error.status
+        flash(message, "warning")
+        return show(game_id), error.status
+    message = undone_message(kind, number)
+    game = get_game(game_id)
+    if _wants_json():
+        return jsonify(ok=True, message=message, game_url=url_for("games.show",
+                                                                 game_id=game_id))
+    flash(message)
+    if was_finished and game.status != FINISHED:
+        flash(gettext("Game %(game)s is in play again: after this change nobody has "
+                      "reached %(target)s.", game=game.number, target=game.target),
+              "warning")
+    if kind in (undo.LIVE_MOVE, undo.HAND_FINISHED):
+        return redirect(url_for("hands.live", game_id=game_id))
+    return redirect(url_for("games.show", game_id=game_id))
+
+
+def undone_message(kind: str, number: object) -> str:
+    """What an undo did, for the flash and the JSON answer."""
+    if kind == undo.HAND_RECORDED:
+        return gettext("Undone: hand %(number)s is no longer in the game.", number=number)
+    if kind == undo.HAND_DELETED:
+        return gettext("Undone: hand %(number)s is back, with its cards.", number=number)
+    if kind == undo.HAND_FINISHED:
+        return gettext("Undone: hand %(number)s is being played live again.", number=number)
+    if kind == undo.LIVE_MOVE:
+        return gettext("Undone: the move was taken back.")
+    return gettext("Undone: hand %(number)s is back as it was before the change.",
+                   number=number)
+
+
+def _wants_json() -> bool:
+    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
+    return best == "application/json" and request.accept_mimetypes[best] > \
+        request.accept_mimetypes["text/html"]
 
 
 @bp.get("/<int:game_id>/history")

@@ -92,6 +92,7 @@ from scorebook.services.hands import (
 )
 from scorebook.web import Page
 from scorebook.web.games.forms import VersionForm, choices
+from scorebook.web.games.undo import undo_offer
 from scorebook.web.games.views import get_game
 from scorebook.web.hands.forms import (
     END_CHOICES,
@@ -748,7 +749,7 @@ def render_live(game: Game, error: HandError | None = None, status: int = 200,
         if hand else names[next_dealer_position(game)],
         decks=rules.decks(len(names)), jokers=rules.jokers_in_play(len(names)),
         used=json.dumps(used), texts=picker_texts(), last_move=last_move(hand, game),
-        followed=followed_hand(game, hand),
+        followed=followed_hand(game, hand), offer=undo_offer(game),
         draft=draft_key(game, "live", hand.id) if hand else None,
         **live_forms(game, hand))
     return (page, status) if status != 200 else page
