@@ -38,9 +38,11 @@ def _location(response: Any) -> str:
 
 
 def _hand(language: str, melds: dict[int, list[str]], hands: dict[int, str],
-          layoffs: dict[int, list[str]] | None = None, outcome: str = "p0") -> dict[str, str]:
-    """The record page's typed fields (no JavaScript) for one hand."""
-    data = {"outcome": outcome, "notation": language}
+          layoffs: dict[int, list[str]] | None = None, outcome: str = "p0") -> dict[str, Any]:
+    """The record page's typed fields (no JavaScript) for one hand, each player short of
+    the cards dealt ticked as nobody remembers the rest (RULES.md §10)."""
+    data: dict[str, Any] = {"outcome": outcome, "notation": language,
+                            "missing_ok": list(NAMES)}
     for seat, lines in melds.items():
         data[f"players-{seat}-melds"] = "\n".join(typed(line, language) for line in lines)
     for seat, lines in (layoffs or {}).items():
@@ -61,7 +63,7 @@ def an_evening(app: Flask, client: FlaskClient, language: str) -> tuple[list[str
     def url(path: str) -> str:
         return path + ("&" if "?" in path else "?") + lang
 
-    def post(path: str, data: dict[str, str]) -> Any:
+    def post(path: str, data: dict[str, Any]) -> Any:
         return client.post(url(path), data=data)
 
     # the first game starts the family's league (to 100 points: two good hands end it)

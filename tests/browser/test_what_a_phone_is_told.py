@@ -69,7 +69,8 @@ def test_a_move_refused_because_another_phone_sent_the_card_first_keeps_its_reas
         error = form.locator("[data-move-error]")
         expect(error).to_contain_text("K♠", timeout=WAIT_MS)
         reason = error.inner_text()
-        assert "appears 2 times" in reason, reason
+        # it says who played the card, and that the decks hold no other
+        assert "Ben" in reason and "no other K♠ in play" in reason, reason
         # the table follows the other phone (its next meld shows here): the reason stays,
         # and so does what this phone had entered
         put_down(second, "Ben", "4c 4d 4h")
