@@ -751,19 +751,10 @@ def delete_hand(hand: Hand, version: int | None, hand_id: int | None = None) -> 
     # the sends that stored or changed it: an undo gives them their hand back
     rows["keys"] = list(db.session.scalars(select(SendKey.id).where(
         SendKey.hand_id == the_id)))
-    later = list(db.session.scalars(select(Hand).where(
-        Hand.game_id == game.id, Hand.number > number).order_by(Hand.number)))
     with _guard(the_id, number):
-        mark = _retire_versions(game, [hand, *later])
-        db.session.delete(hand)
-        db.session.flush()
-        for other in later:
-            other.number -= 1
-            other.version = mark + 1
-            db.session.flush()
-        recompute(game)
+        moved = _remove(game, hand)
         change = history.log(game, history.DELETED, f"Hand {number} deleted",
-                             number, {"held": held, "moved": len(later)})
+                             number, {"held": held, "moved": moved})
         _undoable(game, undo.HAND_DELETED, change, {"hand": rows})
 
 
@@ -1191,9 +1182,10 @@ def _undone(step: UndoStep, details: Mapping[str, Any]) -> dict[str, Any]:
             "action": step.params.get("action"), **details}
 
 
-def _remove(game: Game, hand: Hand) -> None:
+def _remove(game: Game, hand: Hand) -> int:
     """Take ``hand`` out of the game: the later hands move up one number (and take
-    fresh versions); the totals follow.  In the caller's transaction."""
+    fresh versions); the totals follow.  In the caller's transaction; returns how many
+    hands moved up."""
     number = hand.number
     later = list(db.session.scalars(select(Hand).where(
         Hand.game_id == game.id, Hand.number > number).order_by(Hand.number)))
@@ -1205,6 +1197,7 @@ def _remove(game: Game, hand: Hand) -> None:
         other.version = mark + 1
         db.session.flush()
     recompute(game)
+    return len(later)
 
 
 def _undo_delete(game: Game, step: UndoStep) -> Hand:
