@@ -1,7 +1,12 @@
 """Taps to record a hand with the card picker, on a phone, by touch.
 
     .venv/bin/python benchmarks/taps.py [--languages en,es,it] [--hands seed004,basic3]
-                                        [--one-by-one] [--show]
+                                        [--pages picker,live] [--one-by-one] [--show]
+
+``--pages``: ``picker`` enters each hand on the record page (below); ``live`` plays it
+on the live hand page (``/games/<id>/hands/live``): "Start hand 1 live" (counted), each
+meld and lay-off sent as a move as it goes down, then the cards left in each hand and
+"Finish" (``LiveScorer`` says what each costs). Both are checked the same way.
 
 The app is served on 127.0.0.1 (Werkzeug's threaded server, as the browser tests do)
 from a SQLite file in a temporary folder. Debian's Chromium (headless, through
@@ -31,7 +36,7 @@ the server's referee, or the script exits 1. Hands:
 - ``basic3`` — a Basic Rummy hand of three: Ann goes out with a run of four and a set of
   three, Ben melds a run and holds four cards, Cy lays off on Ann's run and holds six.
 
-It prints the taps of each hand in each language, and the budget (issue 27).
+It prints the taps of each hand on each page in each language, and the budget (issue 27).
 """
 
 from __future__ import annotations
@@ -204,6 +209,117 @@ class Scorer:
         self.tap(self.page.locator("[data-save]"))
 
 
+class LiveScorer:
+    """Taps a person would make on the live hand page (``/games/<id>/hands/live``): each
+    meld and lay-off sent as it goes down, then the cards left in hand and Finish.
+
+    A meld: its player's chip in "Put down a meld" unless already chosen, the cards field
+    unless the picker is already filling it, the cards (a run by its two ends and a set
+    by one card and the completion offered under the field, when the form offers them:
+    ``data-shortcuts``), "Put it down". A lay-off: the player's chip unless chosen, the
+    card field unless being filled, the card, the meld unless the page chose it (the only
+    meld it fits), "Lay it off". The end: each hand's field and its cards, who went out
+    unless the page ticked it (the only player with no cards left), "Finish"."""
+
+    def __init__(self, page: Any, one_by_one: bool) -> None:
+        self.page = page
+        self.count = 0
+        self.one_by_one = one_by_one
+        self.field: str | None = None
+        self.moves = 0
+        self.melds: list[tuple[int, int]] = []  # (owner, index of the owner's meld), in order
+
+    def tap(self, locator: Any) -> None:
+        locator.tap()
+        self.count += 1
+
+    def card(self, card: str) -> None:
+        self.tap(self.page.locator(f".picker-grid button[data-card='{card}']"))
+
+    def shortcuts(self, form: str) -> bool:
+        return (not self.one_by_one and
+                self.page.locator(f"#{form}[data-shortcuts]").count() > 0)
+
+    def choose(self, form: str, name: str, value: str) -> None:
+        """Tap a chip of a radio group unless it is already the one chosen."""
+        radio = self.page.locator(f"#{form} input[name={name}][value='{value}']")
+        if not radio.is_checked():
+            self.tap(self.page.locator(
+                f"#{form} label:has(> input[name={name}][value='{value}'])"))
+
+    def use(self, locator: Any) -> None:
+        """Tap the card field unless the picker fills it already: the one the dock names
+        (``data-target``), else (a page before it named it) the one last tapped, the
+        meld's at first."""
+        filled = (self.page.locator("[data-picker-dock]").get_attribute("data-target")
+                  or self.field
+                  or self.page.locator("#meld-form [data-card-input]").get_attribute("id"))
+        wanted = locator.get_attribute("id")
+        if filled != wanted:
+            self.tap(locator)
+        self.field = wanted
+
+    def sent(self) -> None:
+        """The move is stored when the table counts one more (live.js follows at once)."""
+        from playwright.sync_api import expect
+        self.moves += 1
+        expect(self.page.locator("#cancel-live")).to_have_attribute(
+            "data-moves", str(self.moves))
+
+    def meld(self, player: int, cards: list[str]) -> None:
+        from playwright.sync_api import expect
+        page = self.page
+        self.choose("meld-form", "meld-player", f"p{player}")
+        field = page.locator("#meld-form [name=meld-cards]")
+        self.use(field)
+        if self.shortcuts("meld-form") and is_set(cards):
+            self.card(cards[0])
+            rest = " ".join(sorted(cards[1:]))
+            offer = page.locator(f"#meld-form button[data-act=complete][data-cards='{rest}']")
+            if offer.count():
+                self.tap(offer)
+            else:
+                for card in cards[1:]:
+                    self.card(card)
+        elif self.shortcuts("meld-form"):
+            low, high = run_ends(cards)
+            self.card(low)
+            self.card(high)
+        else:
+            for card in cards:
+                self.card(card)
+        expect(field.locator("xpath=following-sibling::*[@data-card-chips]")
+               .locator("button")).to_have_count(len(cards))
+        self.tap(page.locator("#meld-form button[type=submit]"))
+        self.sent()
+        self.melds.append((player, sum(1 for o, _ in self.melds if o == player)))
+
+    def layoff(self, player: int, card: str, onto: tuple[int, int]) -> None:
+        from playwright.sync_api import expect
+        page = self.page
+        expect(page.locator("#layoff")).to_be_visible()
+        self.choose("layoff-form", "layoff-player", f"p{player}")
+        self.use(page.locator("#layoff-form [name=layoff-card]"))
+        self.card(card)
+        radios = page.locator("#layoff-form input[name=layoff-onto]")
+        expect(radios).to_have_count(len(self.melds))
+        k = self.melds.index(onto)
+        if not radios.nth(k).is_checked():
+            self.tap(page.locator("#layoff-form label:has(> input[name=layoff-onto])").nth(k))
+        self.tap(page.locator("#layoff-form button[type=submit]"))
+        self.sent()
+
+    def hand(self, player: int, cards: list[str]) -> None:
+        self.use(self.page.locator("#finish-form [data-card-input]").nth(player))
+        for card in cards:
+            self.card(card)
+
+    def finish(self, went_out: int, game: str) -> None:
+        self.choose("finish-form", "finish-outcome", f"p{went_out}")
+        self.tap(self.page.locator("#finish-form button[type=submit]"))
+        self.page.wait_for_url(lambda url: url.startswith(game) and "/hands/" not in url)
+
+
 @contextmanager
 def served(folder: Path) -> Iterator[str]:
     app = create_app({"SECRET_KEY": "taps", "SQLALCHEMY_DATABASE_URI":
@@ -273,9 +389,10 @@ def stored(page: Any, game_url: str, hand: dict[str, Any]) -> tuple[list[dict[st
 
 
 def play(browser: Any, base: str, language: str, name: str, one_by_one: bool = False,
-         show: bool = False, wait_ms: int = WAIT_MS) -> int:
-    """Enter hand ``name`` on a new game by touch in ``language``, save it, check what was
-    stored; returns the taps."""
+         show: bool = False, wait_ms: int = WAIT_MS, live: bool = False) -> int:
+    """Enter hand ``name`` on a new game by touch in ``language`` (on the record page, or
+    with ``live`` move by move on the live hand page), save it, check what was stored;
+    returns the taps."""
     from playwright.sync_api import expect
     hand = HANDS[name]
     context = browser.new_context(viewport=PHONE, device_scale_factor=1, has_touch=True,
@@ -286,27 +403,47 @@ def play(browser: Any, base: str, language: str, name: str, one_by_one: bool = F
     page = context.new_page()
     try:
         game = start_game(page, base, hand)
-        page.goto(f"{game}/hands/new")
-        assert page.locator("html").get_attribute("lang") == language
-        expect(page.locator(".picker-grid")).to_be_visible()
-        scorer = Scorer(page, one_by_one)
-        for step in hand["steps"]:
-            getattr(scorer, step[0])(*step[1:])
-        # the referee has read every meld and the preview scored the hand
-        expect(page.locator("[data-preview] table")).to_be_visible()
-        if show:
-            page.screenshot(path=f"/tmp/taps-{name}-{language}.png", full_page=True)
-        scorer.save()
-        page.wait_for_url(f"{game}*")
+        scorer: Scorer | LiveScorer
+        if live:
+            page.goto(f"{game}/hands/live")
+            assert page.locator("html").get_attribute("lang") == language
+            scorer = LiveScorer(page, one_by_one)
+            with page.expect_navigation():  # "Start hand 1 live", counted
+                scorer.tap(page.locator("#live-start button[type=submit]"))
+            expect(page.locator(".picker-grid")).to_be_visible()
+            # the moves as they go down, then the cards left in each hand at the end
+            steps = ([s for s in hand["steps"] if s[0] != "hand"] +
+                     [s for s in hand["steps"] if s[0] == "hand"])
+            for step in steps:
+                getattr(scorer, step[0])(*step[1:])
+            holding = {s[1] for s in hand["steps"] if s[0] == "hand"}
+            went_out = next(i for i in range(len(hand["names"])) if i not in holding)
+            if show:
+                page.screenshot(path=f"/tmp/taps-live-{name}-{language}.png", full_page=True)
+            scorer.finish(went_out, game)
+        else:
+            page.goto(f"{game}/hands/new")
+            assert page.locator("html").get_attribute("lang") == language
+            expect(page.locator(".picker-grid")).to_be_visible()
+            scorer = Scorer(page, one_by_one)
+            for step in hand["steps"]:
+                getattr(scorer, step[0])(*step[1:])
+            # the referee has read every meld and the preview scored the hand
+            expect(page.locator("[data-preview] table")).to_be_visible()
+            if show:
+                page.screenshot(path=f"/tmp/taps-{name}-{language}.png", full_page=True)
+            scorer.save()
+            page.wait_for_url(f"{game}*")
         got, scores = stored(page, game, hand)
         want = expected(hand)
+        where = "live" if live else "picker"
         if got != want:
-            raise AssertionError(f"{name} ({language}): stored {got}, entered {want}")
+            raise AssertionError(f"{name} ({language}, {where}): stored {got}, entered {want}")
         if scores is not None:
             values = ([scores[n] for n in hand["names"]] if isinstance(scores, dict)
                       else scores)
             if values != hand["scores"]:
-                raise AssertionError(f"{name} ({language}): scored {values}, not "
+                raise AssertionError(f"{name} ({language}, {where}): scored {values}, not "
                                      f"{hand['scores']}")
         return scorer.count
     finally:
@@ -317,6 +454,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--languages", default="en,es,it")
     parser.add_argument("--hands", default=",".join(HANDS))
+    parser.add_argument("--pages", default="picker,live",
+                        help="picker (the record page), live (the live hand page) or both")
     parser.add_argument("--one-by-one", action="store_true",
                         help="tap every card, as the picker took them before issue 27")
     parser.add_argument("--show", action="store_true",
@@ -324,27 +463,29 @@ def main() -> int:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    results: dict[str, dict[str, int]] = {}
+    results: dict[tuple[str, str], dict[str, int]] = {}
     with tempfile.TemporaryDirectory() as tmp, served(Path(tmp)) as base, \
             sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
             "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
-        for name in args.hands.split(","):
-            for language in args.languages.split(","):
-                try:
-                    results.setdefault(name, {})[language] = play(
-                        browser, base, language, name, args.one_by_one, args.show)
-                except AssertionError as error:
-                    print(f"NOT RECORDED AS ENTERED: {error}")
-                    return 1
-                print(f"{name:8} {language}: {results[name][language]} taps", flush=True)
+        for where in args.pages.split(","):
+            for name in args.hands.split(","):
+                for language in args.languages.split(","):
+                    try:
+                        count = play(browser, base, language, name, args.one_by_one,
+                                     args.show, live=where == "live")
+                    except AssertionError as error:
+                        print(f"NOT RECORDED AS ENTERED: {error}")
+                        return 1
+                    results.setdefault((where, name), {})[language] = count
+                    print(f"{where:6} {name:8} {language}: {count} taps", flush=True)
         browser.close()
     missed = False
-    for name, counts in results.items():
+    for (where, name), counts in results.items():
         budget = HANDS[name]["budget"]
         worst = max(counts.values())
         missed = missed or worst > budget
-        print(f"{name}: {', '.join(f'{k} {v}' for k, v in counts.items())} taps "
+        print(f"{where} {name}: {', '.join(f'{k} {v}' for k, v in counts.items())} taps "
               f"(budget {budget}: {'met' if worst <= budget else 'missed'})")
     return 1 if missed else 0
 

@@ -149,6 +149,193 @@
     });
   }
 
+  // --- fewer taps (issue 27), as the record page offers them: a meld's run by its two
+  // ends, a set by one card and the rest of it offered under the field, and the meld a
+  // card is laid off on chosen when it fits only one. All of it read from the cards
+  // alone (a joker, or a meld not read plainly, offers nothing); the server checks.
+
+  var RANK_LIST = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  var SUIT_LIST = ["S", "H", "D", "C"];
+  var decks = parseInt(root.getAttribute("data-decks"), 10) || 1;
+
+  function plain(card) { return card.indexOf("JK") !== 0; }
+  function rankOf(card) { return card.slice(0, -1); }
+  function suitLetter(card) { return card.slice(-1); }
+  function rankAt(card, aceHigh) {
+    var r = RANK_LIST.indexOf(rankOf(card));
+    return r === 0 && aceHigh ? 13 : r;
+  }
+  function free(card, used) { return decks - (used[card] || 0); }
+
+  function isMeldField(input) {
+    return !!(input && input.form && input.form.getAttribute("data-live-form") === "meld");
+  }
+
+  // A set of one rank, or a run of one suit (ace low or high), of three cards or more.
+  function plainMeld(cards) {
+    if (cards.length < 3 || !cards.every(plain)) { return null; }
+    if (cards.every(function (c) { return rankOf(c) === rankOf(cards[0]); })) {
+      return { kind: "set", rank: rankOf(cards[0]) };
+    }
+    if (!cards.every(function (c) { return suitLetter(c) === suitLetter(cards[0]); })) { return null; }
+    for (var high = 0; high < 2; high++) {
+      var at = cards.map(function (c) { return rankAt(c, high); }).sort(function (a, b) { return a - b; });
+      var ok = at.every(function (r, k) { return k === 0 || r === at[k - 1] + 1; });
+      if (ok) { return { kind: "run", suit: suitLetter(cards[0]), low: at[0], high: at[at.length - 1] }; }
+    }
+    return null;
+  }
+
+  // Could the card go on the meld? Yes when the meld is not read plainly (ask, then).
+  function mayFit(cards, card) {
+    var m = plainMeld(cards);
+    if (!m || !plain(card)) { return true; }
+    if (m.kind === "set") { return rankOf(card) === m.rank; }
+    if (suitLetter(card) !== m.suit) { return false; }
+    var r = rankAt(card, 0);
+    return r === m.low - 1 || r === m.high + 1 || (r === 0 && m.high === 12);
+  }
+
+  // The cards between two ends of one suit (7♠ … 10♠: 8♠ 9♠, up), each free; null when
+  // they lie side by side, when a card between is used up, or when not of one suit.
+  function runBetween(first, last) {
+    if (!plain(first) || !plain(last) || suitLetter(first) !== suitLetter(last) ||
+        rankOf(first) === rankOf(last)) { return null; }
+    var best = null;
+    [0, 1].forEach(function (high) {
+      var a = rankAt(first, high);
+      var b = rankAt(last, high);
+      var gap = Math.abs(a - b);
+      if (best === null || gap < best.gap) { best = { gap: gap, a: a, b: b }; }
+    });
+    if (best.gap < 2) { return null; }
+    var used = counts();
+    var out = [];
+    var step = best.a < best.b ? 1 : -1;
+    for (var r = best.a + step; r !== best.b; r += step) {
+      var card = RANK_LIST[r % 13] + suitLetter(first);
+      if (free(card, used) < 1) { return null; }
+      out.push(card);
+    }
+    return { cards: out, up: step > 0 };
+  }
+
+  // The ways to finish a set begun with one card: two or three of the other suits' free
+  // cards of its rank ("+ K♦ K♥").
+  function completions(cards) {
+    if (cards.length !== 1 || !plain(cards[0])) { return []; }
+    var first = cards[0];
+    var used = counts();
+    var others = SUIT_LIST.filter(function (s) { return s !== suitLetter(first); })
+      .map(function (s) { return rankOf(first) + s; })
+      .filter(function (c) { return free(c, used) >= 1; });
+    var out = [];
+    for (var a = 0; a < others.length; a++) {
+      for (var b = a + 1; b < others.length; b++) { out.push([others[a], others[b]]); }
+    }
+    if (others.length === 3) { out.push(others.slice()); }
+    return out;
+  }
+
+  // Under the meld's field: "A set with K♣? Add: + K♦ K♥ …", one tap each.
+  function drawCompletions(input) {
+    if (!isMeldField(input)) { return; }
+    var box = input.parentNode.querySelector("[data-completions]");
+    if (box) { box.remove(); }
+    var cards = cardsIn(input);
+    var offers = completions(cards);
+    if (!offers.length) { return; }
+    box = document.createElement("div");
+    box.className = "choices completions";
+    box.setAttribute("data-completions", "");
+    var p = document.createElement("p");
+    p.textContent = f(texts.completeSet, { card: CP.label(cards[0]) });
+    box.appendChild(p);
+    offers.forEach(function (more) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "button-secondary";
+      b.setAttribute("data-act", "complete");
+      b.setAttribute("data-into", input.id);
+      b.setAttribute("data-cards", more.slice().sort().join(" "));
+      b.setAttribute("aria-label", f(texts.addCards,
+        { cards: more.map(function (c) { return CP.spoken(c, texts.names); }).join(", ") }));
+      var words = document.createElement("span");
+      words.textContent = "+";
+      more.forEach(function (c) {
+        words.appendChild(document.createTextNode(" "));
+        var s = document.createElement("span");
+        s.className = "suit-" + CP.suitOf(c).toLowerCase();
+        s.textContent = CP.label(c);
+        words.appendChild(s);
+      });
+      b.appendChild(words);
+      box.appendChild(b);
+    });
+    var chips = chipsFor(input);
+    chips.parentNode.insertBefore(box, chips.nextSibling);
+  }
+
+  // The card laid off fits one meld on the table only: that meld is chosen (unless the
+  // person chose one). Fits several, or none: nothing chosen by the page.
+  function chooseMeld(input) {
+    var form = input.form;
+    if (!form || form.getAttribute("data-live-form") !== "layoff") { return; }
+    var card = cardsIn(input)[0];
+    var radios = Array.prototype.slice.call(form.querySelectorAll('input[type=radio][name$="-onto"]'));
+    var chosen = radios.filter(function (r) { return r.checked; })[0];
+    if (chosen && !chosen.hasAttribute("data-chosen-by-page")) { return; }
+    radios.forEach(function (r) { r.removeAttribute("data-chosen-by-page"); });
+    if (chosen) { chosen.checked = false; }
+    if (!card) { return; }
+    var melds = Array.prototype.slice.call(document.querySelectorAll("#table [data-onto]"));
+    var fitting = melds.filter(function (li) {
+      var cards = (li.getAttribute("data-cards") || "").split(" ").filter(Boolean).map(CP.natural);
+      return mayFit(cards, CP.natural(card));
+    });
+    if (fitting.length !== 1) { return; }
+    var value = fitting[0].getAttribute("data-onto");
+    var radio = radios.filter(function (r) { return r.value === value; })[0];
+    if (!radio) { return; }
+    radio.checked = true;
+    radio.setAttribute("data-chosen-by-page", "");
+    radio.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  // Who went out, when the cards leave one possibility only (as the record page does):
+  // every other player's cards left in hand are entered, and this one has a meld on the
+  // table and no card left. Unless the person chose; the page says it chose.
+  var names = JSON.parse(root.getAttribute("data-names") || "[]");
+  function chooseWentOut() {
+    var form = document.getElementById("finish-form");
+    if (!form) { return; }
+    var fields = Array.prototype.slice.call(form.querySelectorAll("[data-card-input]"));
+    var empty = [];
+    fields.forEach(function (input, k) { if (!cardsIn(input).length) { empty.push(k); } });
+    var radios = Array.prototype.slice.call(form.querySelectorAll('input[type=radio][name$="-outcome"]'));
+    var chosen = radios.filter(function (r) { return r.checked; })[0];
+    var note = form.querySelector("[data-outcome-note]");
+    if (chosen && !chosen.hasAttribute("data-chosen-by-page")) {
+      if (note) { note.hidden = true; }
+      return;
+    }
+    var only = empty.length === 1 && fields.length > 1 &&
+      document.querySelector('#table [data-owner="p' + empty[0] + '"]') ? empty[0] : null;
+    var want = only === null ? null :
+      radios.filter(function (r) { return r.value === "p" + only; })[0] || null;
+    if (note) {
+      note.hidden = !want;
+      note.textContent = want ? f(texts.outcomeAuto, { name: names[only] || "" }) : "";
+    }
+    if (want === (chosen || null)) { return; }
+    if (chosen) { chosen.checked = false; chosen.removeAttribute("data-chosen-by-page"); }
+    if (want) {
+      want.checked = true;
+      want.setAttribute("data-chosen-by-page", "");
+      want.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+  }
+
   var picker = CP.create(dock, {
     decks: parseInt(root.getAttribute("data-decks"), 10) || 1,
     jokers: parseInt(root.getAttribute("data-jokers"), 10) || 0,
@@ -162,9 +349,20 @@
     onPick: function (card) {
       var input = current();
       if (input.hasAttribute("data-single")) {
-        setCards(input, [card]);
+        setCards(input, [card]);  // the meld it fits is chosen as it is read (input)
       } else {
-        setCards(input, cardsIn(input).concat([card]));
+        var had = cardsIn(input);
+        var run = isMeldField(input) && had.length === 1 ? runBetween(had[0], card) : null;
+        if (run) {
+          // a run by its two ends: the cards between are filled in, lowest first
+          var cards = [had[0]].concat(run.cards, [card]);
+          if (!run.up) { cards.reverse(); }
+          setCards(input, cards);
+          picker.note(f(texts.runFilled, { first: CP.label(cards[0]),
+            last: CP.label(cards[cards.length - 1]), cards: run.cards.map(CP.label).join(" ") }));
+        } else {
+          setCards(input, had.concat([card]));
+        }
       }
       picker.setUsed(counts());
     }
@@ -172,6 +370,7 @@
 
   function use(input) {
     currentId = input.id;
+    dock.setAttribute("data-target", input.id);  // the field being filled (benchmarks/taps.py)
     picker.setTarget(labelOf(input));
   }
 
@@ -184,10 +383,34 @@
       // the chips are the cards as read; beside them what is no card, and what a
       // letter means here ("C is corazones ♥ here")
       CP.preview(event.target, { cards: false });
+      drawCompletions(event.target);
+      chooseMeld(event.target);
+      chooseWentOut();
       picker.setUsed(counts());
     }
   });
+  // A radio the person taps is theirs: the page no longer changes it. Who melds or lays
+  // off, tapped: the picker fills that form's card field next (no tap on the field).
+  root.addEventListener("change", function (event) {
+    var el = event.target;
+    if (el.type === "radio" && event.isTrusted && el.form) {
+      Array.prototype.forEach.call(el.form.querySelectorAll('input[name="' + el.name + '"]'),
+        function (r) { r.removeAttribute("data-chosen-by-page"); });
+      var field = /-player$/.test(el.name) ? el.form.querySelector(FIELDS) : null;
+      if (field && !typing) { use(field); }
+    }
+  });
   root.addEventListener("click", function (event) {
+    var offer = event.target.closest("button[data-act=complete][data-into]");
+    if (offer) {
+      var into = document.getElementById(offer.getAttribute("data-into"));
+      if (into) {
+        setCards(into, cardsIn(into).concat(offer.getAttribute("data-cards").split(" ")));
+        use(into);
+        picker.setUsed(counts());
+      }
+      return;
+    }
     var chip = event.target.closest("button[data-field]");
     if (!chip) { return; }
     var input = document.getElementById(chip.getAttribute("data-field"));
@@ -517,9 +740,12 @@
   // Another phone melded or laid off: those cards are now used up too.
   document.addEventListener("live:updated", function () {
     decorate();
+    chooseWentOut();
     picker.setUsed(counts());
   });
 
+  var meldForm = document.getElementById("meld-form");
+  if (meldForm) { meldForm.setAttribute("data-shortcuts", ""); } // benchmarks/taps.py
   decorate();
   use(first);
   picker.setUsed(counts());
