@@ -60,6 +60,9 @@ def main() -> int:
     parser.add_argument("--bare", type=int, default=400, help="bare page requests")
     parser.add_argument("--profile", choices=("form", "api"))
     parser.add_argument("--top", type=int, default=45)
+    parser.add_argument("--callees", default="",
+                        help="with --profile: functions (regular expressions, comma "
+                             "separated) whose callees to print")
     parser.add_argument("--sql", action="store_true", help="print one save's statements")
     args = parser.parse_args()
 
@@ -144,6 +147,8 @@ def main() -> int:
         stats = pstats.Stats(profiler)
         stats.sort_stats("cumulative").print_stats(args.top)
         stats.sort_stats("tottime").print_stats(25)
+        for name in filter(None, args.callees.split(",")):
+            stats.print_callees(name)
     return 0
 
 

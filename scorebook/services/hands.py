@@ -391,7 +391,8 @@ def _store(hand: Hand, game: Game, players: Sequence[PlayerHand], result: HandSc
     ids), not as ORM objects: the ORM inserts one row a statement wherever it needs the
     new ids back (every ``RETURNING`` on SQLite), about 40 statements for a hand of six,
     most of a recorded hand's CPU (issue 28).  The hand's collections are expired, so
-    whatever reads them next (a snapshot, the answer) loads what was stored."""
+    whatever reads them next (a snapshot, the answer) loads what was stored.  A hand not
+    flushed yet (no id: a league's import) gets them as ORM objects, as before."""
     rules = game.rules
     ids = {s.player.name: s.player_id for s in game.seats}
     if hand.melds or hand.stranded or hand.scores:
@@ -424,6 +425,16 @@ def _store(hand: Hand, game: Game, players: Sequence[PlayerHand], result: HandSc
                "stranded": score.stranded, "score": score.score,
                "cards_missing": score.name in missing}
               for score in result.players]
+    if hand_id is None:  # a hand not flushed yet (a league's import): as ORM objects
+        for row in melds:
+            meld = Meld(**{k: v for k, v in row.items() if k != "hand_id"})
+            meld.cards = [MeldCard(**card) for card in cards[meld.label]]
+            hand.melds.append(meld)
+        hand.stranded.extend(StrandedCard(**{k: v for k, v in row.items() if k != "hand_id"})
+                             for row in stranded)
+        hand.scores.extend(StoredScore(**{k: v for k, v in row.items() if k != "hand_id"})
+                           for row in scores)
+        return
     if melds:
         db.session.execute(insert(Meld), melds)
         meld_ids = dict(db.session.execute(select(Meld.label, Meld.id).where(
