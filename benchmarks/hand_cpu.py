@@ -5,10 +5,11 @@ typed form (``POST /games/<id>/hands/new``) and the JSON API (``POST
     .venv/bin/python benchmarks/hand_cpu.py [--saves 40] [--profile form|api] [--top 40]
 
 One process, Flask's test client (no network), a SQLite file in a temporary folder.
-Each save is a fresh game of 40 hands brought to the same state (the 41st hand saved,
-then deleted by the service, not timed), so every timed save is the 41st hand.  CPU is
+Each save goes to a game of its own, filled with the same 40 hands beforehand, so every
+timed save is a 41st hand.  CPU is
 ``time.process_time`` around the request; the bare page is ``return "ok"`` on the same
-app.  ``--profile`` runs cProfile over the saves of one kind and prints the top entries.
+app.  ``--profile`` runs cProfile over the saves of one kind and prints the top entries
+(``--callees`` adds what chosen functions call); ``--sql`` prints one save's statements.
 """
 
 from __future__ import annotations

@@ -15,12 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
-from sqlalchemy import select
+from sqlalchemy import inspect, select
+from sqlalchemy.orm import selectinload
 
 from scorebook.api.schemas import hand_refused
 from scorebook.errors import error_response
 from scorebook.extensions import db
-from scorebook.models import Game, Hand, HandScore, Player, UndoStep
+from scorebook.models import Game, Hand, HandScore, Meld, Player, UndoStep
 from scorebook.plain_text import db_int
 from scorebook.presenters.changes import device_name
 from scorebook.presenters.sentences import say, say_all
@@ -296,7 +297,16 @@ def create_hand(game_id: int) -> Response | tuple[Response, int]:
     if sent.replayed:  # the same key sent at the same moment: the other send stored it
         return _replayed(game_or_404(game_id), sent.hand)
     game = game_or_404(game_id)
-    return jsonify({"hand": hand_json(game, sent.hand), "game": game_json(game)}), 201
+    return jsonify({"hand": hand_json(game, _loaded(sent.hand)), "game": game_json(game)}), 201
+
+
+def _loaded(hand: Hand) -> Hand:
+    """``hand`` (expired by the write's commit) read again with its melds and their
+    cards, its stranded cards and its scores in four queries, not one per meld."""
+    hand_id = inspect(hand).identity[0]
+    return db.session.scalars(select(Hand).where(Hand.id == hand_id).options(
+        selectinload(Hand.melds).selectinload(Meld.cards), selectinload(Hand.stranded),
+        selectinload(Hand.scores))).one()
 
 
 @bp.put("/<int:game_id>/hands/<int:number>")
