@@ -15,11 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
+from sqlalchemy import inspect, select
+from sqlalchemy.orm import selectinload
 
 from scorebook.api.schemas import hand_refused
 from scorebook.errors import error_response
 from scorebook.extensions import db
-from scorebook.models import Game, Hand, UndoStep
+from scorebook.models import Game, Hand, HandScore, Meld, Player, UndoStep
 from scorebook.plain_text import db_int
 from scorebook.presenters.changes import device_name
 from scorebook.presenters.sentences import say, say_all
@@ -52,7 +54,10 @@ bp = Blueprint("games_api", __name__)
 
 
 def game_or_404(game_id: int) -> Game:
-    game = load_game(game_id)
+    # its seats only: game_json reads the hands' scores in one query of plain rows (the
+    # ORM loading 40 hands and their 240 scores, twice a write, was half a recorded
+    # hand's CPU: issue 28); anything else that wants game.hands loads them when it does
+    game = load_game(game_id, with_hands=False)
     if game is None:
         raise _NotFound()
     return game
@@ -107,11 +112,31 @@ def game_json(game: Game) -> dict[str, Any]:
         "totals": totals(game),
         "winner": game.winner.name if game.winner else None,
         "verdict": {"code": verdict.code, "rules": list(verdict.rules)},
-        "hands": [{"id": h.id, "number": h.number, "version": h.version, "ending": h.ending,
-                   "points_only": h.points_only,
-                   "scores": {s.player.name: s.score for s in h.scores}}
-                  for h in game.hands if h.complete],
+        "hands": _hands_json(game),
     }
+
+
+def _hands_json(game: Game) -> list[dict[str, Any]]:
+    """The game's complete hands, in order, each with its scores by player's name."""
+    name_of = {s.player_id: s.player.name for s in game.seats}
+    rows = db.session.execute(
+        select(Hand.id, Hand.number, Hand.version, Hand.ending, Hand.points_only,
+               HandScore.player_id, HandScore.score)
+        .outerjoin(HandScore, HandScore.hand_id == Hand.id)
+        .where(Hand.game_id == game.id, Hand.complete.is_(True))
+        .order_by(Hand.number, HandScore.id)).tuples().all()
+    unseated = {row[5] for row in rows if row[5] is not None} - name_of.keys()
+    if unseated:  # (a score of a player not seated: named all the same)
+        name_of.update(db.session.execute(select(Player.id, Player.name).where(
+            Player.id.in_(unseated))).tuples().all())
+    hands: list[dict[str, Any]] = []
+    for hand_id, number, version, ending, points_only, player_id, score in rows:
+        if not hands or hands[-1]["id"] != hand_id:
+            hands.append({"id": hand_id, "number": number, "version": version,
+                          "ending": ending, "points_only": points_only, "scores": {}})
+        if player_id is not None:
+            hands[-1]["scores"][name_of[player_id]] = score
+    return hands
 
 
 def _conflict(game: Game, conflict: HandConflict) -> Response:
@@ -272,7 +297,16 @@ def create_hand(game_id: int) -> Response | tuple[Response, int]:
     if sent.replayed:  # the same key sent at the same moment: the other send stored it
         return _replayed(game_or_404(game_id), sent.hand)
     game = game_or_404(game_id)
-    return jsonify({"hand": hand_json(game, sent.hand), "game": game_json(game)}), 201
+    return jsonify({"hand": hand_json(game, _loaded(sent.hand)), "game": game_json(game)}), 201
+
+
+def _loaded(hand: Hand) -> Hand:
+    """``hand`` (expired by the write's commit) read again with its melds and their
+    cards, its stranded cards and its scores in four queries, not one per meld."""
+    hand_id = inspect(hand).identity[0]
+    return db.session.scalars(select(Hand).where(Hand.id == hand_id).options(
+        selectinload(Hand.melds).selectinload(Meld.cards), selectinload(Hand.stranded),
+        selectinload(Hand.scores))).one()
 
 
 @bp.put("/<int:game_id>/hands/<int:number>")

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, delete, select, update
+from sqlalchemy import CursorResult, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -369,17 +369,30 @@ def _declared(cards: Sequence[Card], reading: Reading) -> list[Card]:
     return out
 
 
+def _meld_card_row(card: Card, laid_by: int, is_layoff: bool, position: int,
+                   end: str | None = None) -> dict[str, Any]:
+    """A :class:`MeldCard`'s columns (its ``meld_id`` added by the caller)."""
+    declared = str(card.stands_for) if card.is_joker and card.stands_for else None
+    return {"card": str(card.natural), "declared": declared, "laid_by_id": laid_by,
+            "is_layoff": is_layoff, "position": position, "end": end}
+
+
 def _meld_card(card: Card, laid_by: int, is_layoff: bool, position: int,
                end: str | None = None) -> MeldCard:
-    declared = str(card.stands_for) if card.is_joker and card.stands_for else None
-    return MeldCard(card=str(card.natural), declared=declared, laid_by_id=laid_by,
-                    is_layoff=is_layoff, position=position, end=end)
+    return MeldCard(**_meld_card_row(card, laid_by, is_layoff, position, end))
 
 
 def _store(hand: Hand, game: Game, players: Sequence[PlayerHand], result: HandScore,
            missing: frozenset[str] = frozenset()) -> None:
     """Replace the hand's melds, stranded cards and scores with these; the players in
-    ``missing`` are marked as missing cards (§10, :func:`missing_marks`)."""
+    ``missing`` are marked as missing cards (§10, :func:`missing_marks`).
+
+    The rows go in as a few bulk INSERTs (one per table, and one SELECT for the melds'
+    ids), not as ORM objects: the ORM inserts one row a statement wherever it needs the
+    new ids back (every ``RETURNING`` on SQLite), about 40 statements for a hand of six,
+    most of a recorded hand's CPU (issue 28).  The hand's collections are expired, so
+    whatever reads them next (a snapshot, the answer) loads what was stored.  A hand not
+    flushed yet (no id: a league's import) gets them as ORM objects, as before."""
     rules = game.rules
     ids = {s.player.name: s.player_id for s in game.seats}
     if hand.melds or hand.stranded or hand.scores:
@@ -387,32 +400,54 @@ def _store(hand: Hand, game: Game, players: Sequence[PlayerHand], result: HandSc
         hand.stranded.clear()
         hand.scores.clear()
         db.session.flush()  # the old rows go before new ones reuse their labels
-    by_label: dict[str, Meld] = {}
-    position = 0
+    hand_id = hand.id
+    melds: list[dict[str, Any]] = []
+    cards: dict[str, list[dict[str, Any]]] = {}
     for p in players:
-        for meld_id, cards in p.melds:
+        for meld_id, laid_cards in p.melds:
             final = result.table.get(meld_id)
-            meld = Meld(owner_id=ids[p.name], label=meld_id, position=position,
-                        kind=final.kind, reading=str(final.reading))
-            position += 1
-            laid = _declared(cards, make_meld(meld_id, cards, rules).reading)
-            meld.cards = [_meld_card(c, ids[p.name], False, i) for i, c in enumerate(laid)]
-            hand.melds.append(meld)
-            by_label[meld_id] = meld
+            melds.append({"hand_id": hand_id, "owner_id": ids[p.name], "label": meld_id,
+                          "position": len(melds), "kind": final.kind,
+                          "reading": str(final.reading)})
+            laid = _declared(laid_cards, make_meld(meld_id, laid_cards, rules).reading)
+            cards[meld_id] = [_meld_card_row(c, ids[p.name], False, i)
+                              for i, c in enumerate(laid)]
     for p in players:
         for card, onto, _end in p.layoff_ends():
-            meld = by_label[onto]
+            on_meld = cards[onto]
             # an ace on a run: the end it went to, as scored (values.ace-end)
             end = layoff_end(result.table, onto, card)
-            meld.cards.append(_meld_card(card, ids[p.name], True, len(meld.cards), end))
-    for p in players:
-        for i, card in enumerate(p.hand):
-            hand.stranded.append(StrandedCard(player_id=ids[p.name], card=str(card.natural),
-                                              position=i))
-    for score in result.players:
-        hand.scores.append(StoredScore(player_id=ids[score.name], melded=score.melded,
-                                       stranded=score.stranded, score=score.score,
-                                       cards_missing=score.name in missing))
+            on_meld.append(_meld_card_row(card, ids[p.name], True, len(on_meld), end))
+    stranded = [{"hand_id": hand_id, "player_id": ids[p.name], "card": str(card.natural),
+                 "position": i}
+                for p in players for i, card in enumerate(p.hand)]
+    scores = [{"hand_id": hand_id, "player_id": ids[score.name], "melded": score.melded,
+               "stranded": score.stranded, "score": score.score,
+               "cards_missing": score.name in missing}
+              for score in result.players]
+    if hand_id is None:  # a hand not flushed yet (a league's import): as ORM objects
+        for row in melds:
+            meld = Meld(**{k: v for k, v in row.items() if k != "hand_id"})
+            meld.cards = [MeldCard(**card) for card in cards[meld.label]]
+            hand.melds.append(meld)
+        hand.stranded.extend(StrandedCard(**{k: v for k, v in row.items() if k != "hand_id"})
+                             for row in stranded)
+        hand.scores.extend(StoredScore(**{k: v for k, v in row.items() if k != "hand_id"})
+                           for row in scores)
+        return
+    if melds:
+        db.session.execute(insert(Meld), melds)
+        meld_ids = dict(db.session.execute(select(Meld.label, Meld.id).where(
+            Meld.hand_id == hand_id)).tuples().all())
+        card_rows = [{**row, "meld_id": meld_ids[label]}
+                     for label, rows in cards.items() for row in rows]
+        if card_rows:
+            db.session.execute(insert(MeldCard), card_rows)
+    if stranded:
+        db.session.execute(insert(StrandedCard), stranded)
+    if scores:
+        db.session.execute(insert(StoredScore), scores)
+    db.session.expire(hand, ["melds", "stranded", "scores"])
 
 
 def _set_outcome(hand: Hand, game: Game, entry: Entry) -> None:

@@ -22,6 +22,7 @@ from flask import (
 )
 from flask_babel import gettext
 from flask_wtf import FlaskForm
+from sqlalchemy import inspect, select
 from werkzeug.wrappers import Response
 from wtforms import Form
 
@@ -153,9 +154,23 @@ def board_after(game: Game, number: int) -> str:
     """The scoreboard once hand ``number`` is stored: at the hand's row, or — when the
     hand ended the game — at its top, where the winner is named (the row would scroll
     "★ Carmen wins!" off the screen)."""
-    if game.status == FINISHED:
-        return url_for("games.show", game_id=game.id)
-    return url_for("games.show", game_id=game.id, _anchor=f"hand-{number}")
+    game_id, status = _id_and_status(game)
+    if status == FINISHED:
+        return url_for("games.show", game_id=game_id)
+    return url_for("games.show", game_id=game_id, _anchor=f"hand-{number}")
+
+
+def _id_and_status(game: Game) -> tuple[int, str]:
+    """The game's id and status.  After the write's commit (the game expired) the one
+    column is read: refreshing the game would load it again with its seats and their
+    players (the options it was loaded with), three queries for a redirect (issue 28)."""
+    state = inspect(game)
+    if state.identity is not None and "status" not in state.dict:
+        game_id = int(state.identity[0])
+        status = db.session.scalar(select(Game.status).where(Game.id == game_id))
+        if status is not None:
+            return game_id, status
+    return game.id, game.status
 
 
 def warn_if_reopened(game: Game, was_finished: bool) -> None:
