@@ -36,6 +36,15 @@ class DefaultConfig:
     API_MAX_CONTENT_LENGTH = 128 * 1024
     IMPORT_MAX_CONTENT_LENGTH = 512 * 1024 * 1024
 
+    # Background jobs (scorebook/services/jobs.py, run by python -m scorebook.worker):
+    # how many one owner may have waiting or running, how long a worker holds one without
+    # a word, and where uploads wait (None: instance/jobs/). JOBS_INLINE runs a job in
+    # the request that asks for it (the tests' app).
+    JOBS_PER_OWNER = 2
+    JOBS_LEASE_SECONDS = 60.0
+    JOBS_FOLDER: str | None = None
+    JOBS_INLINE = False
+
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"
     # "auto": the cookie is marked Secure whenever the request came over HTTPS (directly,

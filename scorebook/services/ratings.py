@@ -220,6 +220,14 @@ def rebuild(league_id: int) -> None:
     retally(db.session, league_id)
 
 
+def leave_to_seal(session: AnySession, league_id: int | None) -> None:
+    """The transaction stores games of an unsealed league (a background import): leave
+    its results and ratings to the import's last chunk (:func:`rebuild`), rather than
+    rate each chunk's games as it commits."""
+    if league_id is not None:
+        session.info.setdefault(_REBUILT, set()).add(league_id)
+
+
 def _replay(league_id: int, games: Sequence[_Game], first: int,
             seq_start: int | None = None) -> None:
     """Rate ``games[first:]`` from the stored ratings before them, numbering them
