@@ -848,6 +848,8 @@ def _import_one(league: League, index: int, raw: Any, who: Callable[[str], Playe
 #: Seconds of work per transaction of a background import (SQLite's write lock is held
 #: from a chunk's first write to its commit).
 CHUNK_SECONDS = 0.25
+#: Games rated at a time by the last steps of a background import.
+RATE_CHUNK = 25
 #: Games removed per transaction when a failed import is taken away.
 DISCARD_CHUNK = 20
 
@@ -911,9 +913,23 @@ def _chunks(data: Any, job_id: int, replace_id: int | None, password_hash: str |
             yield ImportStep(dict(at), index)
             began = time.monotonic()
     ratings.leave_to_seal(db.session, league_id)
-    at["games"] = db.session.scalar(select(func.count(Game.id))
-                                    .where(Game.league_id == league_id)) or 0
-    yield ImportStep(dict(at), at["games"])
+    if "rated" not in at:
+        at["games"] = db.session.scalar(select(func.count(Game.id))
+                                        .where(Game.league_id == league_id)) or 0
+        at["rated"] = 0
+        yield ImportStep(dict(at), at["games"])
+    # the ratings, a few games per transaction (the league's own: nobody reads them yet)
+    finished = ratings.finished_games(league_id)
+    while at["rated"] < len(finished):
+        ratings.leave_to_seal(db.session, league_id)
+        began = time.monotonic()
+        start = done = int(at["rated"])
+        while done < len(finished) and (done == start or time.monotonic() - began < seconds):
+            end = min(len(finished), done + RATE_CHUNK)
+            ratings.rate_some(league_id, finished, done, end)
+            done = end
+        at["rated"] = done
+        yield ImportStep(dict(at), at["games"])
     seal_import(league_id, job_id, replace_id, password_hash, str(at["name"]))
     at["sealed"] = True
     yield ImportStep(dict(at), at["games"])
@@ -936,7 +952,7 @@ def seal_import(league_id: int, job_id: int, replace_id: int | None,
             raise LeagueImportError(sentence("exports.league-name-taken"))
         league.name = name
         db.session.flush()
-    ratings.rebuild(league.id)
+    ratings.rated(league.id)
     league.password_hash = password_hash
     league.import_job_id = None
     return league

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 import socket
+import time
 from collections.abc import Callable, Generator, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -227,20 +228,25 @@ def run(job: Job, worker: str, word: Word, stop: Callable[[], bool] | None = Non
     kind = KINDS[job.kind]
     job_id = job.id
     steps = kind.run(job)
+    slowest = 0.0  # (the longest step: how long a write elsewhere may have waited)
     try:
         while True:
             if stop is not None and stop():
                 steps.close()
                 return _release(job_id, worker)
+            began = time.monotonic()
             with transaction():
                 step = next(steps, None)
                 if step is None:
                     _save(job, worker, seconds, None, JOB_DONE)
                     return JOB_DONE
                 if step.result is not None:
+                    step.result["slowest_step_s"] = round(max(
+                        slowest, time.monotonic() - began), 3)
                     _save(job, worker, seconds, step, JOB_DONE)
                     return JOB_DONE
                 _save(job, worker, seconds, step)
+            slowest = max(slowest, time.monotonic() - began)
     except LeaseLost:
         current_app.logger.warning("job %s: taken over by another worker", job_id)
         return JOB_RUNNING

@@ -220,6 +220,29 @@ def rebuild(league_id: int) -> None:
     retally(db.session, league_id)
 
 
+def finished_games(league_id: int) -> list[Any]:
+    """The league's finished games in rating order (for :func:`rate_some`)."""
+    return list(_finished_games(league_id))
+
+
+def rate_some(league_id: int, games: Sequence[Any], start: int, end: int) -> None:
+    """Rate ``games[start:end]`` (of :func:`finished_games`) from the stored ratings of
+    the games before them: a background import rates its league a chunk per
+    transaction, then :func:`rated` finishes. Does not commit."""
+    if start == 0:
+        db.session.execute(delete(GameResult).where(GameResult.league_id == league_id))
+    _replay(league_id, games[:end], start)
+
+
+def rated(league_id: int) -> None:
+    """After :func:`rate_some` rated every game: the tallies, and the league's ratings
+    marked up to date (what :func:`rebuild` ends with). Does not commit."""
+    db.session.info.setdefault(_REBUILT, set()).add(league_id)
+    db.session.execute(update(League).where(League.id == league_id)
+                       .values(ratings_from_seq=None, ratings_epoch=League.ratings_epoch + 1))
+    retally(db.session, league_id)
+
+
 def leave_to_seal(session: AnySession, league_id: int | None) -> None:
     """The transaction stores games of an unsealed league (a background import): leave
     its results and ratings to the import's last chunk (:func:`rebuild`), rather than

@@ -40,8 +40,18 @@ from sqlalchemy import update
 from referee import make_rules
 from scorebook.config import normalize_database_url
 from scorebook.extensions import db
-from scorebook.models import JOB_DONE, JOB_FAILED, JOB_QUEUED, JOB_RUNNING, Game, Hand, Job, League
-from scorebook.services import access, exports, games, jobs
+from scorebook.models import (
+    JOB_DONE,
+    JOB_FAILED,
+    JOB_QUEUED,
+    JOB_RUNNING,
+    Game,
+    GameResult,
+    Hand,
+    Job,
+    League,
+)
+from scorebook.services import access, exports, games, jobs, ratings
 from scorebook.worker import Worker
 from tests.conftest import PATIENCE_S
 from tests.worked_examples import RUMMY_500_HAND
@@ -239,6 +249,19 @@ def test_a_worker_that_dies_mid_import_is_replaced_without_a_game_twice(
     done = run_worker(app, "worker-b")
     assert done is not None and done.state == JOB_DONE and done.worker == "worker-b"
     assert stored(app, "Benchmark family") == (GAMES, list(range(1, GAMES + 1)), hand_count)
+    # rated a few games a step, exactly as a replay from scratch rates them
+    with app.app_context():
+        league_id = db.session.scalar(db.select(League.id).where(
+            League.name == "Benchmark family"))
+        assert league_id is not None and ratings.first_stale(league_id) is None
+        rows = db.select(GameResult.game_id, GameResult.player_id, GameResult.seq,
+                         GameResult.mu, GameResult.sigma).where(
+            GameResult.league_id == league_id).order_by(GameResult.id)
+        stepped = sorted(db.session.execute(rows).all())
+        assert len(stepped) > GAMES
+        ratings.rebuild(league_id)
+        assert sorted(db.session.execute(rows).all()) == stepped
+        db.session.rollback()
     assert owner.get(f"/jobs/{job_id}.json").get_json()["state"] == JOB_DONE
 
 
