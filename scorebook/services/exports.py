@@ -1311,7 +1311,8 @@ def _import_job(job: Job) -> Generator[jobs.Step, None, None]:
             raise LeagueImportError(NOT_JSON) from None
         games = data.get("games")
         total = games.count if isinstance(games, StreamedGames) else None
-        yield jobs.Step(job.done, total)  # (the file read through: the lease renewed)
+        # (the file read through, nothing written: the lease renewed)
+        yield jobs.Step(job.done, total, wrote=False)
         for step in import_in_chunks(data, job.id, payload.get("replace"),
                                      payload.get("password_hash"), job.checkpoint):
             if step.checkpoint.get("sealed"):

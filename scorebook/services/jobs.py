@@ -56,6 +56,12 @@ PER_OWNER = 2
 LEASE_SECONDS = 60.0
 #: Seconds an idle worker waits before looking for work again.
 POLL_SECONDS = 0.5
+#: Seconds a worker waits after each step on SQLite, with the write lock free: a write
+#: waiting for the lock retries every 100 ms at most (SQLite's busy handler backs off to
+#: that), so without a pause the next step would take the lock back first, again and
+#: again, and a phone's write could wait for many steps. (PostgreSQL locks rows, not
+#: the database: no pause there.)
+SQLITE_PAUSE_SECONDS = 0.15
 
 
 class TooMany(Exception):
@@ -90,6 +96,8 @@ class Step:
     total: int | None = None
     checkpoint: dict[str, Any] | None = None
     result: dict[str, Any] | None = None
+    #: False for a step that only read (its time is no write's wait).
+    wrote: bool = True
 
 
 @dataclass(frozen=True)
@@ -229,6 +237,8 @@ def run(job: Job, worker: str, word: Word, stop: Callable[[], bool] | None = Non
     job_id = job.id
     steps = kind.run(job)
     slowest = 0.0  # (the longest step: how long a write elsewhere may have waited)
+    pause = config("JOBS_PAUSE_SECONDS", SQLITE_PAUSE_SECONDS
+                   if db.engine.dialect.name == "sqlite" else 0.0)
     try:
         while True:
             if stop is not None and stop():
@@ -246,7 +256,10 @@ def run(job: Job, worker: str, word: Word, stop: Callable[[], bool] | None = Non
                     _save(job, worker, seconds, step, JOB_DONE)
                     return JOB_DONE
                 _save(job, worker, seconds, step)
-            slowest = max(slowest, time.monotonic() - began)
+            if step.wrote:
+                slowest = max(slowest, time.monotonic() - began)
+            if pause:
+                time.sleep(pause)
     except LeaseLost:
         current_app.logger.warning("job %s: taken over by another worker", job_id)
         return JOB_RUNNING
