@@ -97,7 +97,7 @@ run: $(APP_VENV) babel-compile db-upgrade
 dev: $(APP_VENV) babel-compile db-upgrade
 	@$(BIN)/python -m scorebook.worker & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
-	$(FLASK) run --debug --host 127.0.0.1 --port $(PORT)
+	RATINGS_CATCH_UP=job $(FLASK) run --debug --host 127.0.0.1 --port $(PORT)
 
 # Production: gunicorn on the configured database (DATABASE_URL, else the SQLite file in
 # instance/), WORKERS processes of THREADS threads (4) each, every request read ahead

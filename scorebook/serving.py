@@ -111,9 +111,14 @@ def job_workers(environ: Mapping[str, str]) -> int:
 
 
 def on_starting(server: Any) -> None:
-    """gunicorn's hook, in the master before it listens: start the job workers."""
+    """gunicorn's hook, in the master before it listens: start the job workers (and
+    tell the app, through the environment its workers inherit, to leave long rating
+    replays to them: ``RATINGS_CATCH_UP=job``)."""
+    count = job_workers(os.environ)
+    if count:
+        os.environ.setdefault("RATINGS_CATCH_UP", "job")
     env = {**os.environ, "SCOREBOOK_WORKER_PARENT": str(os.getpid())}
-    for _ in range(job_workers(os.environ)):
+    for _ in range(count):
         _job_workers.append(subprocess.Popen([sys.executable, "-m", "scorebook.worker"],
                                              env=env))
 

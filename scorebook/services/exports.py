@@ -875,7 +875,8 @@ def import_in_chunks(data: Any, job_id: int, replace_id: int | None,
     try:
         yield from _chunks(data, job_id, replace_id, owner_password_hash,
                            dict(checkpoint or {}),
-                           CHUNK_SECONDS if seconds is None else seconds)
+                           float(current_app.config.get("JOBS_STEP_SECONDS", CHUNK_SECONDS))
+                           if seconds is None else seconds)
     except JSONError:
         raise LeagueImportError(NOT_JSON) from None
     except TooLong as exc:

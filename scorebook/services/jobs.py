@@ -83,6 +83,10 @@ class JobFailed(Exception):
         super().__init__(*sentences)
 
 
+class _Discard(Exception):
+    """A step that asked to be rolled back."""
+
+
 class LeaseLost(Exception):
     """Another worker took the job (this one's lease ran out): this step is not kept."""
 
@@ -98,6 +102,8 @@ class Step:
     result: dict[str, Any] | None = None
     #: False for a step that only read (its time is no write's wait).
     wrote: bool = True
+    #: True: roll this step back (it lost a race), and go on with the next.
+    discard: bool = False
 
 
 @dataclass(frozen=True)
@@ -245,17 +251,22 @@ def run(job: Job, worker: str, word: Word, stop: Callable[[], bool] | None = Non
                 steps.close()
                 return _release(job_id, worker)
             began = time.monotonic()
-            with transaction():
-                step = next(steps, None)
-                if step is None:
-                    _save(job, worker, seconds, None, JOB_DONE)
-                    return JOB_DONE
-                if step.result is not None:
-                    step.result["slowest_step_s"] = round(max(
-                        slowest, time.monotonic() - began), 3)
-                    _save(job, worker, seconds, step, JOB_DONE)
-                    return JOB_DONE
-                _save(job, worker, seconds, step)
+            try:
+                with transaction():
+                    step = next(steps, None)
+                    if step is not None and step.discard:
+                        raise _Discard
+                    if step is None:
+                        _save(job, worker, seconds, None, JOB_DONE)
+                        return JOB_DONE
+                    if step.result is not None:
+                        step.result["slowest_step_s"] = round(max(
+                            slowest, time.monotonic() - began), 3)
+                        _save(job, worker, seconds, step, JOB_DONE)
+                        return JOB_DONE
+                    _save(job, worker, seconds, step)
+            except _Discard:
+                continue
             if step.wrote:
                 slowest = max(slowest, time.monotonic() - began)
             if pause:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -34,15 +34,20 @@ from scorebook.extensions import AnySession, db
 from scorebook.models import (
     ALL_TIME,
     FINISHED,
+    JOB_QUEUED,
+    JOB_RUNNING,
     Game,
     GameResult,
     Hand,
     HandScore,
+    Job,
     League,
     PlayerTally,
     Season,
     Seat,
+    utcnow,
 )
+from scorebook.services import jobs
 from scorebook.services.seasons import ensure_seasons
 from scorebook.services.transaction import transaction
 
@@ -723,12 +728,16 @@ _running_lock = threading.Lock()
 def start_catch_up(league_id: int) -> None:
     """Run :func:`catch_up` for the league: in a thread of this process (unless one
     is running), or right here if ``RATINGS_CATCH_UP`` is ``inline``, or not at all
-    if it is ``manual`` (tests)."""
+    if it is ``manual`` (tests); with ``job`` (set where job workers run: make run,
+    serve and dev), as a background job (:func:`queue_catch_up`)."""
     mode = current_app.config.get("RATINGS_CATCH_UP", "thread")
     if mode == "manual":
         return
     if mode == "inline":
         catch_up(league_id)
+        return
+    if mode == "job":
+        queue_catch_up(league_id)
         return
     app = current_app._get_current_object()  # type: ignore[attr-defined]
 
@@ -750,5 +759,52 @@ def start_catch_up(league_id: int) -> None:
         _running[league_id] = thread
     thread.start()
 
+
+# --- the catch-up as a background job (RATINGS_CATCH_UP=job) --------------------------
+
+#: The kind of job that replays a league's stale ratings.
+RATINGS_JOB = "ratings"
+#: Games replayed per step of the job (one transaction each).
+JOB_CHUNK = 1000
+
+
+def queue_catch_up(league_id: int) -> None:
+    """Queue the league's catch-up as a job, unless one is waiting or running. On a
+    connection of its own: this runs as a write commits (the session's hook), when the
+    session itself can say nothing more."""
+    with db.engine.begin() as connection:
+        waiting = connection.execute(select(Job.id).where(
+            Job.kind == RATINGS_JOB, Job.league_id == league_id,
+            Job.state.in_((JOB_QUEUED, JOB_RUNNING))).limit(1)).first()
+        if waiting is None:
+            connection.execute(insert(Job).values(
+                kind=RATINGS_JOB, owner=f"ratings:{league_id}", league_id=league_id,
+                state=JOB_QUEUED, payload={}, done=0, attempts=0, created_at=utcnow()))
+
+
+def _catch_up_job(job: Job) -> Generator[jobs.Step, None, None]:
+    """The kind ``ratings``: :func:`catch_up`, a chunk per step."""
+    league_id = job.league_id
+    assert league_id is not None
+    while True:
+        row = db.session.execute(select(League.ratings_from_seq, League.ratings_epoch)
+                                 .where(League.id == league_id)).one_or_none()
+        last = db.session.scalar(select(func.max(GameResult.seq))
+                                 .where(GameResult.league_id == league_id))
+        total = 0 if last is None else last + 1
+        if row is None or row.ratings_from_seq is None:
+            yield jobs.Step(total, total, result={"league": league_id})
+            return
+        end = _replay_stored(db.session, league_id, row.ratings_from_seq, JOB_CHUNK)
+        moved = db.session.execute(update(League).where(
+            League.id == league_id, League.ratings_epoch == row.ratings_epoch,
+            League.ratings_from_seq == row.ratings_from_seq).values(ratings_from_seq=end))
+        if not moved.rowcount:  # type: ignore[attr-defined]
+            yield jobs.Step(0, discard=True)  # (overtaken by a write: nothing kept)
+        else:
+            yield jobs.Step(total if end is None else end, total)
+
+
+jobs.KINDS[RATINGS_JOB] = jobs.Kind(run=_catch_up_job)
 
 install()

@@ -51,9 +51,11 @@ from scorebook.models import (
     Job,
     League,
 )
-from scorebook.services import access, exports, games, jobs, ratings
+from scorebook.services import access, exports, games, hands, jobs, ratings
+from scorebook.services import league as league_service
 from scorebook.worker import Worker
 from tests.conftest import PATIENCE_S
+from tests.web import test_league, test_league_fresh
 from tests.worked_examples import RUMMY_500_HAND
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -145,9 +147,9 @@ def run_worker(app: Flask, name: str, stop: Callable[[], bool] | None = None) ->
 
 
 @pytest.fixture
-def one_game_a_step(monkeypatch: pytest.MonkeyPatch) -> None:
+def one_game_a_step(app: Flask) -> None:
     """Each step of an import stores one game (a checkpoint after each)."""
-    monkeypatch.setattr(exports, "CHUNK_SECONDS", 0.0)
+    app.config["JOBS_STEP_SECONDS"] = 0.0
 
 
 def stored(app: Flask, name: str) -> tuple[int, list[int], int]:
@@ -439,3 +441,30 @@ def test_make_serve_imports_300_games_in_the_background_while_a_phone_writes(
     finally:
         engine.dispose()
     assert (games_stored, hands_stored) == (300, hand_count)
+
+
+# --- rating replays ------------------------------------------------------------------------
+
+made = test_league.made  # (an owned league and its five games: tests/web/test_league.py)
+ctx = test_league.ctx
+
+
+def test_a_long_rating_replay_is_a_job(made: dict[str, Game], app: Flask) -> None:
+    """Where job workers run (RATINGS_CATCH_UP=job), ratings made stale by an edit of an
+    early game are replayed by a job, not by a thread of the web server."""
+    app.config.update(RATINGS_INLINE_GAMES=0, RATINGS_CATCH_UP="job")
+    g1 = made["g1"]
+    hands.delete_hand(g1.hands[-1], g1.hands[-1].version)  # G1 is no longer finished
+    assert db.session.scalar(db.select(League.ratings_from_seq)) is not None
+    assert test_league.result_rows() != test_league_fresh.replayed()
+    queued = list(db.session.scalars(db.select(Job)))
+    assert [(j.kind, j.state) for j in queued] == [(ratings.RATINGS_JOB, JOB_QUEUED)]
+    # a page asking again adds no second job
+    assert league_service.ratings_pending(test_league.the_league()) > 0
+    assert db.session.scalar(db.select(db.func.count(Job.id))) == 1
+    db.session.commit()
+    ended = jobs.run_one("worker-a", lambda job, said: "")
+    assert ended is not None and ended.state == JOB_DONE, ended.error
+    db.session.expire_all()
+    assert db.session.scalar(db.select(League.ratings_from_seq)) is None
+    assert test_league.result_rows() == test_league_fresh.replayed()
