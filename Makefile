@@ -18,6 +18,7 @@ help:
 	@echo "make dev      Flask's auto-reloading development server on http://127.0.0.1:5000"
 	@echo "make serve    gunicorn, WORKERS=4 x THREADS=4 on BIND=127.0.0.1:8000, after flask db upgrade"
 	@echo "             (DATABASE_URL); slow clients cost no thread (HEADER_TIMEOUT, BODY_TIMEOUT)"
+	@echo "             run, serve and dev start the background jobs' worker too (JOB_WORKERS=1)"
 	@echo "make test     lint, then the test suite on every core (TEST_WORKERS=auto)"
 	@echo "make test-pg  the test suite on PostgreSQL (installs and starts it: needs root)"
 	@echo "make lint     ruff on everything, mypy --strict on referee/, the services and the models,"
@@ -91,14 +92,19 @@ PORT ?= 5000
 run: $(APP_VENV) babel-compile db-upgrade
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m scorebook.table
 
-# Developers: Flask's server, reloading on every change, on this computer only.
+# Developers: Flask's server, reloading on every change, on this computer only, and the
+# background jobs' worker beside it (stopped with it).
 dev: $(APP_VENV) babel-compile db-upgrade
-	$(FLASK) run --debug --host 127.0.0.1 --port $(PORT)
+	@$(BIN)/python -m scorebook.worker & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
+	RATINGS_CATCH_UP=job $(FLASK) run --debug --host 127.0.0.1 --port $(PORT)
 
 # Production: gunicorn on the configured database (DATABASE_URL, else the SQLite file in
 # instance/), WORKERS processes of THREADS threads (4) each, every request read ahead
 # before a thread takes it (scorebook/serving.py: HEADER_TIMEOUT, BODY_TIMEOUT). The
-# same worker as make run's. GUNICORN_ARGS adds options, e.g. --access-logfile -.
+# same worker as make run's; gunicorn's master starts JOB_WORKERS (1) background job
+# workers beside it (python -m scorebook.worker). GUNICORN_ARGS adds options, e.g.
+# --access-logfile -.
 WORKERS ?= 4
 BIND ?= 127.0.0.1:8000
 serve: $(APP_VENV) babel-compile db-upgrade

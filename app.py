@@ -39,6 +39,7 @@ from scorebook.web.games.views import bp as games_bp
 from scorebook.web.hands.views import bp as hands_bp
 from scorebook.web.install.views import THEME_COLOR
 from scorebook.web.install.views import bp as install_bp
+from scorebook.web.jobs.views import bp as jobs_bp
 from scorebook.web.league.stats import bp as stats_bp
 from scorebook.web.league.views import bp as league_bp
 from scorebook.web.live.views import bp as live_bp
@@ -192,6 +193,7 @@ def configure_blueprints(app: Flask) -> None:
     app.register_blueprint(install_bp)  # manifest, service worker, favicon, /offline
     app.register_blueprint(phones_bp)  # "Add a phone": invite QR codes, play again, share
     app.register_blueprint(shared_bp)  # /results/<token>: a result shared by link
+    app.register_blueprint(jobs_bp, url_prefix="/jobs")  # a background job's progress
     app.jinja_env.globals["THEME_COLOR"] = THEME_COLOR
     results.init_app(app)  # game_share() and standings_share() for the templates
 

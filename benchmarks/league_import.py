@@ -55,7 +55,9 @@ TEMPLATES = 24
 
 def app_for(folder: str) -> Any:
     return create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.sqlite3",
-                       "SECRET_KEY": "benchmark", "WTF_CSRF_ENABLED": False},
+                       "SECRET_KEY": "benchmark", "WTF_CSRF_ENABLED": False,
+                       # the import's job run in the request: its time and memory
+                       "JOBS_INLINE": True},
                       instance_path=folder)
 
 
@@ -215,10 +217,188 @@ def run_child(mode: str, path: str) -> dict[str, Any]:
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
+# --- the background import, on the real server ------------------------------------------
+
+PHONE_HAND = {"number": 1, "went_out": "Ada", "players": [
+    {"name": "You", "melds": [{"id": "y1", "cards": ["7S", "8S", "9S"]},
+                              {"id": "y2", "cards": ["4C", "4S", "4D"]}],
+     "layoffs": [{"card": "6S", "onto": "y1"}, {"card": "KS", "onto": "a1"}],
+     "hand": ["5H", "JD", "9H", "AH"]},
+    {"name": "Ada", "melds": [{"id": "a1", "cards": ["KC", "KD", "KH"]},
+                              {"id": "a2", "cards": ["10S", "JS", "QS"]}],
+     "layoffs": [{"card": "4H", "onto": "y2"}], "hand": []},
+    {"name": "Bo", "melds": [{"id": "b1", "cards": ["6H", "6C", "6D"]}],
+     "hand": ["10C", "7D", "2H", "8C"]}]}
+
+
+#: Seconds the phone writes alone before the upload (its latencies without an import).
+BASELINE_S = 20
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+
+def _peak_of(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def background(path: str, games_count: int, hand_count: int) -> bool:
+    """Import ``path`` through make serve's server and its job worker while a phone of
+    another league writes; prints the figures, returns whether everything arrived."""
+    import signal
+    import socket
+    import statistics
+    import threading
+
+    import requests
+
+    from referee import make_rules
+
+    folder = tempfile.mkdtemp(prefix="bench-jobs-")
+    url = f"sqlite:///{folder}/bench.sqlite3"
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "benchmark"},
+                     instance_path=folder)
+    with app.test_request_context():
+        db.create_all()
+        owned = League(name="Importer's table")
+        phones = League(name="The phone's family",
+                        scorer_token_hash=access.token_hash("p" * 43))
+        db.session.add_all([owned, phones])
+        db.session.commit()
+        game = games.create_game(phones, ["You", "Ada", "Bo"], 0,
+                                 make_rules("rummy-500", target=100000))
+        serializer = app.session_interface.get_signing_serializer(app)
+        mine: dict[str, Any] = {}
+        access.remember(mine, owned, access.OWNER)
+        theirs: dict[str, Any] = {}
+        access.remember(theirs, phones, access.SCORER)
+        owner_cookie, phone_cookie = serializer.dumps(mine), serializer.dumps(theirs)
+        game_id = game.id
+        db.session.remove()
+        db.engine.dispose()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "benchmark"}
+    server = subprocess.Popen(
+        [os.path.join(os.path.dirname(sys.executable), "gunicorn"), "--config",
+         "python:scorebook.serving", "--workers", "2", "--bind", f"127.0.0.1:{port}",
+         "app:create_app()"], cwd=ROOT, env=env, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                if requests.get(f"{base}/rules/", timeout=10).status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            time.sleep(0.2)
+        owner = requests.Session()
+        owner.cookies.set("session", owner_cookie, domain="127.0.0.1", path="/")
+        form = owner.get(f"{base}/league/export", timeout=60).text
+        token = form.split('name="csrf_token" type="hidden" value="', 1)[1].split('"', 1)[0]
+        writes: list[tuple[int, float]] = []
+        stop = threading.Event()
+
+        def phone() -> None:
+            session = requests.Session()
+            session.cookies.set("session", phone_cookie)
+            number = 1
+            while not stop.is_set():
+                began = time.perf_counter()
+                answer = session.post(f"{base}/api/v1/games/{game_id}/hands",
+                                      json={**PHONE_HAND, "number": number}, timeout=120)
+                writes.append((answer.status_code, time.perf_counter() - began))
+                number += answer.status_code == 201
+                stop.wait(0.25)
+
+        writer = threading.Thread(target=phone)
+        writer.start()
+        time.sleep(BASELINE_S)  # the phone alone first: its latencies without an import
+        alone = len(writes)
+        began = time.perf_counter()
+        with open(path, "rb") as upload:
+            answer = owner.post(f"{base}/league/import", data={"csrf_token": token},
+                                files={"file": ("league.json", upload, "application/json")},
+                                allow_redirects=False, timeout=3600)
+        answered = time.perf_counter() - began
+        where = answer.headers.get("Location", "")
+        state: dict[str, Any] = {}
+        workers = _children(server.pid)
+        job_worker = next((p for p in workers if "scorebook.worker" in _cmdline(p)), None)
+        while "/jobs/" in where:
+            state = owner.get(f"{base}{where}.json", timeout=60).json()
+            if state["state"] in ("done", "failed"):
+                break
+            time.sleep(1)
+        took = time.perf_counter() - began
+        stop.set()
+        writer.join()
+        job_peak = _peak_of(job_worker) if job_worker else 0.0
+        web_peak = max((_peak_of(p) for p in workers if p != job_worker), default=0.0)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=60)
+    baseline = sorted(t for _, t in writes[:alone])
+    writes = writes[alone:]
+    latencies = sorted(t for _, t in writes)
+    failed = [code for code, _ in writes if code != 201]
+    p95 = latencies[max(0, int(len(latencies) * 0.95) - 1)] if latencies else 0.0
+    print(f"background import (make serve, SQLite): upload answered HTTP {answer.status_code}"
+          f" in {answered:.1f} s; job {state.get('state')} with {state.get('done')} of "
+          f"{state.get('total')} games in {took:.0f} s")
+    print(f"  a phone of another league meanwhile: {len(writes)} hands written, "
+          f"{len(failed)} failed {sorted(set(failed))}, median "
+          f"{statistics.median(latencies) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, worst "
+          f"{max(latencies, default=0) * 1000:.0f} ms")
+    print(f"  the same phone alone, before: {len(baseline)} hands, median "
+          f"{statistics.median(baseline) * 1000:.0f} ms, worst {max(baseline) * 1000:.0f} ms"
+          f"; the job's longest transaction: "
+          f"{(state.get('result') or {}).get('slowest_step_s', 0) * 1000:.0f} ms")
+    print(f"  peak memory: job worker {job_peak:.0f} MB, web workers {web_peak:.0f} MB")
+    check = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "benchmark"},
+                       instance_path=folder)
+    with check.app_context():
+        league = db.session.scalar(db.select(League).where(League.name == "Benchmark family"))
+        stored = (0, 0) if league is None else (
+            db.session.scalar(db.select(db.func.count(Game.id))
+                              .where(Game.league_id == league.id)),
+            db.session.scalar(db.select(db.func.count(Hand.id)).join(Game)
+                              .where(Game.league_id == league.id)))
+    ok = state.get("state") == "done" and stored == (games_count, hand_count) and not failed
+    print(f"  stored: {stored[0]} games, {stored[1]} hands" + ("" if ok else " — FAILED"))
+    return ok
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=5000)
     parser.add_argument("--keep", help="write the league file here (else a temporary one)")
+    parser.add_argument("--background", action="store_true",
+                        help="also import it in the background through make serve")
+    parser.add_argument("--only-background", action="store_true",
+                        help="only the background import (not the request's)")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -236,6 +416,8 @@ def main() -> None:
         print(f"file: {args.games} games, {hand_count} hands, {size / 1e6:.1f} MB "
               f"({size / hand_count / 1024:.2f} KB a hand), written in "
               f"{time.perf_counter() - began:.0f} s")
+        if args.only_background:
+            sys.exit(0 if background(path, args.games, hand_count) else 1)
         start = run_child("start", path)
         print(f"a process that only starts the app: peak {start['peak_mb']:.0f} MB")
         load = run_child("load", path)
@@ -248,6 +430,8 @@ def main() -> None:
               f" ms a hand); peak {web['peak_mb']:.0f} MB")
         if web["status"] != 302 or web["games"] != args.games or web["hands"] != hand_count:
             print("IMPORT FAILED")
+            sys.exit(1)
+        if args.background and not background(path, args.games, hand_count):
             sys.exit(1)
 
 

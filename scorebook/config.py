@@ -36,6 +36,16 @@ class DefaultConfig:
     API_MAX_CONTENT_LENGTH = 128 * 1024
     IMPORT_MAX_CONTENT_LENGTH = 512 * 1024 * 1024
 
+    # Background jobs (scorebook/services/jobs.py, run by python -m scorebook.worker):
+    # how many one owner may have waiting or running, how long a worker holds one without
+    # a word, and where uploads wait (None: instance/jobs/). JOBS_INLINE runs a job in
+    # the request that asks for it (the tests' app).
+    JOBS_PER_OWNER = 2
+    JOBS_STEP_SECONDS = 0.25  # work per step (SQLite's write lock held that long)
+    JOBS_LEASE_SECONDS = 60.0
+    JOBS_FOLDER: str | None = None
+    JOBS_INLINE = False
+
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"
     # "auto": the cookie is marked Secure whenever the request came over HTTPS (directly,
@@ -123,6 +133,13 @@ ENVIRONMENT_SETTINGS = {
     "HSTS_MAX_AGE": int,
     "RATELIMIT_STORAGE_URI": str,
     "PUBLIC_URL": str,
+    # background jobs (README, "Background jobs"): one owner's limit, a step's work, the
+    # pause after it on SQLite
+    "JOBS_PER_OWNER": int,
+    "JOBS_STEP_SECONDS": float,
+    "JOBS_PAUSE_SECONDS": float,
+    # thread, job (where job workers run: scorebook/serving.py sets it), inline, manual
+    "RATINGS_CATCH_UP": str,
 }
 
 

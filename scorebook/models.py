@@ -163,6 +163,9 @@ class League(Model):
     #: Moved on by every write that sets ``ratings_from_seq``, so a catch-up that read
     #: an older marker does not clear a newer one.
     ratings_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: The background job (:class:`Job`) still importing this league: until it seals the
+    #: league (sets this back to None) nobody may open it, and its name stays reserved.
+    import_job_id: Mapped[int | None] = mapped_column(Integer, index=True)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="league", order_by="Player.name"
@@ -900,3 +903,60 @@ Index("ix_game_result_player_seq_mu", GameResult.player_id, GameResult.seq, Game
 for _name in ("best_score", "worst_score", "out_streak", "longest_run", "max_stranded"):
     Index(f"ix_player_game_stat_player_{_name}", PlayerGameStat.player_id,
           getattr(PlayerGameStat, _name), PlayerGameStat.finished_at, PlayerGameStat.game_id)
+
+
+#: A job's states: waiting for a worker, being run by one (until ``lease_until``), done,
+#: or failed (``error`` says why).
+JOB_QUEUED = "queued"
+JOB_RUNNING = "running"
+JOB_DONE = "done"
+JOB_FAILED = "failed"
+JOB_STATES = (JOB_QUEUED, JOB_RUNNING, JOB_DONE, JOB_FAILED)
+
+
+class Job(Model):
+    """Work longer than a request (a league import, a rating replay), run in the
+    background by ``python -m scorebook.worker`` (:mod:`scorebook.services.jobs`).
+
+    A worker takes a queued job (or a running one whose lease ran out: its worker died)
+    with one conditional UPDATE, so two workers never run one job; it commits its work
+    in short chunks, each with ``done``/``total`` and the ``checkpoint`` to resume from,
+    and renews its lease as it goes."""
+
+    __tablename__ = "job"
+    __table_args__ = (
+        CheckConstraint(f"state IN {JOB_STATES!r}", name="ck_job_state"),
+        Index("ix_job_state_id", "state", "id"),
+        Index("ix_job_owner_state", "owner", "state"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    #: What to do: ``league-import``, ``ratings``.
+    kind: Mapped[str] = mapped_column(String(20))
+    #: Whose job it is (``league:<id>``: the league whose owner asked): at most
+    #: :data:`scorebook.services.jobs.PER_OWNER` of theirs queued or running at once.
+    owner: Mapped[str] = mapped_column(String(40))
+    #: The league the job works on (the importer's league; the one whose ratings).
+    league_id: Mapped[int | None] = mapped_column(Integer)
+    state: Mapped[str] = mapped_column(String(10), default=JOB_QUEUED)
+    #: What the job was given (JSON), and where its work has got to (JSON: the next run
+    #: goes on from there).
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    checkpoint: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    #: Its progress, in its own units (games): ``done`` of ``total`` (None: not known yet).
+    done: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    total: Mapped[int | None] = mapped_column(Integer)
+    #: The worker running it, and until when it may (renewed with every chunk).
+    worker: Mapped[str | None] = mapped_column(String(80))
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: What a finished job made (JSON: e.g. the imported league's id), or why it failed
+    #: (JSON: the sentences the presenters word).
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    error: Mapped[list[Any] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    def __repr__(self) -> str:
+        return f"<Job {self.id} {self.kind} {self.state}>"

@@ -41,8 +41,11 @@ import math
 import os
 import resource
 import selectors
+import signal
 import socket
 import ssl
+import subprocess
+import sys
 import time
 from collections.abc import Mapping
 from functools import partial
@@ -90,9 +93,56 @@ def seconds(environ: Mapping[str, str], name: str, default: float) -> float:
     return number
 
 
+# --- the job workers beside the server ---------------------------------------------------
+# gunicorn's master starts JOB_WORKERS (1) ``python -m scorebook.worker`` processes as it
+# starts (on_starting), with the environment the app's workers get (DATABASE_URL, ...),
+# and stops them as it exits (on_exit); a worker also stops by itself when the master is
+# gone (SCOREBOOK_WORKER_PARENT), so a killed server leaves none behind. JOB_WORKERS=0:
+# none (the jobs are run by workers started some other way).
+
+_job_workers: list[subprocess.Popen[bytes]] = []
+
+
+def job_workers(environ: Mapping[str, str]) -> int:
+    value = (environ.get("JOB_WORKERS") or "1").strip()
+    if not value.isdigit():
+        raise ValueError(f"JOB_WORKERS must be a whole number, not {value!r}")
+    return int(value)
+
+
+def on_starting(server: Any) -> None:
+    """gunicorn's hook, in the master before it listens: start the job workers (and
+    tell the app, through the environment its workers inherit, to leave long rating
+    replays to them: ``RATINGS_CATCH_UP=job``)."""
+    count = job_workers(os.environ)
+    if count:
+        os.environ.setdefault("RATINGS_CATCH_UP", "job")
+    env = {**os.environ, "SCOREBOOK_WORKER_PARENT": str(os.getpid())}
+    for _ in range(count):
+        _job_workers.append(subprocess.Popen([sys.executable, "-m", "scorebook.worker"],
+                                             env=env))
+
+
+def on_exit(server: Any) -> None:
+    """gunicorn's hook, in the master as it exits: stop the job workers (each hands its
+    job back between two steps), waiting for them a little."""
+    for process in _job_workers:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + 10
+    for process in _job_workers:
+        try:
+            process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            process.kill()
+    _job_workers.clear()
+
+
 def options(environ: Mapping[str, str]) -> dict[str, Any]:
     """The gunicorn settings ``make run`` and ``make serve`` share."""
     return {
+        "on_starting": on_starting,
+        "on_exit": on_exit,
         "worker_class": WORKER_CLASS,
         "threads": int(environ.get("THREADS") or THREADS),
         "worker_connections": WORKER_CONNECTIONS,
@@ -105,10 +155,11 @@ def options(environ: Mapping[str, str]) -> dict[str, Any]:
 
 
 def check_timeouts(environ: Mapping[str, str]) -> None:
-    """Refuse a wrong ``HEADER_TIMEOUT`` or ``BODY_TIMEOUT`` before the server starts
-    (the workers read them from the environment they inherit)."""
+    """Refuse a wrong ``HEADER_TIMEOUT``, ``BODY_TIMEOUT`` or ``JOB_WORKERS`` before the
+    server starts (the workers read them from the environment they inherit)."""
     seconds(environ, "HEADER_TIMEOUT", HEADER_TIMEOUT)
     seconds(environ, "BODY_TIMEOUT", BODY_TIMEOUT)
+    job_workers(environ)
 
 
 def raise_open_files(wanted: int) -> int:
@@ -346,7 +397,7 @@ class ReadAheadWorker(ThreadWorker):  # type: ignore[misc]
 
 # --- `gunicorn -c python:scorebook.serving` (make serve) ----------------------------------
 # gunicorn takes every name of this module that is one of its settings (and ignores the
-# others): these five.
+# others): these five, and the hooks on_starting and on_exit (above).
 
 check_timeouts(os.environ)
 _settings = options(os.environ)

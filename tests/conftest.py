@@ -113,6 +113,9 @@ def _test_config(**overrides: Any) -> dict[str, Any]:
         "REFEREE_RATE_LIMIT": "1000000 per minute",
         "REFEREE_MEMBER_RATE_LIMIT": "1000000 per minute",
         "SQLALCHEMY_DATABASE_URI": database_url,
+        # A league import runs its job in the request, as the worker would run it
+        # (tests/web/test_jobs.py runs them in workers).
+        "JOBS_INLINE": True,
     }
     if database_url == "sqlite://":
         # One shared in-memory database for every connection of the app.

@@ -17,9 +17,20 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import reprlib
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+import time
+from collections.abc import (
+    Callable,
+    Generator,
+    Iterable,
+    Iterator,
+    Mapping,
+    MutableMapping,
+    Sequence,
+)
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import IO, Any
 
@@ -27,7 +38,7 @@ import ijson
 from flask import current_app
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import selectinload
 
@@ -50,11 +61,13 @@ from scorebook.models import (
     ABANDONED,
     FINISHED,
     IN_PROGRESS,
+    JOB_DONE,
     MELD_LABEL_LENGTH,
     Change,
     Game,
     GameResult,
     Hand,
+    Job,
     League,
     Meld,
     MeldCard,
@@ -64,7 +77,7 @@ from scorebook.models import (
     TooLong,
 )
 from scorebook.plain_text import MAX_ID, has_unwanted
-from scorebook.services import ratings
+from scorebook.services import access, jobs, ratings
 from scorebook.services.access import MAX_LEAGUE_NAME
 from scorebook.services.entry import Entry, HandError
 from scorebook.services.errors import Sentence, sentence
@@ -97,6 +110,9 @@ from scorebook.services.seasons import (
     season_of_day,
 )
 from scorebook.services.transaction import transaction
+
+#: The kind of job that imports a league in the background.
+IMPORT_JOB = "league-import"
 
 
 class LeagueImportError(ValueError):
@@ -135,8 +151,9 @@ class StreamedGames:
     """The games of a league file (a seekable binary stream), parsed one at a time each
     time they are iterated."""
 
-    def __init__(self, stream: IO[bytes]) -> None:
+    def __init__(self, stream: IO[bytes], count: int = 0) -> None:
         self.stream = stream
+        self.count = count  # (how many the file has, counted as it was read through)
 
     def __iter__(self) -> Iterator[Any]:
         self.stream.seek(0)
@@ -152,14 +169,15 @@ _OPEN = frozenset({"start_map", "start_array"})
 _CLOSE = frozenset({"end_map", "end_array"})
 
 
-def _scan(stream: IO[bytes]) -> str | None:
+def _scan(stream: IO[bytes], counts: dict[str, int] | None = None) -> str | None:
     """One pass over the whole file's events (no values built, no paths kept): ``None``
     if it is no JSON object, else the event that opens its ``games`` (``""`` if it has
     none). Refuses a file nested deeper than :data:`MAX_DEPTH`, and one whose text
     escapes a lone surrogate (:class:`_Surrogates`)."""
     stream.seek(0)
     try:
-        return _scan_events(iter(ijson.basic_parse(_Surrogates(stream), use_float=True)))
+        return _scan_events(iter(ijson.basic_parse(_Surrogates(stream), use_float=True)),
+                            counts)
     except UnicodeDecodeError:  # (JSON is UTF-8: the file is no JSON)
         raise JSONError("the file is not UTF-8") from None
 
@@ -225,22 +243,46 @@ class _Surrogates:
         raise LeagueImportError(sentence("exports.broken-text", text=escape))
 
 
-def _scan_events(events: Iterator[tuple[str, Any]]) -> str | None:
+#: The most players and seasons a league file may list: its head is read whole (a few
+#: KB for any real league), so a file listing 300,000 players, or a million seasons, is
+#: refused before any of them is built into values.
+MAX_PLAYERS = 5000
+MAX_SEASONS = 1000
+
+
+def _scan_events(events: Iterator[tuple[str, Any]], counts: dict[str, int] | None = None
+                 ) -> str | None:
     first = next(events, None)
     if first is None or first[0] != "start_map":
         return None
-    depth, games, after_games = 1, "", False
+    counted = {"games": 0, "players": 0, "seasons": 0}
+    limits = {"players": MAX_PLAYERS, "seasons": MAX_SEASONS}
+    depth, games, after_key, listing = 1, "", "", ""
     for event, value in events:
-        if after_games:  # (the event after the top-level key "games")
-            games, after_games = event, False
+        if after_key:  # (the event after a top-level key)
+            if after_key == "games":
+                games = event
+            listing = after_key if event == "start_array" else ""
+            after_key = ""
         if event in _OPEN:
             depth += 1
             if depth > MAX_DEPTH:
                 raise LeagueImportError(sentence("exports.too-deep", most=MAX_DEPTH))
+            if depth == 3 and listing:
+                counted[listing] += 1
+                if counted[listing] > limits.get(listing, counted[listing]):
+                    raise LeagueImportError(sentence("exports.too-many", key=listing,
+                                                     most=limits[listing]))
         elif event in _CLOSE:
             depth -= 1
-        elif depth == 1 and event == "map_key" and value == "games":
-            after_games = True
+            if depth == 1:
+                listing = ""
+        elif depth == 1 and event == "map_key" and value in counted:
+            after_key = value
+        elif depth == 2 and listing and event not in _OPEN:
+            counted[listing] += 1  # (a scalar item: the check of the file's shape refuses it)
+    if counts is not None:
+        counts.update(counted)
     return games
 
 
@@ -249,12 +291,14 @@ def read_league_file(stream: IO[bytes]) -> dict[str, Any]:
     :class:`StreamedGames`: the rest is read now, the games as they are imported. Raises
     :data:`JSONError` for a file that is not JSON, and :class:`LeagueImportError` for one
     nested deeper than any export."""
-    games = _scan(stream)
+    counts: dict[str, int] = {}
+    games = _scan(stream, counts)
     if games is None:
         return {}  # not an object: "not a Rummy Scorebook league export"
     data: dict[str, Any] = {}
     if games:
-        data["games"] = StreamedGames(stream) if games == "start_array" else {}
+        data["games"] = StreamedGames(stream, counts["games"]) if games == "start_array" \
+            else {}
     for key in HEADER_KEYS:
         stream.seek(0)
         for value in ijson.items(stream, key, use_float=True):
@@ -689,6 +733,20 @@ def _valid_game(index: int, data: Any) -> ExportGame:
 
 
 def _import(data: Any, replace: League | None = None) -> League:
+    league, who = _import_head(data, replace)
+    for index, raw in enumerate(data["games"], start=1):
+        _import_one(league, index, raw, who)
+    db.session.flush()
+    ensure_seasons(league)
+    return league
+
+
+def _import_head(data: Any, replace: League | None = None, job_id: int | None = None
+                 ) -> tuple[League, Callable[[str], Player]]:
+    """The league, its players and seasons from the file's head, checked; and the lookup
+    of its players by name for the games. With ``job_id`` (a background import) the
+    league is stored unsealed (nobody opens it) and the empty league it replaces is left
+    for :func:`seal_import` to remove."""
     if not isinstance(data, dict) or data.get("format") not in FORMATS:
         raise LeagueImportError(sentence("exports.not-an-export"))
     if data.get("version") != VERSION or isinstance(data.get("version"), bool):
@@ -714,14 +772,22 @@ def _import(data: Any, replace: League | None = None) -> League:
                                                  name=other.name))
     else:
         existing = [replace] if _empty(replace) else []
-    for other in existing:
-        db.session.delete(other)
-    db.session.flush()
-    if replace is not None and db.session.scalar(select(League.id).where(
-            func.lower(League.name) == name.lower())) is not None:
+    stored_name = name
+    if job_id is None:
+        for other in existing:
+            db.session.delete(other)
+        db.session.flush()
+    elif any(other.name.lower() == name.lower() for other in existing):
+        # (the empty league it replaces has its name: it keeps it until the seal)
+        stored_name = _unsealed_name(job_id)
+    clash = select(League.id).where(func.lower(League.name) == name.lower())
+    if existing and job_id is not None:
+        clash = clash.where(League.id.not_in([other.id for other in existing]))
+    if replace is not None and db.session.scalar(clash) is not None:
         # (never confirm another league's name to someone who is not in it)
         raise LeagueImportError(sentence("exports.league-name-taken"))
-    league = League(name=name, created_at=_parse_time(head.league.created_at, "created_at"))
+    league = League(name=stored_name, import_job_id=job_id,
+                    created_at=_parse_time(head.league.created_at, "created_at"))
     db.session.add(league)
     players: dict[str, Player] = {}
     for p in head.players:
@@ -738,32 +804,178 @@ def _import(data: Any, replace: League | None = None) -> League:
                               ends_on=_parse_date(s.ends_on, "ends_on"),
                               created_at=_parse_time(s.created_at, "created_at")))
     db.session.flush()
+    return league, _lookup(players)
 
+
+def _unsealed_name(job_id: int) -> str:
+    return f"\u2063import {job_id}"  # (no form or file can give a name with U+2063)
+
+
+def _lookup(players: dict[str, Player]) -> Callable[[str], Player]:
     def who(value: str) -> Player:
         if value not in players:
             raise LeagueImportError(sentence("exports.unlisted-player", name=value[:40]))
         return players[value]
 
+    return who
+
+
+def _import_one(league: League, index: int, raw: Any, who: Callable[[str], Player]) -> None:
+    """The file's game ``index``: checked, stored (flushed), and forgotten by the session
+    (the transaction keeps it), so memory holds one game at a time."""
+    try:
+        _check_strings(raw)
+        stored = _import_game(league, index, _valid_game(index, raw), who)
+        db.session.flush()  # (its history too: the columns' lengths are checked here)
+    except _Placed:
+        raise
+    except LeagueImportError as exc:
+        raise _Placed(sentence("exports.in-game", game=index,
+                               problem=exc.sentences)) from exc
+    except TooLong as exc:
+        raise _Placed(sentence("exports.in-game", game=index,
+                               problem=_too_long(exc).sentences)) from None
+    for row in stored:
+        db.session.expunge(row)
+
+
+# --- JSON import in the background: a chunk per transaction, the league sealed last -----
+# A job (scorebook.services.jobs) imports a league a few games per transaction, so a
+# phone's write in another league never waits long for SQLite's one write lock. The
+# league is stored unsealed (League.import_job_id: nobody may open it, no page lists it)
+# until its last chunk seals it; a job that fails removes it, chunk by chunk.
+
+#: Seconds of work per transaction of a background import (SQLite's write lock is held
+#: from a chunk's first write to its commit).
+CHUNK_SECONDS = 0.25
+#: Games rated at a time by the last steps of a background import.
+RATE_CHUNK = 25
+#: Games removed per transaction when a failed import is taken away.
+DISCARD_CHUNK = 20
+
+
+@dataclass
+class ImportStep:
+    """Where a background import has got to, for its job to commit with the chunk:
+    ``checkpoint`` to go on from, ``done`` games of the file stored."""
+
+    checkpoint: dict[str, Any]
+    done: int
+
+
+def import_in_chunks(data: Any, job_id: int, replace_id: int | None,
+                     owner_password_hash: str | None,
+                     checkpoint: dict[str, Any] | None,
+                     seconds: float | None = None) -> Iterator[ImportStep]:
+    """Import ``data`` (a :func:`read_league_file`) for job ``job_id``: each step yielded
+    is a chunk of work for the caller to commit (with the step's checkpoint, in the same
+    transaction), the last one the sealed league (``checkpoint["sealed"]``). Given the
+    checkpoint of an earlier run, goes on from there. Raises :class:`LeagueImportError`
+    (the chunk not committed: :func:`discard_import` takes away the rest)."""
+    try:
+        yield from _chunks(data, job_id, replace_id, owner_password_hash,
+                           dict(checkpoint or {}),
+                           float(current_app.config.get("JOBS_STEP_SECONDS", CHUNK_SECONDS))
+                           if seconds is None else seconds)
+    except JSONError:
+        raise LeagueImportError(NOT_JSON) from None
+    except TooLong as exc:
+        raise _too_long(exc) from None
+    except DBAPIError as exc:
+        current_app.logger.warning("league import refused by the database: %s", exc)
+        raise LeagueImportError(sentence("exports.not-stored")) from None
+
+
+def _chunks(data: Any, job_id: int, replace_id: int | None, password_hash: str | None,
+            at: dict[str, Any], seconds: float) -> Iterator[ImportStep]:
+    ratings.leave_to_seal(db.session, None)
+    if "league" not in at:
+        replace = db.session.get(League, replace_id) if replace_id is not None else None
+        league, who = _import_head(data, replace, job_id)
+        ratings.leave_to_seal(db.session, league.id)
+        at = {"league": league.id, "games": 0, "name": data["league"]["name"].strip()}
+        yield ImportStep(dict(at), 0)
+    else:
+        found = db.session.get(League, at["league"])
+        if found is None or found.import_job_id != job_id:
+            raise LeagueImportError(sentence("exports.not-stored"))
+        league = found
+        who = _lookup({p.name: p for p in db.session.scalars(
+            select(Player).where(Player.league_id == league.id))})
+    league_id = league.id
+    began, skip = time.monotonic(), int(at["games"])
     for index, raw in enumerate(data["games"], start=1):
-        try:
-            _check_strings(raw)
-            stored = _import_game(league, index, _valid_game(index, raw), who)
-            db.session.flush()  # (its history too: the columns' lengths are checked here)
-        except _Placed:
-            raise
-        except LeagueImportError as exc:
-            raise _Placed(sentence("exports.in-game", game=index,
-                                   problem=exc.sentences)) from exc
-        except TooLong as exc:
-            raise _Placed(sentence("exports.in-game", game=index,
-                                   problem=_too_long(exc).sentences)) from None
-        # stored and checked: let the session forget it (the transaction keeps it), so
-        # memory holds one game at a time however many the file has
-        for row in stored:
-            db.session.expunge(row)
-    db.session.flush()
+        if index <= skip:
+            continue  # (stored by an earlier run)
+        ratings.leave_to_seal(db.session, league_id)
+        _import_one(league, index, raw, who)
+        if time.monotonic() - began >= seconds:
+            at["games"] = index
+            yield ImportStep(dict(at), index)
+            began = time.monotonic()
+    ratings.leave_to_seal(db.session, league_id)
+    if "rated" not in at:
+        at["games"] = db.session.scalar(select(func.count(Game.id))
+                                        .where(Game.league_id == league_id)) or 0
+        at["rated"] = 0
+        yield ImportStep(dict(at), at["games"])
+    # the ratings, a few games per transaction (the league's own: nobody reads them yet)
+    finished = ratings.finished_games(league_id)
+    while at["rated"] < len(finished):
+        ratings.leave_to_seal(db.session, league_id)
+        began = time.monotonic()
+        start = done = int(at["rated"])
+        while done < len(finished) and (done == start or time.monotonic() - began < seconds):
+            end = min(len(finished), done + RATE_CHUNK)
+            ratings.rate_some(league_id, finished, done, end)
+            done = end
+        at["rated"] = done
+        yield ImportStep(dict(at), at["games"])
+    seal_import(league_id, job_id, replace_id, password_hash, str(at["name"]))
+    at["sealed"] = True
+    yield ImportStep(dict(at), at["games"])
+
+
+def seal_import(league_id: int, job_id: int, replace_id: int | None,
+                password_hash: str | None, name: str) -> League:
+    """The last chunk: seasons, ratings and tallies, the replaced empty league removed,
+    and the league opened to its importer."""
+    league = db.session.get(League, league_id)
+    assert league is not None and league.import_job_id == job_id
     ensure_seasons(league)
+    replace = db.session.get(League, replace_id) if replace_id is not None else None
+    if replace is not None and replace.import_job_id is None and _empty(replace):
+        db.session.delete(replace)
+        db.session.flush()
+    if league.name != name:  # (it waited under a stand-in name: the replaced league's)
+        if db.session.scalar(select(League.id).where(
+                func.lower(League.name) == name.lower())) is not None:
+            raise LeagueImportError(sentence("exports.league-name-taken"))
+        league.name = name
+        db.session.flush()
+    ratings.rated(league.id)
+    league.password_hash = password_hash
+    league.import_job_id = None
     return league
+
+
+def discard_import(job_id: int) -> Iterator[int]:
+    """Take away what a failed import stored (its unsealed league), a few games per
+    step: each step is for the caller to commit; yields the games left."""
+    league_id = db.session.scalar(select(League.id).where(League.import_job_id == job_id))
+    if league_id is None:
+        return
+    while True:
+        ids = list(db.session.scalars(select(Game.id).where(Game.league_id == league_id)
+                                      .order_by(Game.id.desc()).limit(DISCARD_CHUNK)))
+        if not ids:
+            break
+        db.session.execute(delete(Game).where(Game.id.in_(ids)))
+        yield len(ids)
+    for model in (GameResult, Season, Player):
+        db.session.execute(delete(model).where(model.league_id == league_id))
+    db.session.execute(delete(League).where(League.id == league_id))
+    yield 0
 
 
 # --- JSON import: the games, checked as the services check them -----------------------------
@@ -1084,3 +1296,64 @@ def _check_live(rules: RuleSet, players: Sequence[PlayerHand]) -> None:
                                  problem=_scoring_problem(exc, players, owners)))
     if said:
         raise LeagueImportError(*said)
+
+
+# --- the league import as a background job ----------------------------------------------
+
+
+def _import_job(job: Job) -> Generator[jobs.Step, None, None]:
+    """The kind ``league-import``: the uploaded file (``payload["file"]``) imported a
+    chunk per step, the league sealed and given to its importer in the last."""
+    payload = job.payload
+    with open(payload["file"], "rb") as stream:
+        try:
+            data = read_league_file(stream)
+        except JSONError:
+            raise LeagueImportError(NOT_JSON) from None
+        games = data.get("games")
+        total = games.count if isinstance(games, StreamedGames) else None
+        # (the file read through, nothing written: the lease renewed)
+        yield jobs.Step(job.done, total, wrote=False)
+        for step in import_in_chunks(data, job.id, payload.get("replace"),
+                                     payload.get("password_hash"), job.checkpoint):
+            if step.checkpoint.get("sealed"):
+                yield jobs.Step(step.done, total, step.checkpoint,
+                                result={"league": step.checkpoint["league"],
+                                        "name": step.checkpoint["name"],
+                                        "games": step.done})
+                return
+            yield jobs.Step(step.done, total, step.checkpoint)
+
+
+def _discard_job(job: Job) -> Iterator[int]:
+    return discard_import(job.id)
+
+
+def _remove_upload(job: Job) -> None:
+    path = job.payload.get("file")
+    if path:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+
+
+jobs.KINDS[IMPORT_JOB] = jobs.Kind(run=_import_job, clean_up=_discard_job,
+                                   errors=(LeagueImportError,),
+                                   after=_remove_upload)
+
+
+def collect(store: MutableMapping[str, Any], job: Job) -> League | None:
+    """The league a finished import made, given to the browser that asked for it (the
+    importer owns it; the empty league it replaced is forgotten); None if the job is
+    no finished import, or the league is gone."""
+    if job.kind != IMPORT_JOB or job.state != JOB_DONE or not job.result:
+        return None
+    league = db.session.get(League, job.result.get("league"))
+    if league is None or league.import_job_id is not None:
+        return None
+    replaced = job.payload.get("replace")
+    if isinstance(replaced, int) and db.session.get(League, replaced) is None:
+        access.forget(store, replaced)
+    access.remember(store, league, access.OWNER)
+    return league

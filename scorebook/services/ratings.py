@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -34,15 +34,20 @@ from scorebook.extensions import AnySession, db
 from scorebook.models import (
     ALL_TIME,
     FINISHED,
+    JOB_QUEUED,
+    JOB_RUNNING,
     Game,
     GameResult,
     Hand,
     HandScore,
+    Job,
     League,
     PlayerTally,
     Season,
     Seat,
+    utcnow,
 )
+from scorebook.services import jobs
 from scorebook.services.seasons import ensure_seasons
 from scorebook.services.transaction import transaction
 
@@ -218,6 +223,37 @@ def rebuild(league_id: int) -> None:
     db.session.execute(delete(GameResult).where(GameResult.league_id == league_id))
     _replay(league_id, _finished_games(league_id), 0)
     retally(db.session, league_id)
+
+
+def finished_games(league_id: int) -> list[Any]:
+    """The league's finished games in rating order (for :func:`rate_some`)."""
+    return list(_finished_games(league_id))
+
+
+def rate_some(league_id: int, games: Sequence[Any], start: int, end: int) -> None:
+    """Rate ``games[start:end]`` (of :func:`finished_games`) from the stored ratings of
+    the games before them: a background import rates its league a chunk per
+    transaction, then :func:`rated` finishes. Does not commit."""
+    if start == 0:
+        db.session.execute(delete(GameResult).where(GameResult.league_id == league_id))
+    _replay(league_id, games[:end], start)
+
+
+def rated(league_id: int) -> None:
+    """After :func:`rate_some` rated every game: the tallies, and the league's ratings
+    marked up to date (what :func:`rebuild` ends with). Does not commit."""
+    db.session.info.setdefault(_REBUILT, set()).add(league_id)
+    db.session.execute(update(League).where(League.id == league_id)
+                       .values(ratings_from_seq=None, ratings_epoch=League.ratings_epoch + 1))
+    retally(db.session, league_id)
+
+
+def leave_to_seal(session: AnySession, league_id: int | None) -> None:
+    """The transaction stores games of an unsealed league (a background import): leave
+    its results and ratings to the import's last chunk (:func:`rebuild`), rather than
+    rate each chunk's games as it commits."""
+    if league_id is not None:
+        session.info.setdefault(_REBUILT, set()).add(league_id)
 
 
 def _replay(league_id: int, games: Sequence[_Game], first: int,
@@ -692,12 +728,16 @@ _running_lock = threading.Lock()
 def start_catch_up(league_id: int) -> None:
     """Run :func:`catch_up` for the league: in a thread of this process (unless one
     is running), or right here if ``RATINGS_CATCH_UP`` is ``inline``, or not at all
-    if it is ``manual`` (tests)."""
+    if it is ``manual`` (tests); with ``job`` (set where job workers run: make run,
+    serve and dev), as a background job (:func:`queue_catch_up`)."""
     mode = current_app.config.get("RATINGS_CATCH_UP", "thread")
     if mode == "manual":
         return
     if mode == "inline":
         catch_up(league_id)
+        return
+    if mode == "job":
+        queue_catch_up(league_id)
         return
     app = current_app._get_current_object()  # type: ignore[attr-defined]
 
@@ -719,5 +759,52 @@ def start_catch_up(league_id: int) -> None:
         _running[league_id] = thread
     thread.start()
 
+
+# --- the catch-up as a background job (RATINGS_CATCH_UP=job) --------------------------
+
+#: The kind of job that replays a league's stale ratings.
+RATINGS_JOB = "ratings"
+#: Games replayed per step of the job (one transaction each).
+JOB_CHUNK = 1000
+
+
+def queue_catch_up(league_id: int) -> None:
+    """Queue the league's catch-up as a job, unless one is waiting or running. On a
+    connection of its own: this runs as a write commits (the session's hook), when the
+    session itself can say nothing more."""
+    with db.engine.begin() as connection:
+        waiting = connection.execute(select(Job.id).where(
+            Job.kind == RATINGS_JOB, Job.league_id == league_id,
+            Job.state.in_((JOB_QUEUED, JOB_RUNNING))).limit(1)).first()
+        if waiting is None:
+            connection.execute(insert(Job).values(
+                kind=RATINGS_JOB, owner=f"ratings:{league_id}", league_id=league_id,
+                state=JOB_QUEUED, payload={}, done=0, attempts=0, created_at=utcnow()))
+
+
+def _catch_up_job(job: Job) -> Generator[jobs.Step, None, None]:
+    """The kind ``ratings``: :func:`catch_up`, a chunk per step."""
+    league_id = job.league_id
+    assert league_id is not None
+    while True:
+        row = db.session.execute(select(League.ratings_from_seq, League.ratings_epoch)
+                                 .where(League.id == league_id)).one_or_none()
+        last = db.session.scalar(select(func.max(GameResult.seq))
+                                 .where(GameResult.league_id == league_id))
+        total = 0 if last is None else last + 1
+        if row is None or row.ratings_from_seq is None:
+            yield jobs.Step(total, total, result={"league": league_id})
+            return
+        end = _replay_stored(db.session, league_id, row.ratings_from_seq, JOB_CHUNK)
+        moved = db.session.execute(update(League).where(
+            League.id == league_id, League.ratings_epoch == row.ratings_epoch,
+            League.ratings_from_seq == row.ratings_from_seq).values(ratings_from_seq=end))
+        if not moved.rowcount:  # type: ignore[attr-defined]
+            yield jobs.Step(0, discard=True)  # (overtaken by a write: nothing kept)
+        else:
+            yield jobs.Step(total if end is None else end, total)
+
+
+jobs.KINDS[RATINGS_JOB] = jobs.Kind(run=_catch_up_job)
 
 install()

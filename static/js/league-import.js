@@ -1,8 +1,8 @@
 // The league import form (templates/league/export.html): send the file with
-// XMLHttpRequest, so the page can say how much of it is sent, then that the server is
-// checking every hand, until its answer (the standings, or the form with what is wrong)
-// replaces the page. Without JavaScript the form posts as usual and the page says
-// beforehand that it will not change until the import is done.
+// XMLHttpRequest, so the page can say how much of it is sent, until the server's answer
+// (the import's job page, which then shows how far the import has got, or the form with
+// what is wrong) replaces the page. Without JavaScript the form posts as usual, to the
+// same answer.
 //
 // Markup: form[data-import] holding [data-import-status] (the message, aria-live) and
 // [data-import-progress] (a <progress>); the texts come from the form's

@@ -36,6 +36,7 @@ def import_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
         data = export_league(games.default_league())
         db.session.remove()
     app = sqlite_app(folder, "import.sqlite3")
+    app.config["JOBS_INLINE"] = True  # (no job worker beside this server: run it in the request)
     data["league"]["name"] = "Moved family"
     with serve(app) as url:
         yield url, json.dumps(data, indent=1).encode()

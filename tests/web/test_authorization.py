@@ -42,7 +42,7 @@ from werkzeug.routing import Rule
 from app import create_app
 from referee import make_rules, parse_cards
 from scorebook.extensions import db
-from scorebook.models import League, Season, SharedResult
+from scorebook.models import Job, League, Season, SharedResult
 from scorebook.services import access, games, hands, undo
 from scorebook.services import league as league_service
 from scorebook.services.entry import entry_from_text
@@ -70,6 +70,7 @@ CURRENT_WRITE = "current-write"  # the open league, only a form for changing it:
 CURRENT_OWNER = "current-owner"  # the open league, its owner only
 MEMBER = "member"            # names a league: any member
 OWNER = "owner"              # names a league: its owner only
+JOB = "job"                  # a background job: the browser that asked for it alone
 
 KINDS: dict[str, str] = {
     "static": PUBLIC,
@@ -161,6 +162,8 @@ KINDS: dict[str, str] = {
     "stats.records": CURRENT,
     "stats.head_to_head": CURRENT,
     "stats.recap": CURRENT,
+    "jobs.job_page": JOB,  # (league A's import, asked for by none of the five browsers)
+    "jobs.job_json": JOB,
 }
 
 # --- the answers -------------------------------------------------------------------------------
@@ -177,6 +180,8 @@ def expected(kind: str, role: str, method: str, has_ids: bool) -> str:
     member = role in ("viewer", "scorer", "owner")
     if kind in (PUBLIC, INVITE, SHARED):
         return ALLOW
+    if kind == JOB:
+        return NOT_FOUND
     if kind == GAME_MEMBER:
         return ALLOW if member else NOT_FOUND
     if kind == GAME_OWNER:
@@ -240,8 +245,11 @@ def build_world(app: Flask) -> dict[str, int]:
         player = next(s.player_id for s in game.seats)
         twice = [league_service.add_player(a, name) for name in ("Zed", "Zedd")]
         merge = league_service.merge_players(*twice)  # (an undoable step of league A's)
+        job = Job(kind="league-import", owner=f"league:{a.id}", league_id=a.id, payload={})
+        db.session.add(job)
+        db.session.commit()
         return {"league_a": a.id, "league_b": b.id, "game": game.id, "player": player,
-                "season": season.id, "merge": merge.id, "step": step.id}
+                "season": season.id, "merge": merge.id, "step": step.id, "job": job.id}
 
 
 def url_args(rule: Rule, world: dict[str, int]) -> dict[str, Any]:
@@ -249,6 +257,7 @@ def url_args(rule: Rule, world: dict[str, int]) -> dict[str, Any]:
     values = {"game_id": world["game"], "number": 1, "player_id": world["player"],
               "season_id": world["season"], "league_id": world["league_a"],
               "role": "scorer", "token": token, "code": "es", "merge_id": world["merge"],
+              "job_id": world["job"],
               "family": "rummy-500", "slug": "meld", "filename": "css/app.css",
               "step_id": world["step"]}
     missing = rule.arguments - values.keys()

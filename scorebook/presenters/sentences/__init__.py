@@ -51,4 +51,4 @@ def catalogue() -> frozenset[str]:
 
 
 # The areas' wordings register themselves on import.
-from . import access, exports, games, hands, league  # noqa: E402, F401
+from . import access, exports, games, hands, jobs, league  # noqa: E402, F401

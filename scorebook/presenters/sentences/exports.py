@@ -109,6 +109,15 @@ def _broken_text(p: P) -> str:
                    "a league exported here.", text=p["text"])
 
 
+@words("exports.too-many")
+def _too_many(p: P) -> str:
+    if p["key"] == "players":
+        return gettext("That file lists more than %(most)s players, more than this site "
+                       "imports: choose a league file exported here.", most=p["most"])
+    return gettext("That file lists more than %(most)s seasons, more than this site "
+                   "imports: choose a league file exported here.", most=p["most"])
+
+
 @words("exports.not-stored")
 def _not_stored(p: P) -> str:
     return gettext("The file could not be stored: one of its values does not fit this "

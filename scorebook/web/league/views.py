@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import os
 import re
+import shutil
+import tempfile
 import unicodedata
 from typing import Any
 
@@ -22,13 +25,13 @@ from flask import (
     stream_with_context,
     url_for,
 )
-from flask_babel import format_decimal, gettext
+from flask_babel import format_decimal, get_locale, gettext
 from sqlalchemy import func, select
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorebook.extensions import db
 from scorebook.limits import size_text
-from scorebook.models import Game, League, Player, utcnow
+from scorebook.models import Game, Job, League, Player, utcnow
 from scorebook.plain_text import db_int
 from scorebook.presenters.bidi import isolate
 from scorebook.presenters.charts import histogram, rating_chart
@@ -36,24 +39,22 @@ from scorebook.presenters.i18n import day
 from scorebook.presenters.sentences import say, say_all
 from scorebook.presenters.sentences.league import SORT_LABELS
 from scorebook.presenters.wording import family_name
-from scorebook.services import access, undo
+from scorebook.services import access, jobs, undo
 from scorebook.services import league as service
 from scorebook.services.export_format import json_schema
 from scorebook.services.exports import (
-    NOT_JSON,
-    JSONError,
-    LeagueImportError,
+    IMPORT_JOB,
+    collect,
     export_league_chunks,
     game_csv,
-    import_league,
     league_csv_chunks,
-    read_league_file,
     standings_csv,
 )
 from scorebook.services.games import load_game
 from scorebook.services.ratings import START_MU, display_rating
 from scorebook.services.seasons import seasons_of
 from scorebook.web import Page, membership
+from scorebook.web.jobs.views import flash_imported
 from scorebook.web.league.forms import ActionForm, ImportForm, PlayerNameForm, SeasonForm
 from scorebook.web.league.scope import _league, _season, _season_choice, fixed
 from scorebook.web.league.stats import player_sections
@@ -509,35 +510,68 @@ def export_schema() -> Response:
 @bp.post("/import")
 @access.requires(access.OWNER)
 def import_page() -> Page:
+    """The upload (streamed to a file by werkzeug as it arrives) is moved into the jobs'
+    folder and imported by a background job (:mod:`scorebook.services.jobs`): the answer
+    is the job's page, which shows how far it has got. With ``JOBS_INLINE`` (the tests'
+    app) the job runs in the request, as a worker would run it."""
     league = _league()  # only an owner imports (and then owns the imported league)
-    replaced = league.id
     # (the body limit is IMPORT_MAX_CONTENT_LENGTH, set before the CSRF check reads the
     # form: scorebook.limits; the upload is spooled to a temporary file as it arrives)
     form = ImportForm()
-    error = None
+    error, status = None, 400
     if form.validate_on_submit():
+        path = _keep_upload(form.file.data.stream)
         try:
-            # read as a stream: the games one at a time, whatever the file's size
-            data = read_league_file(form.file.data.stream)
-            imported = import_league(data, replace=league)
-        except JSONError:
-            error = say(NOT_JSON)
-        except LeagueImportError as exc:
-            error = say_all(exc.sentences)
+            job = jobs.submit(IMPORT_JOB, f"league:{league.id}", league.id, {
+                "file": path, "replace": league.id, "language": str(get_locale() or "en")})
+        except jobs.TooMany as refused:
+            os.unlink(path)
+            error, status = say(refused.sentence), refused.status
         else:
-            if db.session.get(League, replaced) is None:  # it was empty: replaced
-                access.forget(session, replaced)
-            access.remember(session, imported, access.OWNER)
-            flash(gettext("The league %(name)s was imported, and this browser owns it: set "
-                          "a password in its settings to open it on other devices, and make "
-                          "invite links there.", name=isolate(imported.name)))
-            return redirect(url_for("league.standings", season="all"))
+            jobs.remember(session, job.id)
+            if not current_app.config.get("JOBS_INLINE"):
+                return redirect(url_for("jobs.job_page", job_id=job.id))
+            ended = _run_inline(job)
+            imported = collect(session, ended)
+            if imported is not None:
+                flash_imported(imported)
+                return redirect(url_for("league.standings", season="all"))
+            error = (ended.error or [""])[0]
     else:
         error = _form_errors(form)
-    league = _league()  # the import may have replaced an empty league
+    league = _league()
     page = render_template("league/export.html", league=league, form=form, error=error,
                            **_import_figures(), totals=service.league_totals(league))
-    return page, 400
+    return page, status
+
+
+def _keep_upload(stream: Any) -> str:
+    """Copy the uploaded file (werkzeug's temporary file) into the jobs' folder, a
+    megabyte at a time; its path."""
+    folder = jobs_folder()
+    fd, path = tempfile.mkstemp(prefix="import-", suffix=".json", dir=folder)
+    with os.fdopen(fd, "wb") as out:
+        shutil.copyfileobj(stream, out, 1024 * 1024)
+    return path
+
+
+def jobs_folder() -> str:
+    """Where uploads wait for their jobs (``JOBS_FOLDER``, else instance/jobs/)."""
+    folder = current_app.config.get("JOBS_FOLDER") or os.path.join(
+        current_app.instance_path, "jobs")
+    os.makedirs(folder, exist_ok=True)
+    return str(folder)
+
+
+def _run_inline(job: Job) -> Job:
+    worker = f"inline:{os.getpid()}"
+    claimed = jobs.claim(worker, job_id=job.id)
+    assert claimed is not None
+
+    def word(failed: Job, sentences: Any) -> str:
+        return say_all(sentences)
+
+    return jobs.run_claimed(claimed, worker, word)
 
 
 @bp.get("/games/<int:game_id>.csv")

@@ -1,0 +1,75 @@
+"""``/jobs/<id>``: how far a background job has got (:mod:`scorebook.services.jobs`), the
+page refreshing itself until the job ends, and ``/jobs/<id>.json`` for scripts. Only the
+browser that asked for the job sees it (its session keeps the job's id); anyone else
+gets a 404. A finished league import gives its league to that browser and opens it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    session,
+    url_for,
+)
+from flask_babel import gettext
+
+from scorebook.extensions import db
+from scorebook.models import JOB_DONE, JOB_FAILED, Job, League
+from scorebook.presenters.bidi import isolate
+from scorebook.services import jobs
+from scorebook.services.exports import collect
+from scorebook.web import Page
+
+bp = Blueprint("jobs", __name__)
+
+#: Seconds between two refreshes of a job's page.
+REFRESH_SECONDS = 2
+
+
+def _job(job_id: int) -> Job:
+    job = db.session.get(Job, job_id) if job_id in jobs.mine(session) else None
+    if job is None:
+        abort(404)
+    return job
+
+
+def _collected(job: Job) -> League | None:
+    league = collect(session, job)
+    if league is not None:
+        db.session.rollback()  # (only read: the session cookie changed)
+    return league
+
+
+def flash_imported(league: League) -> None:
+    flash(gettext("The league %(name)s was imported, and this browser owns it: set "
+                  "a password in its settings to open it on other devices, and make "
+                  "invite links there.", name=isolate(league.name)))
+
+
+@bp.get("/<int:job_id>")
+def job_page(job_id: int) -> Page:
+    job = _job(job_id)
+    league = _collected(job)
+    if league is not None:
+        flash_imported(league)
+        return redirect(url_for("league.standings", season="all"))
+    return render_template("jobs/job.html", job=job, refresh=REFRESH_SECONDS,
+                           ended=job.state in (JOB_DONE, JOB_FAILED))
+
+
+@bp.get("/<int:job_id>.json")
+def job_json(job_id: int) -> Response:
+    job = _job(job_id)
+    body: dict[str, Any] = jobs.progress(job)
+    body["url"] = url_for("jobs.job_page", job_id=job.id)
+    league = _collected(job)
+    if league is not None:
+        body["league_url"] = url_for("league.standings", season="all")
+    return jsonify(body)
