@@ -262,7 +262,8 @@ def urls(app: Flask, world: World, name: str) -> list[str]:
     """Every GET route of the URL map for this world, and a few query variants."""
     values = {"game_id": world.game, "number": 1, "player_id": world.player,
               "league_id": world.league, "token": SCORER_TOKEN, "family": "pagat-500",
-              "season_id": world.season}
+              "season_id": world.season,
+              "job_id": 1}  # (no job is this browser's: its page is the 404, names and all)
     found = []
     with app.test_request_context():
         for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
