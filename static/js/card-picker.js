@@ -443,6 +443,84 @@
     return box;
   }
 
+  // --- fewer taps: what the cards alone say (no joker; the referee still checks) --------
+  // Cards here are canonical ("7S", "10H", "JK"); ``freeOf(card)`` is how many copies of a
+  // card are still free on the page that asks.
+
+  function plainCard(card) { return card.indexOf("JK") !== 0; }
+  function rankPart(card) { return card.slice(0, -1); }
+  function suitPart(card) { return card.slice(-1); }
+  // A card's place in a run, 0 (ace low) to 12 (king); aceHigh puts the ace at 13.
+  function rankAt(card, aceHigh) {
+    var r = RANKS.indexOf(rankPart(card));
+    return r === 0 && aceHigh ? 13 : r;
+  }
+
+  // The meld the cards make as they stand: a set of one rank, or a run of one suit (ace
+  // low or high), of three cards or more; else null.
+  function plainMeld(cards) {
+    if (cards.length < 3 || !cards.every(plainCard)) { return null; }
+    if (cards.every(function (c) { return rankPart(c) === rankPart(cards[0]); })) {
+      return { kind: "set", rank: rankPart(cards[0]) };
+    }
+    if (!cards.every(function (c) { return suitPart(c) === suitPart(cards[0]); })) { return null; }
+    for (var high = 0; high < 2; high++) {
+      var at = cards.map(function (c) { return rankAt(c, high); }).sort(function (a, b) { return a - b; });
+      var ok = at.every(function (r, k) { return k === 0 || r === at[k - 1] + 1; });
+      if (ok) { return { kind: "run", suit: suitPart(cards[0]), low: at[0], high: at[at.length - 1] }; }
+    }
+    return null;
+  }
+
+  // Can the card go on the meld?  Only a whole meld read plainly says no: anything else
+  // (a joker, a loose bunch so far) may take it.
+  function mayFit(cards, card) {
+    var m = plainMeld(cards);
+    if (!m || !plainCard(card)) { return true; }
+    if (m.kind === "set") { return rankPart(card) === m.rank; }
+    if (suitPart(card) !== m.suit) { return false; }
+    var r = rankAt(card, 0);
+    return r === m.low - 1 || r === m.high + 1 || (r === 0 && m.high === 12);
+  }
+
+  // The cards between two ends of one suit (7♠ … 10♠: 8♠ 9♠, up), each free; null when
+  // they lie side by side, when a card between is used up, or when not of one suit.
+  function runBetween(first, last, freeOf) {
+    if (!plainCard(first) || !plainCard(last) || suitPart(first) !== suitPart(last) ||
+        rankPart(first) === rankPart(last)) { return null; }
+    var best = null;
+    [0, 1].forEach(function (high) {
+      var a = rankAt(first, high);
+      var b = rankAt(last, high);
+      var gap = Math.abs(a - b);
+      if (best === null || gap < best.gap) { best = { gap: gap, a: a, b: b }; }
+    });
+    if (best.gap < 2) { return null; }
+    var out = [];
+    var step = best.a < best.b ? 1 : -1;
+    for (var r = best.a + step; r !== best.b; r += step) {
+      var card = RANKS[r % 13] + suitPart(first);
+      if (freeOf(card) < 1) { return null; }
+      out.push(card);
+    }
+    return { cards: out, up: step > 0 };
+  }
+
+  // The ways to finish a set begun with ``first``: two or three of the other suits' free
+  // cards of its rank ("+ K♦ K♥"), one tap each.
+  function setCompletions(first, freeOf) {
+    if (!plainCard(first)) { return []; }
+    var others = SUITS.filter(function (s) { return s !== suitPart(first); })
+      .map(function (s) { return rankPart(first) + s; })
+      .filter(function (c) { return freeOf(c) >= 1; });
+    var out = [];
+    for (var a = 0; a < others.length; a++) {
+      for (var b = a + 1; b < others.length; b++) { out.push([others[a], others[b]]); }
+    }
+    if (others.length === 3) { out.push(others.slice()); }
+    return out;
+  }
+
   window.CardPicker = {
     create: create,
     parseCard: parseCard,
@@ -453,6 +531,9 @@
     spoken: spoken,
     suitOf: suitOf,
     natural: natural,
-    format: format
+    format: format,
+    melds: { plain: plainCard, rankOf: rankPart, suitOf: suitPart, rankAt: rankAt,
+             plainMeld: plainMeld, mayFit: mayFit, runBetween: runBetween,
+             setCompletions: setCompletions }
   };
 })();

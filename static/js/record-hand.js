@@ -409,89 +409,19 @@
   // --- fewer taps: a run by its two ends, a set completed, the next meld begun ------------
   // All of it from the cards alone (no joker in them; the referee still checks each meld).
 
-  var RANK_LIST = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-  var SUIT_LIST = ["S", "H", "D", "C"];
-
-  function plain(card) { return card.indexOf("JK") !== 0; }
-  function rankOf(card) { return card.slice(0, -1); }
-  function suitLetter(card) { return card.slice(-1); }
-  // A card's place in a run, 0 (ace low) to 12 (king); aceHigh puts the ace at 13.
-  function rankAt(card, aceHigh) {
-    var r = RANK_LIST.indexOf(rankOf(card));
-    return r === 0 && aceHigh ? 13 : r;
-  }
-
-  // The meld the cards make as they stand, read without the referee: a set of one rank,
-  // or a run of one suit (ace low or high), of three cards or more; else null.
-  function plainMeld(cards) {
-    if (cards.length < 3 || !cards.every(plain)) { return null; }
-    if (cards.every(function (c) { return rankOf(c) === rankOf(cards[0]); })) {
-      return { kind: "set", rank: rankOf(cards[0]) };
-    }
-    if (!cards.every(function (c) { return suitLetter(c) === suitLetter(cards[0]); })) { return null; }
-    for (var high = 0; high < 2; high++) {
-      var at = cards.map(function (c) { return rankAt(c, high); }).sort(function (a, b) { return a - b; });
-      var ok = at.every(function (r, k) { return k === 0 || r === at[k - 1] + 1; });
-      if (ok) { return { kind: "run", suit: suitLetter(cards[0]), low: at[0], high: at[at.length - 1] }; }
-    }
-    return null;
-  }
-
-  // Can the card go on the meld being built?  Only a whole meld read without the
-  // referee says no: anything else (a joker, a loose bunch so far) takes the card.
-  function fits(cards, card) {
-    var m = plainMeld(cards);
-    if (!m || !plain(card)) { return true; }
-    if (m.kind === "set") { return rankOf(card) === m.rank; }
-    if (suitLetter(card) !== m.suit) { return false; }
-    var r = rankAt(card, 0);
-    return r === m.low - 1 || r === m.high + 1 || (r === 0 && m.high === 12);
-  }
+  var M = window.CardPicker.melds;
+  var fits = M.mayFit;
 
   // Free copies of a card: the decks' number, less those entered anywhere.
-  function free(card, counts) {
-    return decks - (counts[card] || 0);
+  function freeOf(counts) {
+    return function (card) { return decks - (counts[card] || 0); };
   }
 
-  // The cards between two ends of one suit (7♠ … 10♠: 8♠ 9♠, up), each free; null when
-  // they lie side by side, when a card between is used up, or when not of one suit.
-  function runBetween(first, last) {
-    if (!plain(first) || !plain(last) || suitLetter(first) !== suitLetter(last) ||
-        rankOf(first) === rankOf(last)) { return null; }
-    var best = null;
-    [0, 1].forEach(function (high) {
-      var a = rankAt(first, high);
-      var b = rankAt(last, high);
-      var gap = Math.abs(a - b);
-      if (best === null || gap < best.gap) { best = { gap: gap, a: a, b: b }; }
-    });
-    if (best.gap < 2) { return null; }
-    var counts = usedCounts();
-    var out = [];
-    var step = best.a < best.b ? 1 : -1;
-    for (var r = best.a + step; r !== best.b; r += step) {
-      var card = RANK_LIST[r % 13] + suitLetter(first);
-      if (free(card, counts) < 1) { return null; }
-      out.push(card);
-    }
-    return { cards: out, up: step > 0 };
-  }
+  function runBetween(first, last) { return M.runBetween(first, last, freeOf(usedCounts())); }
 
-  // The ways to finish a set begun with one card: two or three of the other suits' free
-  // cards of its rank ("+ K♦ K♥"), one tap each.
   function completions(meld) {
-    if (meld.cards.length !== 1 || !plain(meld.cards[0])) { return []; }
-    var first = meld.cards[0];
-    var counts = usedCounts();
-    var others = SUIT_LIST.filter(function (s) { return s !== suitLetter(first); })
-      .map(function (s) { return rankOf(first) + s; })
-      .filter(function (c) { return free(c, counts) >= 1; });
-    var out = [];
-    for (var a = 0; a < others.length; a++) {
-      for (var b = a + 1; b < others.length; b++) { out.push([others[a], others[b]]); }
-    }
-    if (others.length === 3) { out.push(others.slice()); }
-    return out;
+    if (meld.cards.length !== 1) { return []; }
+    return M.setCompletions(meld.cards[0], freeOf(usedCounts()));
   }
 
   function layOff(i, card) {
