@@ -11,20 +11,24 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from playwright.sync_api import Page, expect
 
 from scorebook.extensions import db
 from scorebook.services import games, hands
 from scorebook.services.entry import entry_from_text
 from scorebook.services.exports import export_league
+from scorebook.worker import Worker
 from tests.browser.serving import serve, sqlite_app
 from tests.browser.test_scorebook_game import start_game
 from tests.reading import sentence
 
 
 @pytest.fixture(scope="module")
-def import_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, bytes]]:
-    """A server, and the export of a league of one finished game (named Moved family)."""
+def import_server(tmp_path_factory: pytest.TempPathFactory
+                  ) -> Iterator[tuple[str, bytes, Flask]]:
+    """A server, the export of a league of one finished game (named Moved family), and
+    the served app."""
     folder: Path = tmp_path_factory.mktemp("import")
     elsewhere = sqlite_app(folder, "elsewhere.sqlite3")  # the install the league comes from
     with elsewhere.test_request_context():
@@ -39,12 +43,13 @@ def import_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
     app.config["JOBS_INLINE"] = True  # (no job worker beside this server: run it in the request)
     data["league"]["name"] = "Moved family"
     with serve(app) as url:
-        yield url, json.dumps(data, indent=1).encode()
+        yield url, json.dumps(data, indent=1).encode(), app
 
 
-def test_importing_a_league_with_the_page(page: Page, import_server: tuple[str, bytes],
+def test_importing_a_league_with_the_page(page: Page,
+                                          import_server: tuple[str, bytes, Flask],
                                           screenshot) -> None:  # type: ignore[no-untyped-def]
-    url, file = import_server
+    url, file, _ = import_server
     start_game(page, url, ["Cy", "Dee"], "rummy-500")  # this browser owns a league
     page.goto(f"{url}/league/export")
     expect(page.get_by_text("A file of up to 512 MB")).to_be_visible()
@@ -65,3 +70,36 @@ def test_importing_a_league_with_the_page(page: Page, import_server: tuple[str, 
         sentence("The league Moved family was imported, and this browser owns it"))
     assert re.search(r"/league/\?season=all$", page.url), page.url
     expect(page.locator("h1")).to_contain_text("Moved family")
+
+
+def test_the_job_page_keeps_its_place_until_the_import_ends(
+        page: Page, import_server: tuple[str, bytes, Flask]) -> None:
+    """Sent by the script, the answer is the queued job's page written in place of the
+    form; its refreshes must stay on the job's address (they once reloaded the export
+    page, and the import's end, a failure's reason too, was never seen)."""
+    url, file, app = import_server
+    app.config["JOBS_INLINE"] = False  # a worker of the test's own runs the job
+    try:
+        start_game(page, url, ["Eve", "Fil"], "rummy-500")
+        page.goto(f"{url}/league/export")
+        form = page.locator("form[data-import]")
+        data = json.loads(file)
+        data["league"]["name"] = "Queued family"
+        form.get_by_label("League file (JSON)").set_input_files(
+            {"name": "league.json", "mimeType": "application/json",
+             "buffer": json.dumps(data).encode()})
+        form.get_by_role("button", name="Import").click()
+        expect(page.locator("[data-job]")).to_have_attribute("data-state", "queued")
+        job_url = page.url
+        assert re.search(r"/jobs/\d+$", job_url), job_url
+        with page.expect_request(lambda r: r.is_navigation_request()) as refresh:
+            pass  # the page's next refresh
+        assert refresh.value.url == job_url
+        expect(page.locator("[data-job]")).to_have_attribute("data-state", "queued")
+        assert page.url == job_url
+        assert Worker(app, "test-worker").run_once() is not None
+        expect(page.locator(".flash")).to_contain_text(
+            sentence("The league Queued family was imported, and this browser owns it"))
+        expect(page.locator("h1")).to_contain_text("Queued family")
+    finally:
+        app.config["JOBS_INLINE"] = True
