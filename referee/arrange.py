@@ -2172,8 +2172,8 @@ _SET_BITS = [tuple(16 * i + (b & 15) for i, t in
 _SET_ALL = [sum(1 << o for o in _SET_BITS[b]) for b in range(64)]
 
 
-def _set_choices() -> dict[int, tuple[tuple[int, int], ...]]:
-    table: dict[int, tuple[tuple[int, int], ...]] = {}
+def _set_choices() -> dict[int, tuple[tuple[int, int, int], ...]]:
+    table: dict[int, tuple[tuple[int, int, int], ...]] = {}
     for b in range(64):
         others = [1 << o for o in _SET_BITS[b]]
         for chosen in range(1, 8):
@@ -2185,7 +2185,10 @@ def _set_choices() -> dict[int, tuple[tuple[int, int], ...]]:
                 masks = [x | y, x | z, y | z, x | y | z]
             else:
                 continue
-            table[sum(present)] = tuple((m, 1 + m.bit_count()) for m in masks)
+            # the set of all four first (it melds most), each with its place in the
+            # order that picks among equally good arrangements
+            order = [(m, 1 + m.bit_count(), i) for i, m in enumerate(masks)]
+            table[sum(present)] = tuple(order[-1:] + order[:-1])
     return table
 
 
@@ -2292,82 +2295,105 @@ _HIGH_ACES = _LANES << 14
 
 
 class _Plain:
-    __slots__ = ("rules", "memo", "scores", "low_ace", "prefix", "high", "halves", "work")
+    __slots__ = ("rules", "memo", "below", "scores", "low_ace", "prefix", "high", "halves",
+                 "work")
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
         self.memo: dict[int, tuple[int, Any]] = {}
+        self.below: dict[int, int] = {}  # masks whose best is at most this, not searched out
         self.scores, self.low_ace, self.prefix, self.high, self.halves = _plain_scores(rules)
         self.work = 0
 
-    def best(self, mask: int, ceiling: int, lanes: int = _LANES, low_aces: int = _LOW_ACES,
-             high_aces: int = _HIGH_ACES, set_choices: dict[int, tuple[tuple[int, int], ...]]
-             = _SET_CHOICES, set_all: list[int] = _SET_ALL, rank_bits: list[int] = _RANK_BITS
-             ) -> int:
+    def best(self, mask: int, ceiling: int, need: int = _NONE, lanes: int = _LANES,
+             low_aces: int = _LOW_ACES, high_aces: int = _HIGH_ACES,
+             set_choices: dict[int, tuple[tuple[int, int, int], ...]] = _SET_CHOICES,
+             set_all: list[int] = _SET_ALL, rank_bits: list[int] = _RANK_BITS) -> int:
         """The best score of the cards of ``mask`` (``ceiling``: their scores added up,
-        every card melded for free); the memo keeps the move.  (Its callers look in the
-        memo first; the module's tables come in as arguments, read faster.)"""
+        every card melded for free), remembered with its move under the mask of its
+        cards that some meld could hold (the others are stranded whatever is done);
+        or, when even every such card melded would score below ``need``, a score below
+        ``need``, not remembered (the caller has better).  (Its callers look in the memo
+        first; the module's tables come in as arguments, read faster.)"""
         memo = self.memo
-        if len(memo) >= _PLAIN_STATES:
-            self.work = len(memo)
+        if len(memo) + len(self.below) >= _PLAIN_STATES:
+            self.work = len(memo) + len(self.below)
             raise SearchTooLarge(self.work, _PLAIN_STATES)
+        # the ranks held in three suits or more; the cards three in a row in a suit, by
+        # run position (14: the ace again, high)
+        a, b, c, d = mask & 0x7FFF, mask >> 16 & 0x7FFF, mask >> 32 & 0x7FFF, mask >> 48
+        keep = (a & b & (c | d)) | (c & d & (a | b))
+        sets = keep * lanes
+        wide = mask | (mask & low_aces) << 13 if self.high else mask
+        starts = wide & wide >> 1 & wide >> 2
+        covered = starts | starts << 1 | starts << 2
+        high = covered & high_aces
+        meldable = mask & (sets | covered | high >> 13)
+        scores = self.scores
+        if meldable != mask:
+            # the cards no meld could hold are stranded, whatever the others do
+            left = mask ^ meldable
+            while left:
+                low = left & -left
+                ceiling -= scores[(low.bit_length() - 1) & 15]
+                left ^= low
+            if not meldable:
+                return 0
+            got = memo.get(meldable)
+            if got is not None:
+                return got[0]
+            mask = meldable
+        if not (covered & sets or high and high >> 13 & (covered | sets)):
+            # no card both of a set's rank and of a run, no ace both low and high: one
+            # way only (see _plain_arrangement), every card melded in the fewest melds
+            top = ceiling - (covered & ~(covered << 1)).bit_count() - keep.bit_count()
+            if covered & low_aces:
+                top -= (covered & low_aces).bit_count() * (scores[1] - self.low_ace)
+            memo[mask] = (top, ("unique", keep, covered))
+            return top
+        # every card melded, in as few melds as the longest meld allows: below need?
+        if wide & wide >> 1 & wide >> 2 & wide >> 3 & wide >> 4:
+            longest = 13
+        elif keep & a & b & c & d or wide & wide >> 1 & wide >> 2 & wide >> 3:
+            longest = 4
+        else:
+            longest = 3
+        most = ceiling - (mask.bit_count() + longest - 1) // longest
+        if most < need:
+            return most
+        below = self.below.get(mask)
+        if below is not None and below < need:
+            return below
         low = mask & -mask
         bit = low.bit_length() - 1
         rest = mask ^ low
         others = rest & set_all[bit]
         choices = set_choices.get(others)
-        # no card both of a set's rank and of a run, no ace both low and high: one way
-        # only (see _plain_arrangement), scored at once (not when the lowest card is
-        # itself both)
-        if choices is None or not (rest & low << 1 and rest & low << 2):
-            a, b, c, d = mask & 0x7FFF, mask >> 16 & 0x7FFF, mask >> 32 & 0x7FFF, mask >> 48
-            keep = (a & b & (c | d)) | (c & d & (a | b))
-            sets = keep * lanes
-            wide = mask | (mask & low_aces) << 13 if self.high else mask
-            starts = wide & wide >> 1 & wide >> 2
-            covered = starts | starts << 1 | starts << 2
-            unique = not (covered & sets or covered & high_aces and (
-                covered & high_aces) >> 13 & (covered | sets))
-        else:
-            unique = False
-        if unique:
-            # every card that can be melded is, in the fewest melds: the cards' scores
-            # less those of the cards left out and the low aces' difference, less a
-            # meld per block of a suit and per set
-            top = ceiling - (covered & ~(covered << 1)).bit_count() - keep.bit_count()
-            left = mask & ~(sets | covered | (covered & high_aces) >> 13)
-            scores = self.scores
-            while left:
-                low = left & -left
-                top -= scores[(low.bit_length() - 1) & 15]
-                left ^= low
-            if covered & low_aces:
-                top -= (covered & low_aces).bit_count() * (scores[1] - self.low_ace)
-            memo[mask] = (top, ("unique", keep, covered))
-            return top
         rank = bit & 15
-        top = -1
+        # a move must reach ``need`` to count: scores below it are not worth knowing
+        top = need - 1
+        first = 99  # the place of the move that scores ``top`` in the order of moves
         move: Any = None
-        scores = self.scores
         each = scores[rank]
-        # sets: the other suits of this rank still here, in suit order (S H D C)
+        # sets: the other suits of this rank still here, in suit order (S H D C); the
+        # set of four tried first, but an earlier set as good is the one kept
         if choices is not None:
             four = len(choices) == 4
-            for used, size in choices:
+            for used, size, place in choices:
                 after = rest & ~used
                 if four and size == 3 and self._alone(others & ~used, after):
                     # the card of the rank left out has no run to join: it would be
-                    # stranded, and the set of all four (tried last) melds it too
+                    # stranded, and the set of all four melds it too
                     continue
+                gain = each * size - 1
                 if after:
                     got = memo.get(after)
-                    later = (got[0] if got is not None
-                             else self.best(after, ceiling - size * each))
+                    later = (got[0] if got is not None else self.best(
+                        after, ceiling - size * each, top - gain + (place > first)))
                 else:
                     later = 0
-                score = each * size - 1 + later
-                if score > top:
-                    top, move = score, ("set", low | used, 0)
+                if gain + later > top or gain + later == top and place < first:
+                    top, move, first = gain + later, ("set", low | used, 0), place
         # runs from this card up (an ace: from the bottom, then ending high)
         step = low << 1
         if rest & step and rest & step << 1:
@@ -2394,7 +2420,7 @@ class _Plain:
                     if after:
                         got = memo.get(after)
                         later = (got[0] if got is not None
-                                 else self.best(after, ceiling - upper))
+                                 else self.best(after, ceiling - upper, top - total + 2))
                     else:
                         later = 0
                     score = total - 1 + later
@@ -2415,7 +2441,7 @@ class _Plain:
                     if after:
                         got = memo.get(after)
                         later = (got[0] if got is not None
-                                 else self.best(after, ceiling - total))
+                                 else self.best(after, ceiling - total, top - total + 2))
                     else:
                         later = 0
                     score = total - 1 + later
@@ -2428,9 +2454,12 @@ class _Plain:
                 top, move = 0, None
         elif top < ceiling - each:
             got = memo.get(rest)
-            alone = got[0] if got is not None else self.best(rest, ceiling - each)
+            alone = got[0] if got is not None else self.best(rest, ceiling - each, top)
             if alone >= top:
                 top, move = alone, None
+        if top < need:  # no move reaches need: its best is at most top, not remembered
+            self.below[mask] = top
+            return top
         memo[mask] = (top, move)
         return top
 
@@ -2462,7 +2491,13 @@ class _Plain:
         memo = self.memo
         melded = 0
         while mask:
-            move = memo[mask][1]
+            got = memo.get(mask)
+            if got is None:  # cards no meld could hold, stranded: the rest was searched
+                mask = _meldable(mask, self.high)
+                if not mask:
+                    break
+                got = memo[mask]
+            move = got[1]
             low = mask & -mask
             if move is None:
                 mask ^= low
@@ -2481,6 +2516,17 @@ class _Plain:
             mask &= ~used
             melded |= used
         return out, melded
+
+
+def _meldable(mask: int, high: bool) -> int:
+    """The cards of a plain hand that some meld of its cards could hold (``high``: may
+    an ace lie high?)."""
+    a, b, c, d = mask & 0x7FFF, mask >> 16 & 0x7FFF, mask >> 32 & 0x7FFF, mask >> 48
+    keep = (a & b & (c | d)) | (c & d & (a | b))
+    wide = mask | (mask & _LOW_ACES) << 13 if high else mask
+    starts = wide & wide >> 1 & wide >> 2
+    covered = starts | starts << 1 | starts << 2
+    return mask & (keep * _LANES | covered | (covered & _HIGH_ACES) >> 13)
 
 
 def _plain_arrangement(mask: int, jokers: int, rules: RuleSet) -> Arrangement | None:
@@ -2510,7 +2556,7 @@ def _plain_arrangement(mask: int, jokers: int, rules: RuleSet) -> Arrangement | 
         top = plain.best(meldable, plain.ceiling(meldable))
     except SearchTooLarge:
         return None
-    plain.work = len(plain.memo)
+    plain.work = len(plain.memo) + len(plain.below)
     melds, melded = plain.melds(meldable)
     mask &= ~melded
     # the score's top bits are the melded value (the points kept and the melds counted
