@@ -2358,7 +2358,8 @@ class _Plain:
             longest = 4
         else:
             longest = 3
-        most = ceiling - (mask.bit_count() + longest - 1) // longest
+        count = mask.bit_count()
+        most = ceiling - (count + longest - 1) // longest
         if most < need:
             return most
         below = self.below.get(mask)
@@ -2387,9 +2388,14 @@ class _Plain:
                     continue
                 gain = each * size - 1
                 if after:
-                    got = memo.get(after)
-                    later = (got[0] if got is not None else self.best(
-                        after, ceiling - size * each, top - gain + (place > first)))
+                    # what the rest needs to count, and the most it could make (its
+                    # cards all melded in as few melds as can be): not asked if short
+                    wanted = top - gain + (place > first)
+                    later = ceiling - size * each - (count - size + longest - 1) // longest
+                    if later >= wanted:
+                        got = memo.get(after)
+                        later = (got[0] if got is not None else
+                                 self.best(after, ceiling - size * each, wanted))
                 else:
                     later = 0
                 if gain + later > top or gain + later == top and place < first:
@@ -2418,9 +2424,11 @@ class _Plain:
                         # it would be stranded, and the longer run (tried next) melds it
                         continue
                     if after:
-                        got = memo.get(after)
-                        later = (got[0] if got is not None
-                                 else self.best(after, ceiling - upper, top - total + 2))
+                        later = ceiling - upper - (count - length + longest - 1) // longest
+                        if later >= top - total + 2:
+                            got = memo.get(after)
+                            later = (got[0] if got is not None
+                                     else self.best(after, ceiling - upper, top - total + 2))
                     else:
                         later = 0
                     score = total - 1 + later
@@ -2452,7 +2460,7 @@ class _Plain:
         if not rest:
             if top < 0:
                 top, move = 0, None
-        elif top < ceiling - each:
+        elif top <= ceiling - each - (count + longest - 2) // longest:
             got = memo.get(rest)
             alone = got[0] if got is not None else self.best(rest, ceiling - each, top)
             if alone >= top:
