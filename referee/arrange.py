@@ -2315,10 +2315,6 @@ class _Plain:
         or, when even every such card melded would score below ``need``, a score below
         ``need``, not remembered (the caller has better).  (Its callers look in the memo
         first; the module's tables come in as arguments, read faster.)"""
-        memo = self.memo
-        if len(memo) + len(self.below) >= _PLAIN_STATES:
-            self.work = len(memo) + len(self.below)
-            raise SearchTooLarge(self.work, _PLAIN_STATES)
         # the ranks held in three suits or more; the cards three in a row in a suit, by
         # run position (14: the ace again, high)
         a, b, c, d = mask & 0x7FFF, mask >> 16 & 0x7FFF, mask >> 32 & 0x7FFF, mask >> 48
@@ -2339,7 +2335,7 @@ class _Plain:
                 left ^= low
             if not meldable:
                 return 0
-            got = memo.get(meldable)
+            got = self.memo.get(meldable)
             if got is not None:
                 return got[0]
             mask = meldable
@@ -2349,12 +2345,12 @@ class _Plain:
             top = ceiling - (covered & ~(covered << 1)).bit_count() - keep.bit_count()
             if covered & low_aces:
                 top -= (covered & low_aces).bit_count() * (scores[1] - self.low_ace)
-            memo[mask] = (top, ("unique", keep, covered))
+            self.memo[mask] = (top, ("unique", keep, covered))
             return top
         # every card melded, in as few melds as the longest meld allows: below need?
-        if wide & wide >> 1 & wide >> 2 & wide >> 3 & wide >> 4:
+        if starts & starts >> 2:  # five in a row
             longest = 13
-        elif keep & a & b & c & d or wide & wide >> 1 & wide >> 2 & wide >> 3:
+        elif starts & starts >> 1 or keep & a & b & c & d:  # four in a row, of a kind
             longest = 4
         else:
             longest = 3
@@ -2365,6 +2361,10 @@ class _Plain:
         below = self.below.get(mask)
         if below is not None and below < need:
             return below
+        memo = self.memo
+        if len(memo) + len(self.below) >= _PLAIN_STATES:
+            self.work = len(memo) + len(self.below)
+            raise SearchTooLarge(self.work, _PLAIN_STATES)
         low = mask & -mask
         bit = low.bit_length() - 1
         rest = mask ^ low
@@ -2382,10 +2382,20 @@ class _Plain:
             four = len(choices) == 4
             for used, size, place in choices:
                 after = rest & ~used
-                if four and size == 3 and self._alone(others & ~used, after):
-                    # the card of the rank left out has no run to join: it would be
+                if four and size == 3:
+                    # the card of the rank left out has no run to join (the cards
+                    # beside it in its suit, an ace high beside the king): it would be
                     # stranded, and the set of all four melds it too
-                    continue
+                    out = others & ~used
+                    if not (after & out << 1 and (after & out << 2 or after & out >> 1)
+                            or after & out >> 1 and after & out >> 2
+                            or self.high and (rank == 1 and after & out << 11
+                                              and after & out << 12
+                                              or rank == 13 and after & out >> 1
+                                              and after & out >> 12
+                                              or rank == 12 and after & out << 1
+                                              and after & out >> 11)):
+                        continue
                 gain = each * size - 1
                 if after:
                     # what the rest needs to count, and the most it could make (its
@@ -2470,21 +2480,6 @@ class _Plain:
             return top
         memo[mask] = (top, move)
         return top
-
-    def _alone(self, card: int, mask: int) -> bool:
-        """Can the card of bit ``card``, the only one of its rank in ``mask``, join no run
-        of ``mask``?"""
-        at = card.bit_length() - 1
-        rank = at & 15
-        row = mask >> (at & ~15) & 0x3FFF
-        if self.high and row & 2:
-            row |= 1 << 14  # the ace again, high
-        row &= ~card >> (at & ~15)
-        if rank == 1:
-            row &= ~(1 << 14)
-        return not (row >> (rank + 1) & 3 == 3 or row >> (rank - 1) & 5 == 5
-                    or rank >= 2 and row >> (rank - 2) & 3 == 3
-                    or rank == 1 and self.high and row >> 12 & 3 == 3)
 
     def ceiling(self, mask: int) -> int:
         """The scores of the cards of ``mask`` added up (every card melded, for free)."""
