@@ -2227,18 +2227,20 @@ def _plain_cards(mask: int) -> tuple[Card, ...]:
 
 
 def _plain_unique(mask: int, left: int, keep: int, covered: int, jokers: int,
-                  rules: RuleSet) -> Arrangement:
+                  found: _PlainScores) -> Arrangement:
     """The arrangement of a plain hand whose melds cannot overlap: a set of every rank of
     ``keep`` (the ranks held in three suits or more) and a run of every block of
     ``covered`` (each suit's 16 bits by run position, 14 the ace again), listed as the
     search lists them (by their lowest card); ``left``: the cards of no meld."""
-    scores, _low, prefix, _high, _halves = _plain_scores(rules)
-    melds, total = _unique_melds(mask, keep, covered, scores, prefix)
-    return _exact(tuple(melds), _plain_cards(left) + (JOKER,) * jokers, total // _VALUE)
+    melds, total = _unique_melds(mask, keep, covered, found[0], found[2])
+    stranded = _plain_cards(left)
+    if jokers:
+        stranded += (JOKER,) * jokers
+    return _exact(melds, stranded, total // _VALUE)
 
 
 def _unique_melds(mask: int, keep: int, covered: int, scores: list[int], prefix: list[int]
-                  ) -> tuple[list[Reading], int]:
+                  ) -> tuple[tuple[Reading, ...], int]:
     """The melds of ``_plain_unique`` in the search's order (by their lowest card), and
     their cards' scores added up."""
     found: list[tuple[int, Reading]] = []
@@ -2262,9 +2264,10 @@ def _unique_melds(mask: int, keep: int, covered: int, scores: list[int], prefix:
         lowest = (here & -here).bit_length() - 1
         found.append((lowest, _PLAIN_MELDS.get(here) or _plain_meld(here)))
         total += here.bit_count() * scores[rank]
-    if len(found) > 1:
-        found.sort()
-    return [r for _, r in found], total
+    if len(found) == 1:
+        return (found[0][1],), total
+    found.sort()
+    return tuple([r for _, r in found]), total
 
 
 # the melds of plain hands, shared like the cards: by their cards' bits, runs by position
@@ -2317,8 +2320,8 @@ class _Plain:
         first; the module's tables come in as arguments, read faster.)"""
         # the ranks held in three suits or more; the cards three in a row in a suit, by
         # run position (14: the ace again, high)
-        a, b, c, d = mask & 0x7FFF, mask >> 16 & 0x7FFF, mask >> 32 & 0x7FFF, mask >> 48
-        keep = (a & b & (c | d)) | (c & d & (a | b))
+        b, c, d = mask >> 16, mask >> 32, mask >> 48
+        keep = (mask & b & (c | d) | c & d & (mask | b)) & 0x7FFF
         sets = keep * lanes
         wide = mask | (mask & low_aces) << 13 if self.high else mask
         starts = wide & wide >> 1 & wide >> 2
@@ -2350,7 +2353,7 @@ class _Plain:
         # every card melded, in as few melds as the longest meld allows: below need?
         if starts & starts >> 2:  # five in a row
             longest = 13
-        elif starts & starts >> 1 or keep & a & b & c & d:  # four in a row, of a kind
+        elif starts & starts >> 1 or keep & mask & b & c & d:  # four in a row, of a kind
             longest = 4
         else:
             longest = 3
@@ -2490,7 +2493,7 @@ class _Plain:
 
     def melds(self, mask: int) -> tuple[list[Reading], int]:
         """The melds of the best arrangement of ``mask``, and their cards' bits."""
-        out = []
+        out: list[Reading] = []
         memo = self.memo
         melded = 0
         while mask:
@@ -2524,8 +2527,8 @@ class _Plain:
 def _meldable(mask: int, high: bool) -> int:
     """The cards of a plain hand that some meld of its cards could hold (``high``: may
     an ace lie high?)."""
-    a, b, c, d = mask & 0x7FFF, mask >> 16 & 0x7FFF, mask >> 32 & 0x7FFF, mask >> 48
-    keep = (a & b & (c | d)) | (c & d & (a | b))
+    b, c, d = mask >> 16, mask >> 32, mask >> 48
+    keep = (mask & b & (c | d) | c & d & (mask | b)) & 0x7FFF
     wide = mask | (mask & _LOW_ACES) << 13 if high else mask
     starts = wide & wide >> 1 & wide >> 2
     covered = starts | starts << 1 | starts << 2
@@ -2541,19 +2544,21 @@ def _plain_arrangement(mask: int, jokers: int, rules: RuleSet) -> Arrangement | 
     # suit, by run position (every suit at once: no run crosses a suit's bits 0 and 15)
     keep = (a & b & (c | d)) | (c & d & (a | b))
     sets = keep * _LANES
-    wide = mask | (mask & _LOW_ACES) << 13 if _plain_scores(rules)[3] else mask
+    found = _plain_scores(rules)
+    wide = mask | (mask & _LOW_ACES) << 13 if found[3] else mask
     starts = wide & wide >> 1 & wide >> 2
     covered = starts | starts << 1 | starts << 2
     high = covered & _HIGH_ACES
     meldable = mask & (sets | covered | high >> 13)
     if not meldable:
-        return _exact((), _plain_cards(mask) + (JOKER,) * jokers, 0)
+        return _exact((), _plain_cards(mask) + (JOKER,) * jokers if jokers
+                      else _plain_cards(mask), 0)
     # one way only: no card both of a set's rank and of a run, no ace both low and high
     # in its suit; then melding every card that can be, in the fewest melds (each
     # block of a suit as one run, each rank's three or four as one set), is the best
     # arrangement and the only one, with no search
     if not (covered & sets or high >> 13 & (covered | sets)):
-        return _plain_unique(mask, mask & ~meldable, keep, covered, jokers, rules)
+        return _plain_unique(mask, mask & ~meldable, keep, covered, jokers, found)
     plain = _Plain(rules)
     try:
         top = plain.best(meldable, plain.ceiling(meldable))
@@ -2564,7 +2569,10 @@ def _plain_arrangement(mask: int, jokers: int, rules: RuleSet) -> Arrangement | 
     mask &= ~melded
     # the score's top bits are the melded value (the points kept and the melds counted
     # below them never reach a whole unit of value)
-    return _exact(tuple(melds), _plain_cards(mask) + (JOKER,) * jokers, top // _VALUE)
+    stranded = _plain_cards(mask)
+    if jokers:
+        stranded += (JOKER,) * jokers
+    return _exact(tuple(melds), stranded, top // _VALUE)
 
 
 def best_arrangement(cards: Iterable[Card], rules: RuleSet) -> Arrangement:
