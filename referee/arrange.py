@@ -2293,17 +2293,23 @@ def _plain_meld(bits: int) -> Reading:
 
 
 _LANES = 0x0001_0001_0001_0001  # bit 0 of each suit's 16 bits
+_CARDS = (1 << 64) - 1  # every suit's bits
+_HIGH_RUN = 1 << 64  # beside a move's cards: a run ending with the ace high
 _LOW_ACES = _LANES << 1
 _HIGH_ACES = _LANES << 14
 
 
 class _Plain:
-    __slots__ = ("rules", "memo", "below", "scores", "low_ace", "prefix", "high", "halves",
-                 "work")
+    __slots__ = ("rules", "memo", "moves", "below", "scores", "low_ace", "prefix", "high",
+                 "halves", "work")
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self.memo: dict[int, tuple[int, Any]] = {}
+        self.memo: dict[int, int] = {}  # the best score of a mask of cards some meld holds
+        # the move of each mask searched (the cards melded with its lowest card, the bit
+        # _HIGH_RUN for a run ending with the ace high; 0: it is stranded); a mask in memo
+        # and not here has one way only (see _plain_arrangement)
+        self.moves: dict[int, int] = {}
         self.below: dict[int, int] = {}  # masks whose best is at most this, not searched out
         self.scores, self.low_ace, self.prefix, self.high, self.halves = _plain_scores(rules)
         self.work = 0
@@ -2340,7 +2346,7 @@ class _Plain:
                 return 0
             got = self.memo.get(meldable)
             if got is not None:
-                return got[0]
+                return got
             mask = meldable
         if not (covered & sets or high and high >> 13 & (covered | sets)):
             # no card both of a set's rank and of a run, no ace both low and high: one
@@ -2348,7 +2354,7 @@ class _Plain:
             top = ceiling - (covered & ~(covered << 1)).bit_count() - keep.bit_count()
             if covered & low_aces:
                 top -= (covered & low_aces).bit_count() * (scores[1] - self.low_ace)
-            self.memo[mask] = (top, ("unique", keep, covered))
+            self.memo[mask] = top
             return top
         # every card melded, in as few melds as the longest meld allows: below need?
         if starts & starts >> 2:  # five in a row
@@ -2365,8 +2371,8 @@ class _Plain:
         if below is not None and below < need:
             return below
         memo = self.memo
-        if len(memo) + len(self.below) >= _PLAIN_STATES:
-            self.work = len(memo) + len(self.below)
+        if len(self.moves) + len(self.below) >= _PLAIN_STATES:
+            self.work = len(self.moves) + len(self.below)
             raise SearchTooLarge(self.work, _PLAIN_STATES)
         low = mask & -mask
         bit = low.bit_length() - 1
@@ -2377,7 +2383,7 @@ class _Plain:
         # a move must reach ``need`` to count: scores below it are not worth knowing
         top = need - 1
         first = 99  # the place of the move that scores ``top`` in the order of moves
-        move: Any = None
+        move = 0
         each = scores[rank]
         # sets: the other suits of this rank still here, in suit order (S H D C); the
         # set of four tried first, but an earlier set as good is the one kept
@@ -2407,12 +2413,12 @@ class _Plain:
                     later = ceiling - size * each - (count - size + longest - 1) // longest
                     if later >= wanted:
                         got = memo.get(after)
-                        later = (got[0] if got is not None else
+                        later = (got if got is not None else
                                  self.best(after, ceiling - size * each, wanted))
                 else:
                     later = 0
                 if gain + later > top or gain + later == top and place < first:
-                    top, move, first = gain + later, ("set", low | used, 0), place
+                    top, move, first = gain + later, low | used, place
         # runs from this card up (an ace: from the bottom, then ending high)
         step = low << 1
         if rest & step and rest & step << 1:
@@ -2440,13 +2446,13 @@ class _Plain:
                         later = ceiling - upper - (count - length + longest - 1) // longest
                         if later >= top - total + 2:
                             got = memo.get(after)
-                            later = (got[0] if got is not None
+                            later = (got if got is not None
                                      else self.best(after, ceiling - upper, top - total + 2))
                     else:
                         later = 0
                     score = total - 1 + later
                     if score > top:
-                        top, move = score, ("run", used, rank)
+                        top, move = score, used
         if rank == 1 and self.high and rest >> (bit - 1 + 12) & 3 == 3:
             used = low
             total = each
@@ -2461,27 +2467,28 @@ class _Plain:
                     after = mask & ~used
                     if after:
                         got = memo.get(after)
-                        later = (got[0] if got is not None
+                        later = (got if got is not None
                                  else self.best(after, ceiling - total, top - total + 2))
                     else:
                         later = 0
                     score = total - 1 + later
                     if score > top:
-                        top, move = score, ("high", used, lower)
+                        top, move = score, used | _HIGH_RUN
         # stranding it comes first among equals; it is not tried when a meld already
         # beats everything the other cards could make without it
         if not rest:
             if top < 0:
-                top, move = 0, None
+                top, move = 0, 0
         elif top <= ceiling - each - (count + longest - 2) // longest:
             got = memo.get(rest)
-            alone = got[0] if got is not None else self.best(rest, ceiling - each, top)
+            alone = got if got is not None else self.best(rest, ceiling - each, top)
             if alone >= top:
-                top, move = alone, None
+                top, move = alone, 0
         if top < need:  # no move reaches need: its best is at most top, not remembered
             self.below[mask] = top
             return top
-        memo[mask] = (top, move)
+        memo[mask] = top
+        self.moves[mask] = move
         return top
 
     def ceiling(self, mask: int) -> int:
@@ -2494,34 +2501,45 @@ class _Plain:
     def melds(self, mask: int) -> tuple[list[Reading], int]:
         """The melds of the best arrangement of ``mask``, and their cards' bits."""
         out: list[Reading] = []
-        memo = self.memo
+        moves = self.moves
         melded = 0
         while mask:
-            got = memo.get(mask)
-            if got is None:  # cards no meld could hold, stranded: the rest was searched
-                mask = _meldable(mask, self.high)
-                if not mask:
-                    break
-                got = memo[mask]
-            move = got[1]
-            low = mask & -mask
+            move = moves.get(mask)
             if move is None:
-                mask ^= low
-                continue
-            kind, used, extra = move
-            if kind == "unique":  # the rest, one way only: its melds by their lowest card
-                out += _unique_melds(mask, used, extra, self.scores, self.prefix)[0]
+                if mask not in self.memo:  # cards no meld could hold: the rest was searched
+                    stripped = _meldable(mask, self.high)
+                    if stripped == mask:
+                        raise KeyError(mask)  # never: every state on the way is remembered
+                    mask = stripped
+                    continue
+                # the rest, one way only: its melds by their lowest card
+                keep, covered = _shape(mask, self.high)
+                out += _unique_melds(mask, keep, covered, self.scores, self.prefix)[0]
                 # the cards of its runs (by position: an ace high back at its bit 1) and
                 # of its sets
-                melded |= ((extra | (extra & _HIGH_ACES) >> 13) & ~_HIGH_ACES
-                           | used * _LANES) & mask
-                return out, melded
+                return out, melded | ((covered | (covered & _HIGH_ACES) >> 13) & ~_HIGH_ACES
+                                      | keep * _LANES) & mask
+            low = mask & -mask
+            if not move:  # stranded
+                mask ^= low
+                continue
+            used = move & _CARDS
             # a run ending with the ace high: by run position, the ace at 14
-            key = used ^ low | low << 13 if kind == "high" else used
+            key = used ^ low | low << 13 if move & _HIGH_RUN else used
             out.append(_PLAIN_MELDS.get(key) or _plain_meld(key))
-            mask &= ~used
+            mask ^= used
             melded |= used
         return out, melded
+
+
+def _shape(mask: int, high: bool) -> tuple[int, int]:
+    """The ranks of a plain hand held in three suits or more, and its cards three in a row
+    in a suit, by run position (``high``: may an ace lie high, at 14?)."""
+    b, c, d = mask >> 16, mask >> 32, mask >> 48
+    wide = mask | (mask & _LOW_ACES) << 13 if high else mask
+    starts = wide & wide >> 1 & wide >> 2
+    return ((mask & b & (c | d) | c & d & (mask | b)) & 0x7FFF,
+            starts | starts << 1 | starts << 2)
 
 
 def _meldable(mask: int, high: bool) -> int:
@@ -2564,7 +2582,7 @@ def _plain_arrangement(mask: int, jokers: int, rules: RuleSet) -> Arrangement | 
         top = plain.best(meldable, plain.ceiling(meldable))
     except SearchTooLarge:
         return None
-    plain.work = len(plain.memo) + len(plain.below)
+    plain.work = len(plain.moves) + len(plain.below)
     melds, melded = plain.melds(meldable)
     mask &= ~melded
     # the score's top bits are the melded value (the points kept and the melds counted
