@@ -2114,9 +2114,13 @@ def _plan(hand: list[Card], table: Table, rules: RuleSet, max_new_melds: int | N
 # rank, the suits in listing order), and its best arrangement is the old exhaustive
 # search made cheap: the lowest card is stranded or melded in a set or a run with
 # cards above it, and each remaining mask is remembered.  Cards that cannot be in any
-# meld at all are set aside first, which leaves most hands dealt at random with a
-# handful of cards to search.  It lists the same arrangement as the sweep's search
-# would score, and as the referee always has (the first best in the order below).
+# meld at all are set aside first, at every state (which leaves most hands dealt at
+# random with a handful of cards to search, and states that differ only in such cards
+# one).  A move is not searched out when even every card it leaves, melded in as few
+# melds as the longest meld allows, could not beat the best move found so far (the set
+# of four is tried first for that); an earlier move as good as the best still wins.
+# It lists the same arrangement as the sweep's search would score, and as the referee
+# always has (the first best in the order below).
 
 _LISTED_SUITS = tuple(sorted(SUITS))  # the suits in listing order: C D H S
 _PLAIN_STATES = 4000  # beyond this, the sweep's bounded search takes over
