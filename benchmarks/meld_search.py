@@ -239,6 +239,43 @@ def against_rlcard(rounds: int, count: int, before: bool) -> list[Comparison] | 
     return rows
 
 
+def bytecodes(count: int) -> list[tuple[str, float]]:
+    """The Python bytecodes ``best_arrangement`` runs per hand on the RLCard rows' kinds of
+    hands (fewer of them): a measure of our side's work that a busy machine does not
+    change (CPU time per bytecode does, and not alike for both sides)."""
+    rng = random.Random(500)
+    kinds = [("random 10", lambda: rng.sample(full_deck(jokers=0), 10)),
+             ("dense 10", lambda: dense_hand(rng, 10, 3)),
+             ("random 13", lambda: rng.sample(full_deck(jokers=0), 13)),
+             ("dense 13", lambda: dense_hand(rng, 13, 4)),
+             ("random 20", lambda: rng.sample(full_deck(jokers=0), 20)),
+             ("dense 16", lambda: dense_hand(rng, 16, 5))]
+    counted = [0]
+
+    def trace(frame: Any, event: str, _arg: Any) -> Any:
+        if event == "call":
+            frame.f_trace_opcodes = True
+            frame.f_trace_lines = False
+        elif event == "opcode":
+            counted[0] += 1
+        return trace
+
+    out = []
+    for label, deal in kinds:
+        hands = [deal() for _ in range(count)]
+        for hand in hands:  # the tables made on first use, made
+            best_arrangement(hand, BASIC)
+        counted[0] = 0
+        sys.settrace(trace)
+        try:
+            for hand in hands:
+                best_arrangement(hand, BASIC)
+        finally:
+            sys.settrace(None)
+        out.append((label, counted[0] / count))
+    return out
+
+
 # ---------------------------------------------------------------------------------------
 # the hunt
 
@@ -514,9 +551,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--share", type=int, default=100,
                         help="random and dense 40-card hands for the exact share")
     parser.add_argument("--quick", action="store_true", help="a short run")
+    parser.add_argument("--bytecodes", action="store_true",
+                        help="only count the bytecodes our search runs per hand")
     args = parser.parse_args(argv)
     if args.quick:
         args.hands, args.rounds, args.samples, args.climb, args.share = 100, 3, 8, 10, 20
+    if args.bytecodes:
+        for label, per_hand in bytecodes(200):
+            print(f"{label + '-card hands:':20} {per_hand:6.0f} bytecodes a hand")
+        return 0
     most, why = largest_hand()
     print(f"Rummy Scorebook meld search — {machine()}")
     print(f"limits: best arrangement {arrange.ARRANGE_LIMIT:,} steps, going out "

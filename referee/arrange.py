@@ -2114,9 +2114,13 @@ def _plan(hand: list[Card], table: Table, rules: RuleSet, max_new_melds: int | N
 # rank, the suits in listing order), and its best arrangement is the old exhaustive
 # search made cheap: the lowest card is stranded or melded in a set or a run with
 # cards above it, and each remaining mask is remembered.  Cards that cannot be in any
-# meld at all are set aside first, which leaves most hands dealt at random with a
-# handful of cards to search.  It lists the same arrangement as the sweep's search
-# would score, and as the referee always has (the first best in the order below).
+# meld at all are set aside first, at every state (which leaves most hands dealt at
+# random with a handful of cards to search, and states that differ only in such cards
+# one).  A move is not searched out when even every card it leaves, melded in as few
+# melds as the longest meld allows, could not beat the best move found so far (the set
+# of four is tried first for that); an earlier move as good as the best still wins.
+# It lists the same arrangement as the sweep's search would score, and as the referee
+# always has (the first best in the order below).
 
 _LISTED_SUITS = tuple(sorted(SUITS))  # the suits in listing order: C D H S
 _PLAIN_STATES = 4000  # beyond this, the sweep's bounded search takes over
@@ -2172,8 +2176,8 @@ _SET_BITS = [tuple(16 * i + (b & 15) for i, t in
 _SET_ALL = [sum(1 << o for o in _SET_BITS[b]) for b in range(64)]
 
 
-def _set_choices() -> dict[int, tuple[tuple[int, int], ...]]:
-    table: dict[int, tuple[tuple[int, int], ...]] = {}
+def _set_choices() -> dict[int, tuple[tuple[int, int, int], ...]]:
+    table: dict[int, tuple[tuple[int, int, int], ...]] = {}
     for b in range(64):
         others = [1 << o for o in _SET_BITS[b]]
         for chosen in range(1, 8):
@@ -2185,7 +2189,10 @@ def _set_choices() -> dict[int, tuple[tuple[int, int], ...]]:
                 masks = [x | y, x | z, y | z, x | y | z]
             else:
                 continue
-            table[sum(present)] = tuple((m, 1 + m.bit_count()) for m in masks)
+            # the set of all four first (it melds most), each with its place in the
+            # order that picks among equally good arrangements
+            order = [(m, 1 + m.bit_count(), i) for i, m in enumerate(masks)]
+            table[sum(present)] = tuple(order[-1:] + order[:-1])
     return table
 
 
@@ -2224,18 +2231,20 @@ def _plain_cards(mask: int) -> tuple[Card, ...]:
 
 
 def _plain_unique(mask: int, left: int, keep: int, covered: int, jokers: int,
-                  rules: RuleSet) -> Arrangement:
+                  found: _PlainScores) -> Arrangement:
     """The arrangement of a plain hand whose melds cannot overlap: a set of every rank of
     ``keep`` (the ranks held in three suits or more) and a run of every block of
     ``covered`` (each suit's 16 bits by run position, 14 the ace again), listed as the
     search lists them (by their lowest card); ``left``: the cards of no meld."""
-    scores, _low, prefix, _high, _halves = _plain_scores(rules)
-    melds, total = _unique_melds(mask, keep, covered, scores, prefix)
-    return _exact(tuple(melds), _plain_cards(left) + (JOKER,) * jokers, total // _VALUE)
+    melds, total = _unique_melds(mask, keep, covered, found[0], found[2])
+    stranded = _plain_cards(left)
+    if jokers:
+        stranded += (JOKER,) * jokers
+    return _exact(melds, stranded, total // _VALUE)
 
 
 def _unique_melds(mask: int, keep: int, covered: int, scores: list[int], prefix: list[int]
-                  ) -> tuple[list[Reading], int]:
+                  ) -> tuple[tuple[Reading, ...], int]:
     """The melds of ``_plain_unique`` in the search's order (by their lowest card), and
     their cards' scores added up."""
     found: list[tuple[int, Reading]] = []
@@ -2259,9 +2268,10 @@ def _unique_melds(mask: int, keep: int, covered: int, scores: list[int], prefix:
         lowest = (here & -here).bit_length() - 1
         found.append((lowest, _PLAIN_MELDS.get(here) or _plain_meld(here)))
         total += here.bit_count() * scores[rank]
-    if len(found) > 1:
-        found.sort()
-    return [r for _, r in found], total
+    if len(found) == 1:
+        return (found[0][1],), total
+    found.sort()
+    return tuple([r for _, r in found]), total
 
 
 # the melds of plain hands, shared like the cards: by their cards' bits, runs by position
@@ -2287,87 +2297,132 @@ def _plain_meld(bits: int) -> Reading:
 
 
 _LANES = 0x0001_0001_0001_0001  # bit 0 of each suit's 16 bits
+_CARDS = (1 << 64) - 1  # every suit's bits
+_HIGH_RUN = 1 << 64  # beside a move's cards: a run ending with the ace high
 _LOW_ACES = _LANES << 1
 _HIGH_ACES = _LANES << 14
 
 
 class _Plain:
-    __slots__ = ("rules", "memo", "scores", "low_ace", "prefix", "high", "halves", "work")
+    __slots__ = ("rules", "memo", "moves", "below", "scores", "low_ace", "prefix", "high",
+                 "halves", "work")
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self.memo: dict[int, tuple[int, Any]] = {}
+        self.memo: dict[int, int] = {}  # the best score of a mask of cards some meld holds
+        # the move of each mask searched (the cards melded with its lowest card, the bit
+        # _HIGH_RUN for a run ending with the ace high; 0: it is stranded); a mask in memo
+        # and not here has one way only (see _plain_arrangement)
+        self.moves: dict[int, int] = {}
+        self.below: dict[int, int] = {}  # masks whose best is at most this, not searched out
         self.scores, self.low_ace, self.prefix, self.high, self.halves = _plain_scores(rules)
         self.work = 0
 
-    def best(self, mask: int, ceiling: int, lanes: int = _LANES, low_aces: int = _LOW_ACES,
-             high_aces: int = _HIGH_ACES, set_choices: dict[int, tuple[tuple[int, int], ...]]
-             = _SET_CHOICES, set_all: list[int] = _SET_ALL, rank_bits: list[int] = _RANK_BITS
-             ) -> int:
+    def best(self, mask: int, ceiling: int, need: int = _NONE, lanes: int = _LANES,
+             low_aces: int = _LOW_ACES, high_aces: int = _HIGH_ACES,
+             set_choices: dict[int, tuple[tuple[int, int, int], ...]] = _SET_CHOICES,
+             set_all: list[int] = _SET_ALL, rank_bits: list[int] = _RANK_BITS) -> int:
         """The best score of the cards of ``mask`` (``ceiling``: their scores added up,
-        every card melded for free); the memo keeps the move.  (Its callers look in the
-        memo first; the module's tables come in as arguments, read faster.)"""
+        every card melded for free), remembered with its move under the mask of its
+        cards that some meld could hold (the others are stranded whatever is done);
+        or, when even every such card melded would score below ``need``, a score below
+        ``need``, not remembered (the caller has better).  (Its callers look in the memo
+        first; the module's tables come in as arguments, read faster.)"""
+        # the ranks held in three suits or more; the cards three in a row in a suit, by
+        # run position (14: the ace again, high)
+        b, c, d = mask >> 16, mask >> 32, mask >> 48
+        keep = (mask & b & (c | d) | c & d & (mask | b)) & 0x7FFF
+        sets = keep * lanes
+        wide = mask | (mask & low_aces) << 13 if self.high else mask
+        starts = wide & wide >> 1 & wide >> 2
+        covered = starts | starts << 1 | starts << 2
+        high = covered & high_aces
+        meldable = mask & (sets | covered | high >> 13)
+        scores = self.scores
+        if meldable != mask:
+            # the cards no meld could hold are stranded, whatever the others do
+            left = mask ^ meldable
+            while left:
+                low = left & -left
+                ceiling -= scores[(low.bit_length() - 1) & 15]
+                left ^= low
+            if not meldable:
+                return 0
+            got = self.memo.get(meldable)
+            if got is not None:
+                return got
+            mask = meldable
+        if not (covered & sets or high and high >> 13 & (covered | sets)):
+            # no card both of a set's rank and of a run, no ace both low and high: one
+            # way only (see _plain_arrangement), every card melded in the fewest melds
+            top = ceiling - (covered & ~(covered << 1)).bit_count() - keep.bit_count()
+            if covered & low_aces:
+                top -= (covered & low_aces).bit_count() * (scores[1] - self.low_ace)
+            self.memo[mask] = top
+            return top
+        # every card melded, in as few melds as the longest meld allows: below need?
+        if starts & starts >> 2:  # five in a row
+            longest = 13
+        elif starts & starts >> 1 or keep & mask & b & c & d:  # four in a row, of a kind
+            longest = 4
+        else:
+            longest = 3
+        count = mask.bit_count()
+        most = ceiling - (count + longest - 1) // longest
+        if most < need:
+            return most
+        below = self.below.get(mask)
+        if below is not None and below < need:
+            return below
         memo = self.memo
-        if len(memo) >= _PLAIN_STATES:
-            self.work = len(memo)
+        if len(self.moves) + len(self.below) >= _PLAIN_STATES:
+            self.work = len(self.moves) + len(self.below)
             raise SearchTooLarge(self.work, _PLAIN_STATES)
         low = mask & -mask
         bit = low.bit_length() - 1
         rest = mask ^ low
         others = rest & set_all[bit]
         choices = set_choices.get(others)
-        # no card both of a set's rank and of a run, no ace both low and high: one way
-        # only (see _plain_arrangement), scored at once (not when the lowest card is
-        # itself both)
-        if choices is None or not (rest & low << 1 and rest & low << 2):
-            a, b, c, d = mask & 0x7FFF, mask >> 16 & 0x7FFF, mask >> 32 & 0x7FFF, mask >> 48
-            keep = (a & b & (c | d)) | (c & d & (a | b))
-            sets = keep * lanes
-            wide = mask | (mask & low_aces) << 13 if self.high else mask
-            starts = wide & wide >> 1 & wide >> 2
-            covered = starts | starts << 1 | starts << 2
-            unique = not (covered & sets or covered & high_aces and (
-                covered & high_aces) >> 13 & (covered | sets))
-        else:
-            unique = False
-        if unique:
-            # every card that can be melded is, in the fewest melds: the cards' scores
-            # less those of the cards left out and the low aces' difference, less a
-            # meld per block of a suit and per set
-            top = ceiling - (covered & ~(covered << 1)).bit_count() - keep.bit_count()
-            left = mask & ~(sets | covered | (covered & high_aces) >> 13)
-            scores = self.scores
-            while left:
-                low = left & -left
-                top -= scores[(low.bit_length() - 1) & 15]
-                left ^= low
-            if covered & low_aces:
-                top -= (covered & low_aces).bit_count() * (scores[1] - self.low_ace)
-            memo[mask] = (top, ("unique", keep, covered))
-            return top
         rank = bit & 15
-        top = -1
-        move: Any = None
-        scores = self.scores
+        # a move must reach ``need`` to count: scores below it are not worth knowing
+        top = need - 1
+        first = 99  # the place of the move that scores ``top`` in the order of moves
+        move = 0
         each = scores[rank]
-        # sets: the other suits of this rank still here, in suit order (S H D C)
+        # sets: the other suits of this rank still here, in suit order (S H D C); the
+        # set of four tried first, but an earlier set as good is the one kept
         if choices is not None:
             four = len(choices) == 4
-            for used, size in choices:
+            for used, size, place in choices:
                 after = rest & ~used
-                if four and size == 3 and self._alone(others & ~used, after):
-                    # the card of the rank left out has no run to join: it would be
-                    # stranded, and the set of all four (tried last) melds it too
-                    continue
+                if four and size == 3:
+                    # the card of the rank left out has no run to join (the cards
+                    # beside it in its suit, an ace high beside the king): it would be
+                    # stranded, and the set of all four melds it too
+                    out = others & ~used
+                    if not (after & out << 1 and (after & out << 2 or after & out >> 1)
+                            or after & out >> 1 and after & out >> 2
+                            or self.high and (rank == 1 and after & out << 11
+                                              and after & out << 12
+                                              or rank == 13 and after & out >> 1
+                                              and after & out >> 12
+                                              or rank == 12 and after & out << 1
+                                              and after & out >> 11)):
+                        continue
+                gain = each * size - 1
                 if after:
-                    got = memo.get(after)
-                    later = (got[0] if got is not None
-                             else self.best(after, ceiling - size * each))
+                    # what the rest needs to count, and the most it could make (its
+                    # cards all melded in as few melds as can be): not asked if short
+                    wanted = top - gain + (place > first)
+                    later = ceiling - size * each - (count - size + longest - 1) // longest
+                    if later >= wanted:
+                        got = memo.get(after)
+                        later = (got if got is not None else
+                                 self.best(after, ceiling - size * each, wanted))
                 else:
                     later = 0
-                score = each * size - 1 + later
-                if score > top:
-                    top, move = score, ("set", low | used, 0)
+                if gain + later > top or gain + later == top and place < first:
+                    top, move, first = gain + later, low | used, place
         # runs from this card up (an ace: from the bottom, then ending high)
         step = low << 1
         if rest & step and rest & step << 1:
@@ -2392,14 +2447,16 @@ class _Plain:
                         # it would be stranded, and the longer run (tried next) melds it
                         continue
                     if after:
-                        got = memo.get(after)
-                        later = (got[0] if got is not None
-                                 else self.best(after, ceiling - upper))
+                        later = ceiling - upper - (count - length + longest - 1) // longest
+                        if later >= top - total + 2:
+                            got = memo.get(after)
+                            later = (got if got is not None
+                                     else self.best(after, ceiling - upper, top - total + 2))
                     else:
                         later = 0
                     score = total - 1 + later
                     if score > top:
-                        top, move = score, ("run", used, rank)
+                        top, move = score, used
         if rank == 1 and self.high and rest >> (bit - 1 + 12) & 3 == 3:
             used = low
             total = each
@@ -2414,40 +2471,29 @@ class _Plain:
                     after = mask & ~used
                     if after:
                         got = memo.get(after)
-                        later = (got[0] if got is not None
-                                 else self.best(after, ceiling - total))
+                        later = (got if got is not None
+                                 else self.best(after, ceiling - total, top - total + 2))
                     else:
                         later = 0
                     score = total - 1 + later
                     if score > top:
-                        top, move = score, ("high", used, lower)
+                        top, move = score, used | _HIGH_RUN
         # stranding it comes first among equals; it is not tried when a meld already
         # beats everything the other cards could make without it
         if not rest:
             if top < 0:
-                top, move = 0, None
-        elif top < ceiling - each:
+                top, move = 0, 0
+        elif top <= ceiling - each - (count + longest - 2) // longest:
             got = memo.get(rest)
-            alone = got[0] if got is not None else self.best(rest, ceiling - each)
+            alone = got if got is not None else self.best(rest, ceiling - each, top)
             if alone >= top:
-                top, move = alone, None
-        memo[mask] = (top, move)
+                top, move = alone, 0
+        if top < need:  # no move reaches need: its best is at most top, not remembered
+            self.below[mask] = top
+            return top
+        memo[mask] = top
+        self.moves[mask] = move
         return top
-
-    def _alone(self, card: int, mask: int) -> bool:
-        """Can the card of bit ``card``, the only one of its rank in ``mask``, join no run
-        of ``mask``?"""
-        at = card.bit_length() - 1
-        rank = at & 15
-        row = mask >> (at & ~15) & 0x3FFF
-        if self.high and row & 2:
-            row |= 1 << 14  # the ace again, high
-        row &= ~card >> (at & ~15)
-        if rank == 1:
-            row &= ~(1 << 14)
-        return not (row >> (rank + 1) & 3 == 3 or row >> (rank - 1) & 5 == 5
-                    or rank >= 2 and row >> (rank - 2) & 3 == 3
-                    or rank == 1 and self.high and row >> 12 & 3 == 3)
 
     def ceiling(self, mask: int) -> int:
         """The scores of the cards of ``mask`` added up (every card melded, for free)."""
@@ -2458,29 +2504,57 @@ class _Plain:
 
     def melds(self, mask: int) -> tuple[list[Reading], int]:
         """The melds of the best arrangement of ``mask``, and their cards' bits."""
-        out = []
-        memo = self.memo
+        out: list[Reading] = []
+        moves = self.moves
         melded = 0
         while mask:
-            move = memo[mask][1]
-            low = mask & -mask
+            move = moves.get(mask)
             if move is None:
-                mask ^= low
-                continue
-            kind, used, extra = move
-            if kind == "unique":  # the rest, one way only: its melds by their lowest card
-                out += _unique_melds(mask, used, extra, self.scores, self.prefix)[0]
+                if mask not in self.memo:  # cards no meld could hold: the rest was searched
+                    stripped = _meldable(mask, self.high)
+                    if stripped == mask:
+                        raise KeyError(mask)  # never: every state on the way is remembered
+                    mask = stripped
+                    continue
+                # the rest, one way only: its melds by their lowest card
+                keep, covered = _shape(mask, self.high)
+                out += _unique_melds(mask, keep, covered, self.scores, self.prefix)[0]
                 # the cards of its runs (by position: an ace high back at its bit 1) and
                 # of its sets
-                melded |= ((extra | (extra & _HIGH_ACES) >> 13) & ~_HIGH_ACES
-                           | used * _LANES) & mask
-                return out, melded
+                return out, melded | ((covered | (covered & _HIGH_ACES) >> 13) & ~_HIGH_ACES
+                                      | keep * _LANES) & mask
+            low = mask & -mask
+            if not move:  # stranded
+                mask ^= low
+                continue
+            used = move & _CARDS
             # a run ending with the ace high: by run position, the ace at 14
-            key = used ^ low | low << 13 if kind == "high" else used
+            key = used ^ low | low << 13 if move & _HIGH_RUN else used
             out.append(_PLAIN_MELDS.get(key) or _plain_meld(key))
-            mask &= ~used
+            mask ^= used
             melded |= used
         return out, melded
+
+
+def _shape(mask: int, high: bool) -> tuple[int, int]:
+    """The ranks of a plain hand held in three suits or more, and its cards three in a row
+    in a suit, by run position (``high``: may an ace lie high, at 14?)."""
+    b, c, d = mask >> 16, mask >> 32, mask >> 48
+    wide = mask | (mask & _LOW_ACES) << 13 if high else mask
+    starts = wide & wide >> 1 & wide >> 2
+    return ((mask & b & (c | d) | c & d & (mask | b)) & 0x7FFF,
+            starts | starts << 1 | starts << 2)
+
+
+def _meldable(mask: int, high: bool) -> int:
+    """The cards of a plain hand that some meld of its cards could hold (``high``: may
+    an ace lie high?)."""
+    b, c, d = mask >> 16, mask >> 32, mask >> 48
+    keep = (mask & b & (c | d) | c & d & (mask | b)) & 0x7FFF
+    wide = mask | (mask & _LOW_ACES) << 13 if high else mask
+    starts = wide & wide >> 1 & wide >> 2
+    covered = starts | starts << 1 | starts << 2
+    return mask & (keep * _LANES | covered | (covered & _HIGH_ACES) >> 13)
 
 
 def _plain_arrangement(mask: int, jokers: int, rules: RuleSet) -> Arrangement | None:
@@ -2492,30 +2566,35 @@ def _plain_arrangement(mask: int, jokers: int, rules: RuleSet) -> Arrangement | 
     # suit, by run position (every suit at once: no run crosses a suit's bits 0 and 15)
     keep = (a & b & (c | d)) | (c & d & (a | b))
     sets = keep * _LANES
-    wide = mask | (mask & _LOW_ACES) << 13 if _plain_scores(rules)[3] else mask
+    found = _plain_scores(rules)
+    wide = mask | (mask & _LOW_ACES) << 13 if found[3] else mask
     starts = wide & wide >> 1 & wide >> 2
     covered = starts | starts << 1 | starts << 2
     high = covered & _HIGH_ACES
     meldable = mask & (sets | covered | high >> 13)
     if not meldable:
-        return _exact((), _plain_cards(mask) + (JOKER,) * jokers, 0)
+        return _exact((), _plain_cards(mask) + (JOKER,) * jokers if jokers
+                      else _plain_cards(mask), 0)
     # one way only: no card both of a set's rank and of a run, no ace both low and high
     # in its suit; then melding every card that can be, in the fewest melds (each
     # block of a suit as one run, each rank's three or four as one set), is the best
     # arrangement and the only one, with no search
     if not (covered & sets or high >> 13 & (covered | sets)):
-        return _plain_unique(mask, mask & ~meldable, keep, covered, jokers, rules)
+        return _plain_unique(mask, mask & ~meldable, keep, covered, jokers, found)
     plain = _Plain(rules)
     try:
         top = plain.best(meldable, plain.ceiling(meldable))
     except SearchTooLarge:
         return None
-    plain.work = len(plain.memo)
+    plain.work = len(plain.moves) + len(plain.below)
     melds, melded = plain.melds(meldable)
     mask &= ~melded
     # the score's top bits are the melded value (the points kept and the melds counted
     # below them never reach a whole unit of value)
-    return _exact(tuple(melds), _plain_cards(mask) + (JOKER,) * jokers, top // _VALUE)
+    stranded = _plain_cards(mask)
+    if jokers:
+        stranded += (JOKER,) * jokers
+    return _exact(tuple(melds), stranded, top // _VALUE)
 
 
 def best_arrangement(cards: Iterable[Card], rules: RuleSet) -> Arrangement:

@@ -132,6 +132,20 @@ def test_one_deck_bigger_hands_and_aces_at_both_ends_list_the_same(seed: int) ->
             before.melds, before.stranded, before.value), cards
 
 
+def test_one_deck_ties_on_big_hands_list_what_the_old_search_listed() -> None:
+    """`meld.set` `meld.run`: a 26-card hand with two equally good splits (sets of three
+    sixes and sevens and the run 2D-7D, or the sets of four and the run 2D-5D: the same
+    value and number of melds): listed as the old search lists it (the first in its
+    order), which the one-deck search before session 35 did not."""
+    cards = parse_cards("6H 5S AC 3D 2S 4H AH 6C 7S 6D 7D 3C 4C 7H 5D 6S 4D 2C AS 3S "
+                        "2H AD 7C 3H 4S 2D")
+    new = best_arrangement(cards, PAGAT)
+    before = old.best_arrangement(cards, PAGAT)
+    assert (new.melds, new.stranded, new.value) == (
+        before.melds, before.stranded, before.value)
+    assert [str(r) for r in new.melds][2:5] == ["6C 6S 6H", "7C 7S 7H", "2D 3D 4D 5D 6D 7D"]
+
+
 def best_by_brute_force(cards: list[Card], rules: RuleSet) -> tuple[int, int, int]:
     """The best (value, -stranded points, -melds) of any split into melds, trying every
     subset that holds the first card."""
