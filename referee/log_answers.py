@@ -90,6 +90,11 @@ def may_discard(log: Replay, card: Card, player: str | None = None) -> Verdict:
     if turn is None:
         return Verdict(False, "log.draw-first", ("turn.order",), {"player": name})
     if log.held[seat] == 1:
+        left = Counter(c.natural for c in [*turn.played, card])
+        left.subtract(c.natural for c in turn.took)
+        if min(left.values(), default=0) < 0:  # the last card is one taken, not this one
+            return Verdict(False, "out.discard-not-in-hand", ("out.empty-hand",),
+                           {"card": card})
         return check_going_out(log.rules, turn.table, [*turn.played, card], card, turn.took)
     if turn.took and card.natural in [c.natural for c in turn.took]:
         hand = Counter(c.natural for c in [*turn.played, card])
