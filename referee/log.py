@@ -57,7 +57,7 @@ class LogError(ValueError):
 LOG_ERROR_CODES = (
     "unknown-player", "dealer-not-seated", "duplicate-player", "out-of-turn",
     "draw-first", "drew-already", "hand-over", "stock-empty", "stock-not-empty",
-    "take-too-deep", "more-than-held", "too-many-copies", "no-jokers", "meld-id-taken",
+    "take-too-deep", "more-than-held", "not-held", "too-many-copies", "no-jokers", "meld-id-taken",
     "lay-off-called-card", "dealt-too-many",
 )
 

@@ -222,6 +222,12 @@ class Replay:
                 known[card.natural] -= 1
             else:
                 new[card.natural] += 1
+        unknown = self.held[seat] - sum(self.known[seat].values())
+        if sum(new.values()) > unknown:
+            # the rest of the hand is known (cards taken from the pile): these are not in it
+            raise LogError.of("not-held", "log.not-held", ("cards.deal",),
+                              {"player": self.name(seat), "cards": tuple(
+                                  self.known[seat].elements())})
         if new:
             self.seen.update(new)
             try:

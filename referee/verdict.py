@@ -236,6 +236,9 @@ MESSAGES: dict[str, str] = {
     "log.more-than-held": N_(
         "%(player)s holds only %(count)s cards: they cannot play more than that."
     ),
+    "log.not-held": N_(
+        "The cards %(player)s holds are known to be %(cards)s: they cannot play any other."
+    ),
     "log.meld-id-taken": N_("A meld on the table already has the id %(meld)s."),
     "log.lay-off-called-card": N_(
         "%(caller)s called Rummy! on %(card)s and lays it off on a table meld before "

@@ -215,6 +215,21 @@ def test_a_move_the_log_cannot_hold_is_a_log_error(log: str, code: str, rule: st
     assert str(caught.value).startswith(f"move {log.count(chr(10)) + 1}: ")
 
 
+def test_a_hand_known_card_by_card_plays_no_other() -> None:
+    """`cards.deal`: Bo's last card is the K♣ he took from the pile: he cannot go out
+    with cards he does not hold."""
+    with pytest.raises(LogError) as caught:
+        play("pagat-500", "Ann Bo", "Bo", "3D", """
+            Ann draw
+            Ann meld 5H 6H 7H
+            Ann discard KC
+            Bo take 1
+            Bo meld 2S 3S 4S 5S
+            Bo discard 8H""", dealt=4)
+    assert caught.value.code == "not-held" and caught.value.step == 5
+    assert caught.value.verdict.params["cards"] == (CARD("KC"),)
+
+
 def test_no_move_after_the_hand_is_over() -> None:
     """`out.empty-hand`: going out ends the hand at once."""
     with pytest.raises(LogError) as caught:
