@@ -312,6 +312,8 @@ class Replay:
             return self._call(seat, move, index, force=True)
         if isinstance(move, Meld):
             return self._meld(seat, move, index, force=True)
+        if isinstance(move, LayOff) and self.top_call is not None:
+            return self._top_layoff(seat, move, index)  # (a lay-off that does not fit)
         if isinstance(move, LayOff):
             return self._layoff(seat, move, index, force=True)
         if isinstance(move, Discard):

@@ -191,6 +191,22 @@ def test_a_top_call_goes_back_to_the_player_whose_turn_it_was() -> None:
     assert log.calls[0].skipped == ()
 
 
+def test_a_top_call_whose_card_fits_nowhere_stays_refused_even_by_agreement() -> None:
+    """`rummy.mode` = top, `layoff.basic`: the called card laid off where it does not fit
+    cannot lie there, agreed or not; the caller still owes the lay-off."""
+    log = play({"family": "pagat-500", "rummy_call": "top"}, "Ann Bo Cy", "Cy", "2D", """
+        Ann draw
+        Ann meld 7H 8H 9H
+        Ann discard KS
+        Bo draw
+        Bo meld 2C 3C 4C
+        Bo discard 6H
+        Ann rummy
+        Ann layoff 6H Bo-1 !""")
+    assert log.steps[-1].refused is not None and log.steps[-1].overridden is None
+    assert log.top_call is not None and log.steps[-1].to_play == "Ann"
+
+
 # ---- what cannot be a log -------------------------------------------------------------------
 
 @pytest.mark.parametrize(("log", "code", "rule"), [
