@@ -207,6 +207,180 @@ MESSAGES: dict[str, str] = {
         "House rule: only the player who went out can win, and nobody went out: "
         "play another hand."
     ),
+    # the played-hand log (referee.log, referee.replay, referee.log_answers)
+    "log.duplicate-player": N_("Two seats have the same player's name."),
+    "log.dealer-not-seated": N_("%(player)s dealt but has no seat at the table."),
+    "log.dealt-too-many": N_(
+        "With %(count)s cards each the deal needs more cards than the decks in play hold."
+    ),
+    "log.unknown-player": N_("%(player)s has no seat at this table."),
+    "log.out-of-turn": N_("It is %(turn)s's turn, not %(player)s's."),
+    "log.draw-first": N_(
+        "%(player)s must draw, from the stock or the discard pile, before melding or "
+        "discarding."
+    ),
+    "log.drew-already": N_("%(player)s has already drawn this turn."),
+    "log.hand-over": N_("The hand is over: no move can follow."),
+    "log.stock-empty": N_(
+        "The stock is empty: %(player)s takes from the discard pile, or the hand ends."
+    ),
+    "log.stock-empty-again": N_(
+        "The stock has run out a second time: the hand is a draw and nobody scores."
+    ),
+    "log.stock-not-empty": N_(
+        "%(count)s cards are left in the stock: %(player)s draws, the hand goes on."
+    ),
+    "log.take-too-deep": N_(
+        "The discard pile holds %(count)s cards: %(take)s cannot be taken from it."
+    ),
+    "log.more-than-held": N_(
+        "%(player)s holds only %(count)s cards: they cannot play more than that."
+    ),
+    "log.not-held": N_(
+        "The cards %(player)s holds are known to be %(cards)s: they cannot play any other."
+    ),
+    "log.meld-id-taken": N_("A meld on the table already has the id %(meld)s."),
+    "log.lay-off-called-card": N_(
+        "%(caller)s called Rummy! on %(card)s and lays it off on a table meld before "
+        "anything else is played."
+    ),
+    "log.one-meld": N_(
+        "House rule: only one new meld a turn, and %(player)s has made one this turn "
+        "already."
+    ),
+    "log.layoff-refused": N_(
+        "%(card)s cannot be laid off that way on meld %(meld)s: say which end it goes to, "
+        "or which card the joker stands for."
+    ),
+    "log.deep-not-melded": N_(
+        "%(card)s, the deepest card taken from the discard pile, was not melded this turn."
+    ),
+    "log.deep-laid-off": N_(
+        "House rule: %(card)s, the deepest card taken from the discard pile, must start a "
+        "new meld; laying it off is not enough."
+    ),
+    "log.top-not-melded": N_(
+        "House rule: %(card)s, taken from the discard pile, was not melded this turn."
+    ),
+    "log.called-not-melded": N_(
+        "%(card)s, the card the Rummy! call took the pile down to, was not melded this "
+        "turn."
+    ),
+    "log.no-discard": N_("Nobody has discarded yet in this hand."),
+    "log.called-first": N_(
+        "%(player)s's call comes first in the log and took the pile down to %(card)s; "
+        "%(caller)s's call, judged against the pile as it is now, finds nothing to take."
+    ),
+    "log.not-callable": N_(
+        "%(card)s cannot be melded without a card from a hand, so a Rummy! call cannot "
+        "take the pile down to it."
+    ),
+    # answers from a replayed log
+    "log.no-call": N_("Nobody has called Rummy! in this hand."),
+    "log.call-skips": N_(
+        "%(caller)s called Rummy! on %(discarder)s's discard and took the pile down to "
+        "%(card)s: play goes on with %(player)s, and %(players)s lost their turn."
+    ),
+    "log.call-skips-nobody": N_(
+        "%(caller)s called Rummy! on %(discarder)s's discard and took the pile down to "
+        "%(card)s: play goes on with %(player)s, and nobody lost a turn."
+    ),
+    "log.call-top": N_(
+        "%(caller)s called Rummy! on %(discarder)s's discard %(card)s and laid it off: play "
+        "goes on with %(player)s, whose turn it was, and nobody lost a turn."
+    ),
+    "log.call-own-later": N_(
+        "%(caller)s may call now: %(card)s could already be called after their own "
+        "discard, and the next player has had a turn since. The pile is taken down to it "
+        "(%(take)s from the top)."
+    ),
+    "log.taken-earlier": N_(
+        "%(card)s was taken from the discard pile on an earlier turn: it is an ordinary "
+        "card of %(player)s's hand now, and may be discarded."
+    ),
+    "log.discard-ok": N_(
+        "%(card)s was not taken from the discard pile this turn, so discarding it breaks "
+        "no rule."
+    ),
+    "log.going-rummy-basic": N_(
+        "Going Rummy is a Basic Rummy rule: in this game it doubles nothing."
+    ),
+    "log.not-out": N_("%(player)s has not gone out, so they cannot go Rummy."),
+    "log.not-going-rummy": N_(
+        "%(player)s melded or laid off %(cards)s on an earlier turn, so going out does "
+        "not count double."
+    ),
+    "log.going-rummy": N_(
+        "%(player)s melded nothing before the turn they went out in, and got rid of every "
+        "card in that turn: going Rummy, their points for the hand are doubled."
+    ),
+    "log.reshuffle": N_(
+        "The stock has run out for the first time: the discard pile is shuffled into a new "
+        "stock and play goes on."
+    ),
+    "log.stock-left": N_("%(count)s cards are left in the stock: the hand goes on."),
+    "log.stock-out-ended": N_(
+        "The stock was empty and %(player)s did not take from the discard pile: the hand "
+        "is over."
+    ),
+    "log.stock-out-now": N_(
+        "The stock is empty: if %(player)s does not take from the discard pile, the hand "
+        "ends now."
+    ),
+    "log.call-alone": N_(
+        "%(caller)s was the only player to call Rummy! on %(discarder)s's discard, and "
+        "took the pile down to %(card)s."
+    ),
+    "log.call-first": N_(
+        "%(caller)s's call is the first the log holds, so %(caller)s took the pile down to "
+        "%(card)s. The rule book sets no order among players who call at once; the calls "
+        "of %(players)s came after it and were judged against the pile as it was left."
+    ),
+    "log.next-deal": N_("The hand is over; %(dealer)s deals the next one."),
+    "log.turn-draw": N_(
+        "It is %(player)s's turn to draw; %(dealer)s deals the next hand."
+    ),
+    "log.turn-play": N_(
+        "%(player)s has drawn and plays on: meld if they like, then discard. %(dealer)s "
+        "deals the next hand."
+    ),
+    "log.pile-empty": N_("The discard pile is empty: the only draw is from the stock."),
+    "log.pile-depths": N_(
+        "Besides the top card (%(card)s), the pile can be taken down to %(cards)s: each "
+        "can be melded at once with the cards given and the cards above it."
+    ),
+    "log.pile-top-only": N_(
+        "Only the top card (%(card)s) can be taken: no deeper card can be melded at once "
+        "with the cards given and the cards above it."
+    ),
+    "log.pile-nothing": N_(
+        "House rule: a card taken from the pile must be melded at once, and no card of "
+        "the pile can be with the cards given: draw from the stock."
+    ),
+    "log.no-out-discard": N_("Nobody has gone out with a discard in this hand."),
+    "log.out-discard-dead": N_(
+        "%(card)s, %(player)s's last discard, fits on no meld on the table: a dead card, "
+        "so going out with it stands."
+    ),
+    "log.out-discard-playable": N_(
+        "%(card)s, %(player)s's last discard, could have been laid off on meld %(meld)s; "
+        "without the house rule on the last discard, going out with it stands."
+    ),
+    "log.out-discard-playable-house": N_(
+        "House rule: %(card)s, %(player)s's last discard, could have been laid off on meld "
+        "%(meld)s, so it was no dead card: they should have melded it and floated."
+    ),
+    "log.discard-layoff": N_(
+        "%(player)s's discard %(card)s could have been laid off on meld %(meld)s."
+    ),
+    "log.discard-meld": N_(
+        "%(player)s's discard %(card)s could have been melded with cards of the discard "
+        "pile: %(cards)s."
+    ),
+    "log.discard-dead": N_(
+        "%(player)s's discard %(card)s could not have been melded without a card from a "
+        "hand, and nobody else can see what a hand holds."
+    ),
 }
 
 
@@ -325,6 +499,7 @@ PLACEHOLDERS: dict[str, Placeholder] = {
     "meld": Placeholder.MELD, "targets": Placeholder.MELDS,
     "winner": Placeholder.NAME, "player": Placeholder.NAME, "caller": Placeholder.NAME,
     "discarder": Placeholder.NAME, "players": Placeholder.NAMES,
+    "turn": Placeholder.NAME, "dealer": Placeholder.NAME,
     "option": Placeholder.OPTION, "other": Placeholder.OPTION, "family": Placeholder.FAMILY,
     "points": Placeholder.COUNT, "most": Placeholder.COUNT,
     "given_id": Placeholder.QUOTED, "given_end": Placeholder.QUOTED,

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from referee.log import LOG_ERROR_CODES
 from scorebook.api import schemas
 from scorebook.api.schemas import (
     REQUESTS,
@@ -46,6 +47,7 @@ from scorebook.api.schemas import (
     VersionMissing,
     WriteHeaders,
 )
+from scorebook.services.table_log import DOWN_TO_CODES
 
 # --- what a body that fits the document may still be refused for (x-content-codes) ------
 
@@ -140,10 +142,14 @@ QUESTION_DOCS: dict[str, tuple[str, list[str]]] = {
                 "search's limit, with exact false).",
                 ["too-many-cards", "too-many-copies", "no-jokers"]),
     "rules": ("A rule set resolved: every option, decks, deal and target.", []),
+    "referee/log": ("A played hand replayed from its deal and log: the discard pile at every "
+                    "step, the moves the rules refuse (or the table agreed to), what each "
+                    "player melded when, and the table's questions answered from it.",
+                    [*LOG_ERROR_CODES, *DOWN_TO_CODES]),
 }
 #: The questions that run the meld search and may refuse (a 422 when it cannot answer in
 #: time); /arrange always answers, with the best split it found in time.
-SEARCHING = ("referee/going-out",)
+SEARCHING = ("referee/going-out", "referee/log")
 
 
 def _question(path: str) -> Route:

@@ -18,13 +18,14 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, session
 
+from referee import Verdict
 from referee.arrange import SearchTooLarge
 from scorebook.api.openapi import openapi_document
 from scorebook.api.schemas import refused
 from scorebook.errors import error_response
 from scorebook.extensions import limiter
 from scorebook.presenters.sentences import say
-from scorebook.presenters.wording import explain
+from scorebook.presenters.wording import explain, log_refusal_text
 from scorebook.services.access import Browser, holds_membership
 from scorebook.services.payloads import PayloadError, parse_json, require_object
 from scorebook.services.questions import (
@@ -35,6 +36,7 @@ from scorebook.services.questions import (
     Question,
     verdict_json,
 )
+from scorebook.services.table_log import LogRefused, played_log
 
 bp = Blueprint("api", __name__)
 
@@ -130,6 +132,33 @@ _NOTED: dict[str, Question] = {path: noted(question) for path, question in QUEST
 for _path, _question in {**_ANSWERS, **_NOTED}.items():
     bp.add_url_rule(f"/{_path}", endpoint=_path.replace("/", "_").replace("-", "_"),
                     view_func=json_endpoint(_path, _question), methods=["POST"])
+
+
+def _worded(value: Any) -> Any:
+    """An answer with every referee verdict in it as the API gives one: with its
+    ``message`` in the request's language."""
+    if isinstance(value, Verdict):
+        return {**verdict_json(value), "message": explain(value, plain=True)}
+    if isinstance(value, dict):
+        return {key: _worded(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_worded(item) for item in value]
+    return value
+
+
+def table_log(body: dict[str, Any]) -> dict[str, Any]:
+    """A played hand replayed from its deal and log (:mod:`scorebook.services.table_log`),
+    every verdict worded; a log that cannot be a hand is refused with the move's number
+    and the referee's reason, in the request's language."""
+    try:
+        return dict(_worded(played_log(body)))
+    except LogRefused as exc:
+        raise PayloadError(exc.code, log_refusal_text(exc.verdict, exc.step),
+                           rules=exc.rules) from exc
+
+
+bp.add_url_rule("/referee/log", endpoint="referee_log",
+                view_func=json_endpoint("referee/log", table_log), methods=["POST"])
 
 
 @bp.get("/openapi.json")

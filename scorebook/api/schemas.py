@@ -54,6 +54,7 @@ from scorebook.services.payloads import (
     text_from,
 )
 from scorebook.services.questions import ARRANGE_MOST
+from scorebook.services.table_log import MAX_MOVES, MOVE_KINDS
 
 REF = "#/components/schemas/{model}"
 
@@ -392,6 +393,95 @@ class ScoreGameQuestion(Body):
         return self
 
 
+# --- the played-hand log (/referee/log) -----------------------------------------------
+
+
+class LogDeal(Body):
+    """How the hand started."""
+
+    players: list[Name] = Field(min_length=2, max_length=8, description=(
+        "the players in seat order, clockwise: the player left of the dealer starts"))
+    dealer: Name = Field(description="who dealt (one of players)")
+    upcard: Card = Field(description="the first card turned up to start the discard pile")
+    dealt: Maybe(Whole(1, 54), description=(
+        "the cards dealt to each player, if the table knows (cards.deal when left out)"))
+
+
+#: What each kind of move must say.
+MOVE_NEEDS = {"meld": ["cards"], "layoff": ["card", "onto"], "discard": ["card"]}
+
+
+def _move_kind(value: Any) -> Any:
+    if value not in MOVE_KINDS:
+        raise PayloadError("bad-request", f"move must be one of {', '.join(MOVE_KINDS)}")
+    return value
+
+
+class LogMove(Body):
+    """One move of the log, by one player."""
+
+    model_config = ConfigDict(json_schema_extra={"allOf": [
+        {"if": {"required": ["move"], "properties": {"move": {"const": kind}}},
+         "then": {"required": needs, "properties": {key: {"not": {"type": "null"}}
+                                                     for key in needs}}}
+        for kind, needs in MOVE_NEEDS.items()]})
+
+    player: Name
+    move: Annotated[Any, PlainValidator(_move_kind), WithJsonSchema({
+        "enum": list(MOVE_KINDS), "description": (
+            "draw: the top card of the stock (card: which, if known); take: the top take "
+            "cards of the discard pile, or down to the card down_to; meld: a new meld "
+            "(cards as they lie, id: <player>-<n> when left out); layoff: card onto a "
+            "meld (end: low or high for an ace on a run 2..K); discard: the card that "
+            "ends the turn (the last card: going out); rummy: a \"Rummy!\" call on the "
+            "pile (take or down_to: the card concerned, else the deepest that can be "
+            "called); stock-out: the stock is empty and the player does not take the "
+            "pile")})]
+    card: Maybe(Card)
+    cards: Maybe(SomeCards)
+    take: Maybe(Whole(1, MAX_CARDS))
+    down_to: Maybe(Card, description="take or call: the pile is taken down to this card")
+    onto: Maybe(Name, description="layoff: the meld's id")
+    end: Annotated[Any, PlainValidator(_end), WithJsonSchema(_nullable(
+        {"enum": ["low", "high"]}))] = None
+    id: Maybe(Name, description="meld: its id")
+    agreed: Maybe(Bool, description=(
+        "the table agreed to this move although a rule refuses it: it is played, and "
+        "its step says which verdict it overrode"))
+
+    @model_validator(mode="after")
+    def _says_what_its_kind_needs(self) -> LogMove:
+        for key in MOVE_NEEDS.get(self.move, ()):
+            if getattr(self, key) is None:
+                raise PayloadError("missing-field", f"a {self.move} move needs {key}")
+        return self
+
+
+class LogAsk(Body):
+    card: Maybe(Card, description=(
+        "may_discard: the card the player to play means to discard (left out: the card "
+        "they last took from the pile)"))
+    hand: Maybe(Cards, description="pile: the cards the player to play holds")
+
+
+class LogQuestion(Body):
+    """A played hand: the deal and every move since, in order."""
+
+    model_config = ConfigDict(json_schema_extra={
+        "if": IS_BASIC, "then": {"properties": {"deal": {"properties": {
+            "players": {"maxItems": BASIC_MOST}}}}}})
+
+    rules: Maybe(Rules)
+    deal: LogDeal
+    log: list[LogMove] = Field(max_length=MAX_MOVES)
+    ask: Maybe(LogAsk)
+
+    @model_validator(mode="after")
+    def _seats_fit_the_family(self) -> LogQuestion:
+        player_count_from(len(self.deal.players), rules_from(self.rules))
+        return self
+
+
 #: Each question's body, by its path under /api/v1.
 REQUESTS: dict[str, type[Body]] = {
     "referee/meld": MeldQuestion,
@@ -403,6 +493,7 @@ REQUESTS: dict[str, type[Body]] = {
     "score/game": ScoreGameQuestion,
     "arrange": ArrangeQuestion,
     "rules": RulesQuestion,
+    "referee/log": LogQuestion,
 }
 
 
@@ -614,6 +705,95 @@ class RulesAnswer(Answer):
     pass
 
 
+class LaterCall(Answer):
+    player: str
+    verdict: Verdict
+
+
+class LogStep(Answer):
+    move: dict[str, Any] = Field(description="the move, as sent (cards in canonical form)")
+    pile: OutCards = Field(description="the discard pile after it, bottom to top")
+    stock: int = Field(description="the cards left in the stock")
+    to_play: str | None = Field(description="who plays next (null: the hand is over)")
+    refused: Verdict | None = Field(description=(
+        "the rule's verdict on a move it refuses: the move was not played"))
+    overridden: Verdict | None = Field(description=(
+        "the verdict of a rule the table agreed to override: the move was played"))
+    notes: list[str] = Field(description=(
+        "what else it did: reshuffled, went-out, floats, stock-out, drawn"))
+
+
+class LogTableMeld(Answer):
+    id: str
+    owner: str | None
+    kind: str = Field(json_schema_extra={"enum": ["set", "run"]})
+    cards: OutCards
+    laid_by: list[str | None]
+
+
+class LogPlayed(Answer):
+    step: int
+    turn: int
+    player: str
+    kind: str = Field(json_schema_extra={"enum": ["meld", "layoff"]})
+    meld: str
+    cards: OutCards
+
+
+class LogCall(Answer):
+    step: int
+    caller: str
+    discarder: str
+    card: str
+    take: int
+    skipped: list[str] = Field(description="the players whose turn the call skipped")
+    later: list[LaterCall] = Field(description=(
+        "the calls logged after it on the same discard, each with its verdict"))
+
+
+class LogAnswers(Answer):
+    """The table's questions, answered from the log (each a verdict citing its rules)."""
+
+    after_call: Verdict = Field(description="after the latest call: who plays next, and "
+                                            "who lost their turn (rummy.call)")
+    may_call: dict[str, Verdict] = Field(description=(
+        "may each player call Rummy! now (rummy.call, rummy.own-meld)"))
+    may_discard: Verdict | None = Field(default=None, description=(
+        "may the player to play discard ask.card now (discard.not-same judges this turn "
+        "only)"))
+    going_rummy: Verdict = Field(description="did who went out go Rummy "
+                                             "(score.going-rummy)")
+    stock: Verdict = Field(description=(
+        "the stock: a reshuffle or a drawn hand (basic.stock-reshuffle), or the end of "
+        "the hand (out.stock-empty)"))
+    first_call: Verdict = Field(description="of the calls on one discard, who took the pile")
+    turn: Verdict = Field(description="whose turn it is, and who deals next (turn.order)")
+    pile: Verdict = Field(description="which depths of the pile can be taken now "
+                                      "(draw.deep), with ask.hand")
+    out_discard: Verdict = Field(description=(
+        "was the going-out discard playable (out.unplayable-discard)"))
+    discard_meldable: Verdict = Field(description=(
+        "could the latest discard have been melded without a card from a hand "
+        "(rummy.call)"))
+
+
+class LogAnswer(Answer):
+    players: list[str]
+    dealer: str
+    steps: list[LogStep]
+    pile: OutCards
+    stock: int
+    to_play: str | None
+    over: bool
+    ending: str | None = Field(json_schema_extra={"enum": ["out", "stock", "draw", None]})
+    went_out: str | None
+    held: dict[str, int] = Field(description="the cards each player holds now")
+    table: list[LogTableMeld]
+    played: list[LogPlayed] = Field(description="every meld and lay-off, when and by whom")
+    calls: list[LogCall]
+    answers: LogAnswers
+
+
 RESPONSES: dict[str, type[BaseModel]] = {
     "referee/meld": MeldAnswer,
     "referee/layoff": LayoffAnswer,
@@ -624,6 +804,7 @@ RESPONSES: dict[str, type[BaseModel]] = {
     "score/game": ScoreGameAnswer,
     "arrange": ArrangeAnswer,
     "rules": RulesAnswer,
+    "referee/log": LogAnswer,
 }
 
 

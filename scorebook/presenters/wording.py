@@ -157,6 +157,16 @@ def explain(verdict: Verdict, name_melds: bool = True, plain: bool = False,
     return say(MESSAGES[verdict.code], verdict.params, name_melds, owners)
 
 
+def log_refusal_text(verdict: Verdict, step: int | None) -> str:
+    """Why a played-hand log cannot be replayed past a move, as the JSON API says it: the
+    move's number (counted from 1) and the referee's reason, in the request's language."""
+    reason = explain(verdict, plain=True)
+    if step is None:
+        return reason
+    # Translators: why a logged hand cannot go on: "Move 3: It is Bo's turn, not Cy's."
+    return gettext("Move %(number)s: %(reason)s", number=step + 1, reason=reason)
+
+
 def rules_error_text(exc: RulesError) -> str:
     """Why a rule set cannot be built, in the page's language (the English of the error
     for the few a page's own choices can never produce)."""

@@ -240,6 +240,10 @@ KNOWN_GOOD: dict[str, dict[str, Any]] = {
     "POST /arrange": {"rules": {"family": "pagat-500"},
                       "cards": ["7S", "8S", "9S", "4C", "4D", "4S", "KH"]},
     "POST /rules": {"rules": {"family": "pagat-500"}, "players": 5},
+    "POST /referee/log": {"rules": {"family": "pagat-500"}, "deal": {
+        "players": ["Ann", "Bo"], "dealer": "Bo", "upcard": "6C"}, "log": [
+        {"player": "Ann", "move": "draw"}, {"player": "Ann", "move": "discard", "card": "9S"},
+        {"player": "Bo", "move": "take", "down_to": "9S"}]},
 }
 
 

@@ -54,6 +54,17 @@ GOOD: list[tuple[str, dict[str, Any]]] = [
     ("score/game", {"totals": [505, 520], "went_out": 0, "names": ["Ann", "Ben"]}),
     ("arrange", {"cards": ["7S", "8S", "9S", "4C", "4D", "4S", "KH"]}),
     ("rules", {"rules": {"family": "basic", "target": None}, "players": 4}),
+    ("referee/log", {"deal": {"players": ["Ann", "Bo", "Cy"], "dealer": "Cy",
+                              "upcard": "2D"},
+                     "log": [{"player": "Ann", "move": "draw"},
+                             {"player": "Ann", "move": "meld", "cards": "7H 8H 9H"},
+                             {"player": "Ann", "move": "discard", "card": "KS"},
+                             {"player": "Bo", "move": "draw", "card": None},
+                             {"player": "Bo", "move": "discard", "card": "6H"},
+                             {"player": "Cy", "move": "rummy"},
+                             {"player": "Cy", "move": "layoff", "card": "6H",
+                              "onto": "Ann-1", "end": None}],
+                     "ask": {"hand": ["2C"]}}),
 ]
 
 
@@ -91,6 +102,11 @@ BAD: list[tuple[str, dict[str, Any], str, str]] = [
                                                              "end": "middle"}]},
                                 {"name": "Ben"}]}, "bad-end", "middle"),
     ("score/game", {"totals": [10, "20"]}, "bad-request", "totals"),
+    ("referee/log", {"deal": {"players": ["Ann", "Bo"], "dealer": "Ann", "upcard": "6C"},
+                     "log": [{"player": "Ann", "move": "discard"}]}, "missing-field", "card"),
+    ("referee/log", {"deal": {"players": ["Ann", "Bo"], "dealer": "Ann", "upcard": "6C"},
+                     "log": [{"player": "Ann", "move": "take", "take": 0}]}, "bad-request",
+     "take"),
 ]
 
 
