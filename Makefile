@@ -32,9 +32,12 @@ help:
 
 # The lock files (requirements/README.md): exact versions with their hashes, resolved by uv
 # from the ranges in pyproject.toml. dev.txt is the app and its tools on SQLite; dev-pg.txt
-# adds the PostgreSQL driver (the `pg` extra), with the same versions of everything else.
+# adds the PostgreSQL driver and Redis's client (the `pg` and `redis` extras), with the
+# same versions of everything else; deploy.txt is the app, the driver and the client
+# without the tools, at dev-pg.txt's versions (what `make deploy` installs on a server).
 LOCK := requirements/dev.txt
 PG_LOCK := requirements/dev-pg.txt
+DEPLOY_LOCK := requirements/deploy.txt
 PG_STAMP := $(VENV)/.installed-pg
 # The PostgreSQL driver is installed when the database asked for is PostgreSQL.
 ifneq ($(filter postgres%,$(DATABASE_URL)),)
@@ -81,8 +84,9 @@ $(PG_STAMP): $(STAMP) $(PG_LOCK)
 UV_COMPILE = $(BIN)/uv pip compile --quiet --generate-hashes --universal --python-version 3.11 \
 	$(if $(UPGRADE),--upgrade) pyproject.toml requirements/build.in
 lock: venv
-	$(UV_COMPILE) --extra dev --extra pg -o $(PG_LOCK)
+	$(UV_COMPILE) --extra dev --extra pg --extra redis -o $(PG_LOCK)
 	$(UV_COMPILE) --extra dev -c $(PG_LOCK) -o $(LOCK)
+	$(UV_COMPILE) --extra pg --extra redis -c $(PG_LOCK) -o $(DEPLOY_LOCK)
 
 # The table's server (scorebook/table.py): gunicorn with threaded workers on HOST:PORT
 # (make serve's worker: scorebook/serving.py), printing the address the phones open and
