@@ -10,7 +10,7 @@ FLASK := $(BIN)/flask --app app
 LANGUAGES := es it
 BABEL_KEYWORDS := -k _ -k _l -k N_ -k gettext -k ngettext:1,2 -k lazy_gettext
 
-.PHONY: help venv venv-pg lock run dev serve db-upgrade lint test test-db test-pg fuzz screenshots clean babel-extract babel-update babel-compile
+.PHONY: help venv venv-pg lock run dev serve db-upgrade lint test test-db test-pg fuzz screenshots clean babel-extract babel-update babel-compile deploy test-deploy
 
 help:
 	@echo "make run      serve the table: every phone on this Wi-Fi, port 5000, with a QR code of"
@@ -25,6 +25,9 @@ help:
 	@echo "             the layers' import contracts"
 	@echo "make venv     .venv/ from requirements/dev.txt (exact pins, hashes); venv-pg adds psycopg"
 	@echo "make lock     re-resolve requirements/*.txt from pyproject.toml (UPGRADE=1: newest allowed)"
+	@echo "sudo make deploy DOMAIN=scores.example.org   the hosted scorebook on this Debian server"
+	@echo "             (HTTPS by Caddy, PostgreSQL, Redis, two gunicorns, daily backups); again: upgrade"
+	@echo "make test-deploy  deploy onto this machine (TLS=internal) and try it in Chromium (root)"
 	@echo "make fuzz     the JSON API fuzzed long (FUZZ_EXAMPLES=1000) on SQLite and PostgreSQL"
 	@echo "make screenshots  the browser tests, saving phone-size pages to docs/screenshots/"
 	@echo "make babel-extract | babel-update | babel-compile"
@@ -114,6 +117,20 @@ BIND ?= 127.0.0.1:8000
 serve: $(APP_VENV) babel-compile db-upgrade
 	$(BIN)/gunicorn --config python:scorebook.serving --workers $(WORKERS) --bind $(BIND) \
 		$(GUNICORN_ARGS) "app:create_app()"
+
+# The hosted scorebook (deploy/deploy.sh; README, "Deploying"): DOMAIN, TLS=internal for
+# Caddy's own certificate authority, EMAIL, BACKUP_DAYS (14); WORKERS and THREADS per
+# gunicorn instance when given here (2 and 4 otherwise). Root; no .venv needed.
+deploy:
+	DOMAIN="$(DOMAIN)" TLS="$(or $(TLS),auto)" EMAIL="$(EMAIL)" BACKUP_DAYS="$(or $(BACKUP_DAYS),14)" \
+		$(if $(filter command line,$(origin WORKERS)),WORKERS="$(WORKERS)") \
+		$(if $(filter command line,$(origin THREADS)),THREADS="$(THREADS)") \
+		bash deploy/deploy.sh
+
+# deploy onto this machine (a test domain, TLS=internal) and try the site in Chromium
+# (deploy/test-deploy.sh); CI runs it after the suites.
+test-deploy: venv
+	bash deploy/test-deploy.sh
 
 db-upgrade: $(APP_VENV)
 	@if ls migrations/versions/*.py >/dev/null 2>&1; then \
