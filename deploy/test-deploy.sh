@@ -71,5 +71,5 @@ fi
 
 # --- 4. The site, from a phone ----------------------------------------------------------
 echo "=== the site at https://$DOMAIN/ in Chromium"
-DEPLOY_DOMAIN=$DOMAIN .venv/bin/python -m pytest -q -p no:cacheprovider deploy/test_hosted.py
+DEPLOY_DOMAIN=$DOMAIN .venv/bin/python -m pytest -q -p no:cacheprovider --durations=8 deploy/test_hosted.py
 echo "=== make test-deploy passed in $(( $(date +%s) - started )) s"

@@ -129,10 +129,10 @@ def site() -> Iterator[dict[str, subprocess.Popen[bytes]]]:
             SITE + "/manifest.webmanifest", context=context, timeout=5).status == 200)
         yield started
     finally:
-        for name, process in reversed(list(started.items())):
+        for process in reversed(list(started.values())):
             if process.poll() is None:
                 os.killpg(process.pid, 15)
-        for name, process in reversed(list(started.items())):
+        for process in reversed(list(started.values())):
             try:
                 process.wait(timeout=60)
             except subprocess.TimeoutExpired:

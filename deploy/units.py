@@ -15,9 +15,9 @@ checks those lines.
 
 from __future__ import annotations
 
+import grp
 import os
 import pwd
-import grp
 import shlex
 import subprocess
 import sys
