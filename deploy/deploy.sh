@@ -263,6 +263,7 @@ fi
 {
     echo "# Written by the scorebook's deploy/deploy.sh on every run (DOMAIN=$DOMAIN TLS=$TLS)."
     echo "{"
+    echo "	grace_period 10s"
     [ -n "$EMAIL" ] && echo "	email $EMAIL"
     [ "$TLS" = internal ] && echo "	skip_install_trust"
     echo "}"

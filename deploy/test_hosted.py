@@ -129,16 +129,21 @@ def site() -> Iterator[dict[str, subprocess.Popen[bytes]]]:
             SITE + "/manifest.webmanifest", context=context, timeout=5).status == 200)
         yield started
     finally:
-        for process in reversed(list(started.values())):
-            if process.poll() is None:
-                os.killpg(process.pid, 15)
-        for process in reversed(list(started.values())):
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, 9)
-                process.wait()
+        for process in reversed(list(started.values())):  # Caddy first, Redis last
+            stop(process)
         log.close()
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, as systemctl stop sends it, to the unit's processes; SIGKILL after a
+    minute (systemd's TimeoutStopSec)."""
+    if process.poll() is None:
+        os.killpg(process.pid, 15)
+    try:
+        process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, 9)
+        process.wait()
 
 
 def _quietly(check: Any) -> bool:
@@ -331,9 +336,7 @@ def test_a_restart_of_one_instance_loses_nothing(
     is still answered, by the other; started again, it answers too."""
     context = ssl.create_default_context(cafile=str(CADDY_ROOT))
     name = "scorebook-web-1.service"
-    process = site[name]
-    os.killpg(process.pid, 15)
-    process.wait(timeout=PATIENCE_S)
+    stop(site[name])
     try:
         for _ in range(10):
             with urllib.request.urlopen(SITE + "/manifest.webmanifest", context=context,
