@@ -91,7 +91,8 @@ if [ "$(cat "$VENV/.installed" 2>/dev/null)" != "$lock_sum" ]; then
         --require-hashes -r "$APP/requirements/deploy.txt"
     echo "$lock_sum" > "$VENV/.installed"
 fi
-"$VENV/bin/pybabel" compile -d "$APP/translations" >/dev/null
+"$VENV/bin/pybabel" compile -d "$APP/translations" >/dev/null 2>&1 \
+    || "$VENV/bin/pybabel" compile -d "$APP/translations"
 
 # --- 4. PostgreSQL: the role and the database ------------------------------------------
 say "PostgreSQL: role and database $DB_NAME"
@@ -301,11 +302,15 @@ if systemd_runs; then
     for unit in "${web_units[@]}"; do  # one at a time: the other answers meanwhile
         systemctl restart "$unit"
         port=${PORTS[$i]}; i=$((i + 1))
+        up=0
         for _ in $(seq 1 120); do
-            "$VENV/bin/python" -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$port/manifest.webmanifest', timeout=2)" \
-                >/dev/null 2>&1 && break
+            if "$VENV/bin/python" -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$port/manifest.webmanifest', timeout=2)" \
+                    >/dev/null 2>&1; then
+                up=1; break
+            fi
             sleep 0.5
         done
+        [ "$up" = 1 ] || fail "$unit does not answer on 127.0.0.1:$port: see journalctl -u $unit"
     done
     systemctl restart scorebook-worker.service
     systemctl start scorebook-backup.timer

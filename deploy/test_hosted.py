@@ -52,9 +52,12 @@ def wait_for(what: str, check: Any) -> Any:
         time.sleep(0.2)
 
 
-def answers(port: int, host: str = "127.0.0.1") -> bool:
-    with socket.create_connection((host, port), timeout=2):
-        return True
+def answers(port: int) -> bool:
+    """A whole request answered (a connection left without one would hold a gunicorn
+    worker's shutdown until its header timeout)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/manifest.webmanifest",
+                                timeout=5) as answer:
+        return answer.status == 200
 
 
 def redis_answers() -> bool:
@@ -135,15 +138,20 @@ def site() -> Iterator[dict[str, subprocess.Popen[bytes]]]:
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM, as systemctl stop sends it, to the unit's processes; SIGKILL after a
-    minute (systemd's TimeoutStopSec)."""
+    """As systemctl stop does with ``KillMode=mixed``: SIGTERM to the unit's main process
+    (gunicorn's master stops its workers), SIGKILL to whatever is left of it after a
+    minute or once it is gone."""
     if process.poll() is None:
-        os.killpg(process.pid, 15)
+        os.kill(process.pid, 15)
     try:
         process.wait(timeout=60)
     except subprocess.TimeoutExpired:
+        pass
+    try:
         os.killpg(process.pid, 9)
-        process.wait()
+    except ProcessLookupError:
+        pass
+    process.wait()
 
 
 def _quietly(check: Any) -> bool:
