@@ -10,7 +10,7 @@ FLASK := $(BIN)/flask --app app
 LANGUAGES := es it
 BABEL_KEYWORDS := -k _ -k _l -k N_ -k gettext -k ngettext:1,2 -k lazy_gettext
 
-.PHONY: help venv venv-pg lock run dev serve db-upgrade lint test test-db test-pg fuzz screenshots clean babel-extract babel-update babel-compile
+.PHONY: help venv venv-pg lock run dev serve db-upgrade lint test test-db test-pg fuzz screenshots clean babel-extract babel-update babel-compile deploy test-deploy
 
 help:
 	@echo "make run      serve the table: every phone on this Wi-Fi, port 5000, with a QR code of"
@@ -25,6 +25,9 @@ help:
 	@echo "             the layers' import contracts"
 	@echo "make venv     .venv/ from requirements/dev.txt (exact pins, hashes); venv-pg adds psycopg"
 	@echo "make lock     re-resolve requirements/*.txt from pyproject.toml (UPGRADE=1: newest allowed)"
+	@echo "sudo make deploy DOMAIN=scores.example.org   the hosted scorebook on this Debian server"
+	@echo "             (HTTPS by Caddy, PostgreSQL, Redis, two gunicorns, daily backups); again: upgrade"
+	@echo "make test-deploy  deploy onto this machine (TLS=internal) and try it in Chromium (root)"
 	@echo "make fuzz     the JSON API fuzzed long (FUZZ_EXAMPLES=1000) on SQLite and PostgreSQL"
 	@echo "make screenshots  the browser tests, saving phone-size pages to docs/screenshots/"
 	@echo "make babel-extract | babel-update | babel-compile"
@@ -32,9 +35,12 @@ help:
 
 # The lock files (requirements/README.md): exact versions with their hashes, resolved by uv
 # from the ranges in pyproject.toml. dev.txt is the app and its tools on SQLite; dev-pg.txt
-# adds the PostgreSQL driver (the `pg` extra), with the same versions of everything else.
+# adds the PostgreSQL driver and Redis's client (the `pg` and `redis` extras), with the
+# same versions of everything else; deploy.txt is the app, the driver and the client
+# without the tools, at dev-pg.txt's versions (what `make deploy` installs on a server).
 LOCK := requirements/dev.txt
 PG_LOCK := requirements/dev-pg.txt
+DEPLOY_LOCK := requirements/deploy.txt
 PG_STAMP := $(VENV)/.installed-pg
 # The PostgreSQL driver is installed when the database asked for is PostgreSQL.
 ifneq ($(filter postgres%,$(DATABASE_URL)),)
@@ -81,8 +87,9 @@ $(PG_STAMP): $(STAMP) $(PG_LOCK)
 UV_COMPILE = $(BIN)/uv pip compile --quiet --generate-hashes --universal --python-version 3.11 \
 	$(if $(UPGRADE),--upgrade) pyproject.toml requirements/build.in
 lock: venv
-	$(UV_COMPILE) --extra dev --extra pg -o $(PG_LOCK)
+	$(UV_COMPILE) --extra dev --extra pg --extra redis -o $(PG_LOCK)
 	$(UV_COMPILE) --extra dev -c $(PG_LOCK) -o $(LOCK)
+	$(UV_COMPILE) --extra pg --extra redis -c $(PG_LOCK) -o $(DEPLOY_LOCK)
 
 # The table's server (scorebook/table.py): gunicorn with threaded workers on HOST:PORT
 # (make serve's worker: scorebook/serving.py), printing the address the phones open and
@@ -110,6 +117,20 @@ BIND ?= 127.0.0.1:8000
 serve: $(APP_VENV) babel-compile db-upgrade
 	$(BIN)/gunicorn --config python:scorebook.serving --workers $(WORKERS) --bind $(BIND) \
 		$(GUNICORN_ARGS) "app:create_app()"
+
+# The hosted scorebook (deploy/deploy.sh; README, "Deploying"): DOMAIN, TLS=internal for
+# Caddy's own certificate authority, EMAIL, BACKUP_DAYS (14); WORKERS and THREADS per
+# gunicorn instance when given here (2 and 4 otherwise). Root; no .venv needed.
+deploy:
+	DOMAIN="$(DOMAIN)" TLS="$(or $(TLS),auto)" EMAIL="$(EMAIL)" BACKUP_DAYS="$(or $(BACKUP_DAYS),14)" \
+		$(if $(filter command line,$(origin WORKERS)),WORKERS="$(WORKERS)") \
+		$(if $(filter command line,$(origin THREADS)),THREADS="$(THREADS)") \
+		bash deploy/deploy.sh
+
+# deploy onto this machine (a test domain, TLS=internal) and try the site in Chromium
+# (deploy/test-deploy.sh); CI runs it after the suites.
+test-deploy: venv
+	bash deploy/test-deploy.sh
 
 db-upgrade: $(APP_VENV)
 	@if ls migrations/versions/*.py >/dev/null 2>&1; then \

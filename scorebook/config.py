@@ -78,6 +78,9 @@ class DefaultConfig:
     # memory://; to share the counts, e.g. RATELIMIT_STORAGE_URI = "redis://host:6379".
     RATELIMIT_ENABLED = True
     RATELIMIT_STORAGE_URI = "memory://"
+    # A Redis shared by every instance of the app (deploy/ sets it): the rate limits are
+    # counted there, together (scorebook.limits.redis_counts). None: in memory, as above.
+    REDIS_URL: str | None = None
     PASSWORD_RATE_LIMIT = "5 per minute;30 per hour"
     INVITE_RATE_LIMIT = "10 per minute;60 per hour"
     # The anonymous JSON API (referee, scoring, arrange, rules), per client address:
@@ -132,6 +135,7 @@ ENVIRONMENT_SETTINGS = {
     "TRUSTED_PROXIES": int,
     "HSTS_MAX_AGE": int,
     "RATELIMIT_STORAGE_URI": str,
+    "REDIS_URL": str,
     "PUBLIC_URL": str,
     # background jobs (README, "Background jobs"): one owner's limit, a step's work, the
     # pause after it on SQLite

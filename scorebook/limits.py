@@ -14,6 +14,12 @@
   :class:`MemoryCounts`: the ``limits`` library's memory storage, which starts a
   ``threading.Timer`` (a new thread) at nearly every count to drop expired keys 10 ms
   later, sweeps them inline instead, at most once every :data:`SWEEP_SECONDS`.
+- **Shared counts**: with ``REDIS_URL`` set (a hosted scorebook, ``deploy/``: two app
+  instances behind Caddy) the counts are kept in that Redis (:func:`redis_counts`), so
+  a client gets the limit once whichever instance and worker answers it; a Redis that
+  stops answering is not an error page: each worker counts in its own memory until
+  Redis is back (Flask-Limiter's in-memory fallback). Without it (the SQLite default, a
+  laptop at the table) nothing changes: memory, as above.
 """
 
 from __future__ import annotations
@@ -87,7 +93,36 @@ def memory_counts(app: Flask) -> None:
         app.config["RATELIMIT_STORAGE_URI"] = MEMORY_SCHEME + uri[len("memory"):]
 
 
+#: What the counts in Redis are named after (Flask-Limiter's key prefix), so that a Redis
+#: shared with other sites keeps the scorebook's apart.
+REDIS_KEY_PREFIX = "scorebook"
+
+
+def redis_counts(app: Flask) -> None:
+    """Count in the Redis of ``REDIS_URL`` (``redis://host:6379/0``, ``rediss://``, or
+    ``unix:///run/redis/redis-server.sock``), unless ``RATELIMIT_STORAGE_URI`` names a
+    storage of its own: every instance of the app and every worker then counts each
+    client together. If Redis stops answering, each worker counts alone in memory (the
+    limits still hold, per worker) and goes back to Redis once it answers again."""
+    url = (app.config.get("REDIS_URL") or "").strip()
+    if not url:
+        return
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError(f"REDIS_URL must be a redis://, rediss:// or unix:// URL, not {url!r}")
+    if (app.config.get("RATELIMIT_STORAGE_URI") or "memory://").startswith("memory://"):
+        app.config["RATELIMIT_STORAGE_URI"] = (
+            "redis+unix://" + url[len("unix://"):] if url.startswith("unix://") else url)
+    app.config.setdefault("RATELIMIT_KEY_PREFIX", REDIS_KEY_PREFIX)
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    # a Redis that does not answer within a second is taken as down (the fallback above)
+    options = dict(app.config.get("RATELIMIT_STORAGE_OPTIONS") or {})
+    options.setdefault("socket_connect_timeout", 1)
+    options.setdefault("socket_timeout", 1)
+    app.config["RATELIMIT_STORAGE_OPTIONS"] = options
+
+
 def init_app(app: Flask) -> None:
     """Register before any other extension's hooks (the CSRF check reads the form)."""
     app.before_request(set_body_limit)
+    redis_counts(app)
     memory_counts(app)

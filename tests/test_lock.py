@@ -17,8 +17,9 @@ from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-LOCKS = {"dev": ROOT / "requirements" / "dev.txt", "dev-pg": ROOT / "requirements" / "dev-pg.txt"}
-EXTRAS = {"dev": ("dev",), "dev-pg": ("dev", "pg")}
+LOCKS = {"dev": ROOT / "requirements" / "dev.txt", "dev-pg": ROOT / "requirements" / "dev-pg.txt",
+         "deploy": ROOT / "requirements" / "deploy.txt"}
+EXTRAS = {"dev": ("dev",), "dev-pg": ("dev", "pg", "redis"), "deploy": ("pg", "redis")}
 PIN = re.compile(r"^([A-Za-z0-9._-]+)==([^ ;\\]+)(?: ;([^\\]+))? \\$")
 
 
@@ -77,3 +78,15 @@ def test_the_locks_agree_and_only_pg_has_the_driver() -> None:
     for name, versions in dev.items():
         assert [v for v, _, _ in dev_pg.get(name, [])] == [v for v, _, _ in versions], name
     assert "psycopg" in dev_pg and "psycopg" not in dev
+
+
+def test_the_deploy_lock_is_dev_pg_without_the_tools() -> None:
+    """What `make deploy` installs on a server runs the versions the tests ran: every pin
+    of deploy.txt is dev-pg.txt's, with the driver and Redis's client, and none of the
+    tools (pytest, the browser driver) comes along."""
+    deploy, dev_pg = pins(LOCKS["deploy"]), pins(LOCKS["dev-pg"])
+    for name, versions in deploy.items():
+        assert [v for v, _, _ in dev_pg.get(name, [])] == [v for v, _, _ in versions], name
+    assert "psycopg" in deploy and "redis" in deploy and "redis" not in pins(LOCKS["dev"])
+    for tool in ("pytest", "playwright", "mypy", "ruff"):
+        assert tool not in deploy, tool
