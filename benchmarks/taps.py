@@ -237,9 +237,13 @@ class Scorer:
     def points(self, player: int, points: int) -> None:
         """The points of a hand nobody remembers: its field under the player's cards, the
         digits typed (a numeric keypad); the picker's tool stays as it was."""
-        self.tap(self.page.locator(f"#player-{player} [data-held] input"))
+        from playwright.sync_api import expect
+        field = self.page.locator(f"#player-{player} [data-held] input")
+        self.tap(field)
+        expect(field).to_be_focused()
         self.page.keyboard.type(str(points))
         self.keys += len(str(points))
+        expect(field).to_have_value(str(points))
 
     def save(self) -> None:
         self.tap(self.page.locator("[data-save]"))
@@ -353,10 +357,13 @@ class LiveScorer:
 
     def points(self, player: int, points: int) -> None:
         """The points of a hand nobody remembers: the field beside its cards, typed."""
+        from playwright.sync_api import expect
         field = self.page.locator("#finish-form [data-held-input]").nth(player)
         self.tap(field)
+        expect(field).to_be_focused()
         self.page.keyboard.type(str(points))
         self.keys += len(str(points))
+        expect(field).to_have_value(str(points))
 
     def finish(self, went_out: int, game: str) -> None:
         self.choose("finish-form", "finish-outcome", f"p{went_out}")
