@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/taps.py [--languages en,es,it] [--hands seed004,basic3]
                                         [--pages picker,live] [--one-by-one] [--show]
+                                        [--points-for held|<seats>]
 
 ``--pages``: ``picker`` enters each hand on the record page (below); ``live`` plays it
 on the live hand page (``/games/<id>/hands/live``): "Start hand 1 live" (counted), each
@@ -23,7 +24,10 @@ offers, the way a person would use it:
   offered under it; otherwise card by card (``--one-by-one`` forces that);
 - a lay-off: "Lay off" when that player is not laying off already, the card, and the
   meld when the page asks which;
-- the cards left in a hand: "In hand" once, then card by card;
+- the cards left in a hand: "In hand" once, then card by card; with ``--points-for``
+  (``held``: every player left holding cards; or seat numbers from 0, ``2`` or ``0,2``)
+  that player's cards are the ones nobody remembers: the points field under their cards
+  is tapped and the points typed (issue 27). The digits typed are counted apart, as keys;
 - "Save".
 
 Every hand is then read back from the JSON API (``GET /api/v1/games/<id>/hands/1``):
@@ -36,7 +40,8 @@ the server's referee, or the script exits 1. Hands:
 - ``basic3`` — a Basic Rummy hand of three: Ann goes out with a run of four and a set of
   three, Ben melds a run and holds four cards, Cy lays off on Ann's run and holds six.
 
-It prints the taps of each hand on each page in each language, and the budget (issue 27).
+It prints the taps of each hand on each page in each language (and the keys typed, with
+``--points-for``), and the budget (issue 27).
 """
 
 from __future__ import annotations
@@ -101,6 +106,29 @@ def rank(card: str) -> str:
     return card[:-1]
 
 
+def points_of(cards: list[str], family: str) -> int:
+    """What the cards left in a hand count (the families' default values: face values,
+    picture cards 10, the ace 15 in Rummy 500 and 1 in Basic Rummy)."""
+    def value(card: str) -> int:
+        r = rank(card)
+        if r == "A":
+            return 15 if family == "rummy-500" else 1
+        return 10 if r in ("J", "Q", "K") else int(r)
+    return sum(value(c) for c in cards)
+
+
+def with_points(hand: dict[str, Any], points_for: str) -> dict[str, Any]:
+    """The hand with the cards left in some hands given as their points (``--points-for``:
+    ``held``, every player left holding cards, or seat numbers): ("points", player, n)."""
+    if not points_for:
+        return hand
+    holding = {s[1] for s in hand["steps"] if s[0] == "hand"}
+    seats = holding if points_for == "held" else {int(n) for n in points_for.split(",")}
+    steps = [("points", s[1], points_of(s[2], hand["family"]))
+             if s[0] == "hand" and s[1] in seats else s for s in hand["steps"]]
+    return {**hand, "steps": steps}
+
+
 def suit(card: str) -> str:
     return card[-1]
 
@@ -131,6 +159,7 @@ class Scorer:
     def __init__(self, page: Any, one_by_one: bool) -> None:
         self.page = page
         self.count = 0
+        self.keys = 0
         self.shortcuts = (not one_by_one and
                           page.locator("#record-form[data-shortcuts]").count() > 0)
         self.player = 0
@@ -205,6 +234,17 @@ class Scorer:
         for card in cards:
             self.card(card)
 
+    def points(self, player: int, points: int) -> None:
+        """The points of a hand nobody remembers: its field under the player's cards, the
+        digits typed (a numeric keypad); the picker's tool stays as it was."""
+        from playwright.sync_api import expect
+        field = self.page.locator(f"#player-{player} [data-held] input")
+        self.tap(field)
+        expect(field).to_be_focused()
+        self.page.keyboard.type(str(points))
+        self.keys += len(str(points))
+        expect(field).to_have_value(str(points))
+
     def save(self) -> None:
         self.tap(self.page.locator("[data-save]"))
 
@@ -224,6 +264,7 @@ class LiveScorer:
     def __init__(self, page: Any, one_by_one: bool) -> None:
         self.page = page
         self.count = 0
+        self.keys = 0
         self.one_by_one = one_by_one
         self.field: str | None = None
         self.moves = 0
@@ -314,10 +355,21 @@ class LiveScorer:
         for card in cards:
             self.card(card)
 
+    def points(self, player: int, points: int) -> None:
+        """The points of a hand nobody remembers: the field beside its cards, typed."""
+        from playwright.sync_api import expect
+        field = self.page.locator("#finish-form [data-held-input]").nth(player)
+        self.tap(field)
+        expect(field).to_be_focused()
+        self.page.keyboard.type(str(points))
+        self.keys += len(str(points))
+        expect(field).to_have_value(str(points))
+
     def finish(self, went_out: int, game: str) -> None:
         self.choose("finish-form", "finish-outcome", f"p{went_out}")
         self.tap(self.page.locator("#finish-form button[type=submit]"))
-        self.page.wait_for_url(lambda url: url.startswith(game) and "/hands/" not in url)
+        self.page.wait_for_url(lambda url: url.startswith(game) and "/hands/" not in url,
+                               wait_until="commit")
 
 
 @contextmanager
@@ -350,13 +402,17 @@ def start_game(page: Any, base: str, hand: dict[str, Any]) -> str:
 
 
 def expected(hand: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each player's melds, lay-offs (card, owner, meld index) and cards in hand."""
-    out: list[dict[str, Any]] = [{"melds": [], "layoffs": [], "hand": []} for _ in hand["names"]]
+    """Each player's melds, lay-offs (card, owner, meld index), cards in hand and the points
+    given for a hand nobody remembers."""
+    out: list[dict[str, Any]] = [{"melds": [], "layoffs": [], "hand": [], "held": None}
+                                 for _ in hand["names"]]
     for step in hand["steps"]:
         if step[0] == "meld":
             out[step[1]]["melds"].append(sorted(step[2]))
         elif step[0] == "layoff":
             out[step[1]]["layoffs"].append((step[2], step[3][0], step[3][1]))
+        elif step[0] == "points":
+            out[step[1]]["held"] = step[2]
         else:
             out[step[1]]["hand"].extend(step[2])
     for p in out:
@@ -383,18 +439,20 @@ def stored(page: Any, game_url: str, hand: dict[str, Any]) -> tuple[list[dict[st
         melds = [sorted(m["cards"]) for m in p.get("melds") or []]
         layoffs = [(lay["card"], *where[str(lay["onto"])]) for lay in p.get("layoffs") or []]
         out[i] = {"melds": sorted(melds), "layoffs": sorted(layoffs),
-                  "hand": sorted(p.get("hand") or [])}
+                  "hand": sorted(p.get("hand") or []), "held": p.get("held_points")}
     # meld indexes as the script numbers them (in the order entered, which the store keeps)
     return out, data.get("scores")
 
 
 def play(browser: Any, base: str, language: str, name: str, one_by_one: bool = False,
-         show: bool = False, wait_ms: int = WAIT_MS, live: bool = False) -> int:
+         show: bool = False, wait_ms: int = WAIT_MS, live: bool = False,
+         points_for: str = "", keys: list[int] | None = None) -> int:
     """Enter hand ``name`` on a new game by touch in ``language`` (on the record page, or
     with ``live`` move by move on the live hand page), save it, check what was stored;
-    returns the taps."""
+    returns the taps (and appends the keys typed to ``keys``). ``points_for``: whose
+    cards left in hand are given as points (:func:`with_points`)."""
     from playwright.sync_api import expect
-    hand = HANDS[name]
+    hand = with_points(HANDS[name], points_for)
     context = browser.new_context(viewport=PHONE, device_scale_factor=1, has_touch=True,
                                   is_mobile=True, locale=LOCALES[language])
     context.set_default_timeout(wait_ms)
@@ -412,11 +470,12 @@ def play(browser: Any, base: str, language: str, name: str, one_by_one: bool = F
                 scorer.tap(page.locator("#live-start button[type=submit]"))
             expect(page.locator(".picker-grid")).to_be_visible()
             # the moves as they go down, then the cards left in each hand at the end
-            steps = ([s for s in hand["steps"] if s[0] != "hand"] +
-                     [s for s in hand["steps"] if s[0] == "hand"])
+            at_end = ("hand", "points")
+            steps = ([s for s in hand["steps"] if s[0] not in at_end] +
+                     [s for s in hand["steps"] if s[0] in at_end])
             for step in steps:
                 getattr(scorer, step[0])(*step[1:])
-            holding = {s[1] for s in hand["steps"] if s[0] == "hand"}
+            holding = {s[1] for s in hand["steps"] if s[0] in at_end}
             went_out = next(i for i in range(len(hand["names"])) if i not in holding)
             if show:
                 page.screenshot(path=f"/tmp/taps-live-{name}-{language}.png", full_page=True)
@@ -432,6 +491,9 @@ def play(browser: Any, base: str, language: str, name: str, one_by_one: bool = F
             expect(page.locator("[data-preview] table")).to_be_visible()
             if show:
                 page.screenshot(path=f"/tmp/taps-{name}-{language}.png", full_page=True)
+            if points_for:  # the points scored: the preview's table, before Save
+                expect(page.locator("[data-preview] table")).to_contain_text(
+                    str(max(hand["scores"])))
             scorer.save()
             page.wait_for_url(f"{game}*")
         got, scores = stored(page, game, hand)
@@ -445,6 +507,8 @@ def play(browser: Any, base: str, language: str, name: str, one_by_one: bool = F
             if values != hand["scores"]:
                 raise AssertionError(f"{name} ({language}, {where}): scored {values}, not "
                                      f"{hand['scores']}")
+        if keys is not None:
+            keys.append(scorer.keys)
         return scorer.count
     finally:
         context.close()
@@ -460,6 +524,9 @@ def main() -> int:
                         help="tap every card, as the picker took them before issue 27")
     parser.add_argument("--show", action="store_true",
                         help="save a screenshot of each hand before Save in /tmp")
+    parser.add_argument("--points-for", default="",
+                        help="give the cards left in these hands as points (issue 27): "
+                             "'held' (every player left holding cards) or seats, '1,2'")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -471,14 +538,17 @@ def main() -> int:
         for where in args.pages.split(","):
             for name in args.hands.split(","):
                 for language in args.languages.split(","):
+                    typed: list[int] = []
                     try:
                         count = play(browser, base, language, name, args.one_by_one,
-                                     args.show, live=where == "live")
+                                     args.show, live=where == "live",
+                                     points_for=args.points_for, keys=typed)
                     except AssertionError as error:
                         print(f"NOT RECORDED AS ENTERED: {error}")
                         return 1
                     results.setdefault((where, name), {})[language] = count
-                    print(f"{where:6} {name:8} {language}: {count} taps", flush=True)
+                    said = f" and {typed[0]} keys" if typed and typed[0] else ""
+                    print(f"{where:6} {name:8} {language}: {count} taps{said}", flush=True)
         browser.close()
     missed = False
     for (where, name), counts in results.items():

@@ -74,13 +74,23 @@ class PlayerHand:
     """What one player did in a hand: melds put down (id, cards as they lie),
     lay-offs (card, the meld id it went on[, the end of the run it went to]) and the
     cards left in their hand.  A lay-off without an end goes where it fits, an ace on
-    a run 2…K at the low end."""
+    a run 2…K at the low end.
+
+    ``held_points``: the points of the cards left in the hand, given as a number where
+    nobody remembers those cards (issue 27; then ``hand`` is empty: the cards are not
+    recorded, so the player is short of the deal, RULES.md §10 "Fewer cards than dealt").
+    They count as the cards would (stranded points); None: the cards say it."""
 
     name: str
     melds: Sequence[tuple[str, Sequence[Card]]] = ()
     layoffs: Sequence[Layoff] = ()
     hand: Sequence[Card] = ()
     going_rummy: bool = False
+    held_points: int | None = None
+
+    def holds_cards(self) -> bool:
+        """Does the player end the hand holding cards (recorded, or given as points)?"""
+        return bool(self.hand) or bool(self.held_points)
 
     def layoff_ends(self) -> list[tuple[Card, str, str | None]]:
         """Every lay-off as (card, meld id, end or None)."""
@@ -276,7 +286,7 @@ def holding_nothing(rules: RuleSet, players: Sequence[PlayerHand], went_out: str
     and play on (a floater), so anybody may hold none.  In seat order."""
     if rules.floating:
         return ()
-    return tuple(p.name for p in players if not p.hand and p.name != went_out)
+    return tuple(p.name for p in players if not p.holds_cards() and p.name != went_out)
 
 
 def cards_of(player: PlayerHand) -> int:
@@ -313,7 +323,7 @@ def score_hand(rules: RuleSet, players: Sequence[PlayerHand], went_out: str | No
     if bad is not None:
         raise ScoringError("too-many-copies", bad.code, bad.params)
     for p in players:
-        if p.name == went_out and p.hand:
+        if p.name == went_out and p.holds_cards():
             raise ScoringError("went-out-with-cards", "scoring.went-out-with-cards",
                                {"player": p.name, "cards": tuple(p.hand)})
         if p.going_rummy and (not rules.is_basic or p.name != went_out):
@@ -335,7 +345,8 @@ def score_hand(rules: RuleSet, players: Sequence[PlayerHand], went_out: str | No
             if layer is not None:
                 melded[layer] += low_ace if low and card.rank == 1 else value[card.rank]
             low = False
-    stranded = {p.name: sum([value[c.rank] for c in p.hand]) for p in players}
+    stranded = {p.name: sum([value[c.rank] for c in p.hand]) + (p.held_points or 0)
+                for p in players}
     if not rules.is_basic:
         ids: tuple[str, ...] = ("score.500", "layoff.owner", "values.face", "values.low-ace")
         if rules.jokers:

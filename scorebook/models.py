@@ -496,7 +496,12 @@ class HandScore(Model):
     ``cards_missing`` marks a player whose cards are not all recorded: they end the hand
     with fewer cards than were dealt (RULES.md §10 "Fewer cards than dealt"), and the
     family said it does not remember the rest (the games API and a league file say so
-    for it).  The score is what the recorded cards give."""
+    for it).  The score is what the recorded cards give, and ``held_points``.
+
+    ``held_points``: the points of the cards left in the player's hand, given as a number
+    because nobody remembers those cards (issue 27; the player is then marked as missing
+    cards, none of them recorded as stranded cards).  They are in ``stranded`` as cards
+    would be; ``flask scorebook verify`` scores the hand with them.  None: the cards say it."""
 
     __tablename__ = "hand_score"
     __table_args__ = (UniqueConstraint("hand_id", "player_id"),)
@@ -509,6 +514,7 @@ class HandScore(Model):
     score: Mapped[int] = mapped_column(Integer)
     cards_missing: Mapped[bool] = mapped_column(Boolean, default=False,
                                                 server_default=text("false"))
+    held_points: Mapped[int | None] = mapped_column(Integer)
 
     hand: Mapped[Hand] = relationship(back_populates="scores")
     player: Mapped[Player] = relationship()

@@ -256,11 +256,21 @@ def _player_meld(value: Any) -> Any:
 
 
 class PlayerHand(Body):
+    #: held_points stand for the cards in hand: never beside them (issue 27)
+    model_config = ConfigDict(json_schema_extra={
+        "if": {"required": ["held_points"],
+               "properties": {"held_points": {"not": {"type": "null"}}}},
+        "then": {"properties": {"hand": {"anyOf": [
+            {"type": "null"}, {"const": ""}, {"type": "array", "maxItems": 0}]}}}})
+
     name: Name
     melds: Maybe(list[Annotated[Any, PlainValidator(_player_meld), WithJsonSchema(
         {"anyOf": [_ref("Cards"), _ref("PlayerMeld")]})]])
     layoffs: Maybe(list[Layoff])
     hand: Maybe(Cards, description="the cards left in the hand")
+    held_points: Maybe(Whole(1, MAX_POINTS), description=(
+        "instead of hand, where nobody remembers the cards left in it: their points (the "
+        "player is then short of the deal, RULES.md §10 'Fewer cards than dealt')"))
     going_rummy: Maybe(Bool)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import Blueprint
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from markupsafe import Markup, escape
 
 from scorebook.models import DRAW, STOCK_OUT, Change, UndoStep
@@ -186,6 +186,10 @@ def edit_lines(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Mark
             if sorted(zones_old[zone]) != sorted(zones_now[zone]):  # not just reordered
                 parts.append(escape(_zone_label(zone)) + Markup(": ")
                              + _cards(zones_old[zone]) + Markup(ARROW) + _cards(zones_now[zone]))
+        if old.get("held_points") != now.get("held_points"):
+            # issue 27: the points of a hand whose cards nobody remembered
+            parts.append(escape(_held(old.get("held_points")) + ARROW
+                                + _held(now.get("held_points"))))
         if bool(old.get("cards_missing")) != bool(now.get("cards_missing")):
             # RULES.md §10: stored with fewer cards than dealt, nobody remembering the rest
             parts.append(escape(gettext("cards missing") if now.get("cards_missing")
@@ -205,6 +209,13 @@ def edit_lines(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Mark
     return lines
 
 
+def _held(points: Any) -> str:
+    """``39 points left in hand`` (issue 27: the cards nobody remembered), or ``-``."""
+    if not isinstance(points, int):
+        return "-"
+    return ngettext("%(num)s point left in hand", "%(num)s points left in hand", points)
+
+
 def held_lines(snap: Mapping[str, Any]) -> list[Markup]:
     """What a hand held (a deleted hand, a live hand thrown away), one line per player:
     ``Ann +40: put down 7♠ 8♠ 9♠ · left in hand 5♥``."""
@@ -220,6 +231,8 @@ def held_lines(snap: Mapping[str, Any]) -> list[Markup]:
             body = escape(gettext("points only"))
         else:
             body = Markup(" · ").join(parts) if parts else escape(gettext("no cards"))
+            if p.get("held_points") is not None:
+                body += Markup(" · ") + escape(_held(p["held_points"]))
             if p.get("cards_missing"):
                 body += Markup(" · ") + escape(gettext("cards missing"))
         lines.append(head + Markup(": ") + body)

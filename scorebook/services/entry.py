@@ -181,6 +181,22 @@ def _cards(text: str, notation: CardNotation | None = None) -> list[Card]:
     return parse_cards(text, notation) if text.strip() else []
 
 
+def held_points_text(text: str | None, name: str, with_cards: bool) -> int | None:
+    """The typed points of the cards left in ``name``'s hand where nobody remembers those
+    cards (issue 27): empty is None; else a whole number from 1 to MAX_POINTS, and never
+    beside typed cards in hand (raises :class:`HandError` at the player's hand)."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    value = points_int(text)
+    if value is None or value < 1:
+        raise HandError([Problem(sentence("hand.held-not-a-number", text=text[:20],
+                                          most=MAX_POINTS), name, "hand")])
+    if with_cards:
+        raise HandError([Problem(sentence("hand.held-with-cards", name=name), name, "hand")])
+    return value
+
+
 #: The words a typed lay-off may end with to say where an ace went (``ah 1 high``), by
 #: the end they say: English.  A page adds its language's (``end_words`` of
 #: :mod:`scorebook.presenters.sentences.hands`).
@@ -242,7 +258,8 @@ def entry_from_text(names: Sequence[str], texts: Mapping[str, Mapping[str, str]]
                     went_out: str | None, ending: str | None, going_rummy: bool,
                     basic: bool, ends: Mapping[str, str] = END_WORDS,
                     notation: CardNotation | None = None) -> Entry:
-    """An entry from the typed fields of each player (``melds``, ``layoffs``, ``hand``);
+    """An entry from the typed fields of each player (``melds``, ``layoffs``, ``hand``,
+    and ``held``: the points of the cards in hand where nobody remembers them);
     ``ends``: the words a lay-off may end with, by the end they say (:data:`END_WORDS`);
     ``notation``: the letters the cards are typed with (:data:`referee.cards.NOTATIONS`,
     the page's language; none: the canonical English letters)."""
@@ -280,8 +297,14 @@ def entry_from_text(names: Sequence[str], texts: Mapping[str, Mapping[str, str]]
         except CardError as exc:
             problems.append(Problem(_card_error(exc, notation), name, "hand"))
             hand = []
+        held = None
+        try:
+            held = held_points_text(text.get("held"), name, bool(hand))
+        except HandError as exc:
+            problems += exc.problems
         players.append({"name": name, "melds": melds, "layoffs": layoffs, "hand": hand,
-                        "going_rummy": bool(going_rummy and went_out == name)})
+                        "going_rummy": bool(going_rummy and went_out == name),
+                        **({"held_points": held} if held is not None else {})})
     if problems:
         said = ending or default_ending(went_out or None, basic)
         raise HandError(problems + outcome_problems(basic, said, went_out or None))
@@ -302,8 +325,10 @@ def _card_error(exc: CardError, notation: CardNotation | None = None) -> Sentenc
 
 def stored_players(hand: Hand, names: Sequence[str], id_of: Mapping[str, int]
                    ) -> list[PlayerHand]:
-    """The stored cards of ``hand`` as the referee's :class:`PlayerHand` list."""
+    """The stored cards of ``hand`` as the referee's :class:`PlayerHand` list (with the
+    points held by a player whose cards nobody remembered, where given: issue 27)."""
     out = []
+    held = {s.player_id: s.held_points for s in hand.scores}
     for name in names:
         pid = id_of[name]
         melds = [(m.label, tuple(parse_card(c.text) for c in m.cards if not c.is_layoff))
@@ -312,7 +337,8 @@ def stored_players(hand: Hand, names: Sequence[str], id_of: Mapping[str, int]
                    if c.is_layoff and c.laid_by_id == pid]
         stranded = tuple(parse_card(s.card) for s in hand.stranded if s.player_id == pid)
         going_rummy = hand.going_rummy and hand.went_out_id == pid
-        out.append(PlayerHand(name, tuple(melds), tuple(layoffs), stranded, going_rummy))
+        out.append(PlayerHand(name, tuple(melds), tuple(layoffs), stranded, going_rummy,
+                              held.get(pid)))
     return out
 
 
@@ -350,6 +376,7 @@ def entry_json(players: Sequence[PlayerHand], went_out: str | None, ending: str,
              "melds": [{"id": mid, "cards": [str(c) for c in cards]} for mid, cards in p.melds],
              "layoffs": [_layoff_json(lay) for lay in p.layoffs],
              "hand": [str(c) for c in p.hand],
+             **({"held_points": p.held_points} if p.held_points is not None else {}),
              "going_rummy": p.going_rummy}
             for p in players],
         "went_out": went_out,

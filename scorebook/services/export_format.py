@@ -124,6 +124,10 @@ class ExportScore(Part):
         "The player ends the hand with fewer cards than were dealt (RULES.md §10, "
         "\"Fewer cards than dealt\") and the family said it does not remember the rest: "
         "the score is what the recorded cards give. Left out: false."))
+    held_points: int | None = Field(default=None, ge=1, description=(
+        "The points of the cards left in the player's hand, given as a number because "
+        "nobody remembers the cards (none of them is recorded; cards_missing is true): "
+        "they count in stranded as the cards would. Left out: the cards say it."))
 
 
 class ExportHand(Part):

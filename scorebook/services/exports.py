@@ -553,7 +553,9 @@ def _export_game(game: Game, name: Mapping[int, str], changes: Sequence[Change]
                          for c in sorted(h.stranded, key=lambda c: c.id)],
             "scores": [{"player": name[s.player_id], "melded": s.melded,
                         "stranded": s.stranded, "score": s.score,
-                        "cards_missing": s.cards_missing}
+                        "cards_missing": s.cards_missing,
+                        **({"held_points": s.held_points} if s.held_points is not None
+                           else {})}
                        for s in sorted(h.scores, key=lambda s: s.id)],
         } for h in game.hands],
         "changes": [{"hand": c.hand_number, "action": c.action, "summary": c.summary,
@@ -1225,6 +1227,7 @@ def _import_hand(game: Game, rules: RuleSet, h: ExportHand, who: Callable[[str],
     # RULES.md §10: the players the file marks as missing cards (a file from before the
     # mark says nothing: nobody is marked, and nothing is asked)
     marked: set[str] = set()
+    held: dict[str, int] = {}  # points given for a hand whose cards nobody remembers
     for score in h.scores:
         name = seated(score.player)
         if name in scores:
@@ -1232,6 +1235,8 @@ def _import_hand(game: Game, rules: RuleSet, h: ExportHand, who: Callable[[str],
         scores[name] = (score.melded, score.stranded, score.score)
         if score.cards_missing:
             marked.add(name)
+        if score.held_points is not None:
+            held[name] = score.held_points
     if h.going_rummy and went_out is None:
         raise LeagueImportError(sentence("exports.rummy-without-going-out"))
 
@@ -1240,8 +1245,10 @@ def _import_hand(game: Game, rules: RuleSet, h: ExportHand, who: Callable[[str],
     if not h.complete and (not last or game.status != IN_PROGRESS or went_out
                            or h.going_rummy or scores or any(stranded.values())):
         raise LeagueImportError(sentence("exports.live-hand"))
+    if held and (points_only or not h.complete):
+        raise LeagueImportError(sentence("exports.points-only-cards"))
     players = [PlayerHand(n, tuple(melds[n]), tuple(layoffs[n]), tuple(stranded[n]),
-                          h.going_rummy and n == went_out) for n in ids]
+                          h.going_rummy and n == went_out, held.get(n)) for n in ids]
     if not h.complete:
         _check_live(rules, players)
         hand.melds = rows

@@ -224,15 +224,19 @@ def missing_marks(rules: RuleSet, players: Sequence[PlayerHand], entry: Entry,
     short player the family has not confirmed refuses the hand (code
     ``fewer-than-dealt``): each is named, with the count, for the page to ask about."""
     short = fewer_than_dealt(rules, players)
+    # points given for a player's hand say the cards are not remembered: that is the
+    # family's confirmation (issue 27), asked for no more
+    confirmed = frozenset(entry.missing_ok or ()) | {
+        p.name for p in players if p.held_points is not None}
     if entry.missing_ok is None:
         return frozenset(name for name, _count in short)
-    unconfirmed = [(name, count) for name, count in short if name not in entry.missing_ok]
+    unconfirmed = [(name, count) for name, count in short if name not in confirmed]
     if ask and unconfirmed:
         dealt = rules.cards_dealt(len(players))
         raise HandError([Problem(sentence("hand.fewer-than-dealt", name=name, count=count,
                                           dealt=dealt), name, "missing_ok")
                          for name, count in unconfirmed], "fewer-than-dealt", ("cards.deal",))
-    return frozenset(name for name, _count in short if name in entry.missing_ok)
+    return frozenset(name for name, _count in short if name in confirmed)
 
 
 def check_points(game: Game, players: Sequence[PlayerHand], entry: Entry) -> HandScore:
@@ -421,9 +425,10 @@ def _store(hand: Hand, game: Game, players: Sequence[PlayerHand], result: HandSc
     stranded = [{"hand_id": hand_id, "player_id": ids[p.name], "card": str(card.natural),
                  "position": i}
                 for p in players for i, card in enumerate(p.hand)]
+    held = {p.name: p.held_points for p in players}
     scores = [{"hand_id": hand_id, "player_id": ids[score.name], "melded": score.melded,
                "stranded": score.stranded, "score": score.score,
-               "cards_missing": score.name in missing}
+               "cards_missing": score.name in missing, "held_points": held.get(score.name)}
               for score in result.players]
     if hand_id is None:  # a hand not flushed yet (a league's import): as ORM objects
         for row in melds:
@@ -512,6 +517,7 @@ def snapshot(hand: Hand) -> dict[str, Any]:
         counts[m.owner_id] = counts.get(m.owner_id, 0) + 1
         labels[m.label] = f"{names.get(m.owner_id, '?')}-{counts[m.owner_id]}"
     missing = {s.player_id for s in hand.scores if s.cards_missing}
+    held = {s.player_id: s.held_points for s in hand.scores if s.held_points is not None}
     players = []
     for seat in game.seats:
         pid = seat.player_id
@@ -519,6 +525,7 @@ def snapshot(hand: Hand) -> dict[str, Any]:
             "name": seat.player.name,
             "score": scores.get(pid) if hand.complete else None,
             **({"cards_missing": True} if pid in missing else {}),
+            **({"held_points": held[pid]} if pid in held else {}),
             "melds": [[c.text for c in m.cards if not c.is_layoff]
                       for m in hand.melds if m.owner_id == pid],
             "layoffs": [[c.text, labels[m.label]] for m in hand.melds for c in m.cards
@@ -1035,18 +1042,20 @@ def live_undo(hand: Hand, version: int | None = None, move: int | None = None,
 
 def finish_live(hand: Hand, stranded: Mapping[str, Sequence[Card]], ending: str | None,
                 went_out: str | None, going_rummy: bool, version: int | None = None,
-                missing_ok: frozenset[str] | None = None) -> Hand:
+                missing_ok: frozenset[str] | None = None,
+                held: Mapping[str, int] | None = None) -> Hand:
     """End a live hand: the cards left in each hand, and how it ended.  Stored with
     exactly the same checks and records as a hand entered at the end, on the table as
     it is when the hand's row is taken (moves sent at that moment are in);
     ``missing_ok``: the players whose missing cards the family does not remember (§10;
-    None: every player short of cards is stored marked, as :class:`Entry` says)."""
+    None: every player short of cards is stored marked, as :class:`Entry` says);
+    ``held``: the points of a hand whose cards nobody remembers, by player (issue 27)."""
     _ensure_live(hand)
     _lock_live(hand)
     game = hand.game
     try:
         players = [PlayerHand(p.name, p.melds, p.layoffs, tuple(stranded.get(p.name, ())),
-                              going_rummy and p.name == went_out)
+                              going_rummy and p.name == went_out, (held or {}).get(p.name))
                    for p in live_table_players(hand)]
         entry = Entry(players, ending, went_out, missing_ok=missing_ok)
         return _store_complete(hand, game, entry, history.LIVE_FINISHED)
@@ -1122,8 +1131,8 @@ def _rows(hand: Hand) -> dict[str, Any]:
                    "cards": [[c.card, c.declared, c.laid_by_id, bool(c.is_layoff), c.position,
                               c.end] for c in m.cards]} for m in hand.melds],
         "stranded": [[c.player_id, c.card, c.position] for c in hand.stranded],
-        "scores": [[s.player_id, s.melded, s.stranded, s.score, bool(s.cards_missing)]
-                   for s in hand.scores],
+        "scores": [[s.player_id, s.melded, s.stranded, s.score, bool(s.cards_missing),
+                    s.held_points] for s in hand.scores],
     }
 
 
@@ -1147,9 +1156,12 @@ def _put_rows(hand: Hand, rows: Mapping[str, Any]) -> None:
         hand.melds.append(meld)
     for player_id, card, position in rows["stranded"]:
         hand.stranded.append(StrandedCard(player_id=player_id, card=card, position=position))
-    for player_id, melded, stranded, score, missing in rows["scores"]:
+    for row in rows["scores"]:
+        # (a step kept before issue 27 has no held points)
+        player_id, melded, stranded, score, missing, *held = row
         hand.scores.append(StoredScore(player_id=player_id, melded=melded, stranded=stranded,
-                                       score=score, cards_missing=missing))
+                                       score=score, cards_missing=missing,
+                                       held_points=held[0] if held else None))
 
 
 def undo_step(step: UndoStep, now: Any = None) -> Hand | None:

@@ -370,8 +370,10 @@ def _named_players(obj: Any) -> Iterator[tuple[Mapping[str, Any], str]]:
 
 def players_from(obj: Any) -> list[PlayerHand]:
     """The players of a hand: ``[{"name", "melds": [{"id", "cards"}], "layoffs":
-    [{"card", "onto", "end"?}], "hand": [...], "going_rummy"?}]`` (a lay-off's ``end``,
-    ``low`` or ``high``, says where an ace went on a run 2…K: ``values.ace-end``)."""
+    [{"card", "onto", "end"?}], "hand": [...], "held_points"?, "going_rummy"?}]`` (a
+    lay-off's ``end``, ``low`` or ``high``, says where an ace went on a run 2…K:
+    ``values.ace-end``; ``held_points``, instead of ``hand``: the points of the cards left
+    in the hand where nobody remembers the cards, :func:`held_points_from`)."""
     players = []
     for item, name in _named_players(obj):
         melds = []
@@ -398,9 +400,28 @@ def players_from(obj: Any) -> list[PlayerHand]:
             end = end_from(lay.get("end"), f"{name}'s lay-off of {card}")
             layoffs.append((card, onto) if end is None else (card, onto, end))
         hand = cards_from(item.get("hand"), f"{name}'s hand")
+        held = held_points_from(item.get("held_points"), name,
+                                item.get("hand") not in (None, "", []))
         going_rummy = bool_from(item.get("going_rummy"), "going_rummy")
-        players.append(PlayerHand(name, tuple(melds), tuple(layoffs), tuple(hand), going_rummy))
+        players.append(PlayerHand(name, tuple(melds), tuple(layoffs), tuple(hand), going_rummy,
+                                  held))
     return players
+
+
+def held_points_from(obj: Any, name: str, with_cards: bool) -> int | None:
+    """The points of the cards a player was left holding, given as a number because
+    nobody remembers the cards (issue 27): a whole number from 1 to :data:`MAX_POINTS`,
+    never beside cards in hand (the cards would say it).  None when left out."""
+    if obj is None:
+        return None
+    value = points_int(obj) if isinstance(obj, int) and not isinstance(obj, bool) else None
+    if value is None or value < 1:
+        raise PayloadError("bad-points", f"{name}'s held_points must be a whole number from 1 "
+                                         f"to {MAX_POINTS}")
+    if with_cards:
+        raise PayloadError("bad-points", f"{name}: give either the cards left in hand or "
+                                         "their points (held_points), not both")
+    return value
 
 
 def points_from(obj: Any, what: str) -> int:

@@ -247,7 +247,11 @@
     if (!form) { return; }
     var fields = Array.prototype.slice.call(form.querySelectorAll("[data-card-input]"));
     var empty = [];
-    fields.forEach(function (input, k) { if (!cardsIn(input).length) { empty.push(k); } });
+    fields.forEach(function (input, k) {
+      // points typed for a hand nobody remembers are cards held too (issue 27)
+      var held = document.getElementById(input.id.replace(/-hand$/, "-held"));
+      if (!cardsIn(input).length && !(held && held.value.trim())) { empty.push(k); }
+    });
     var radios = Array.prototype.slice.call(form.querySelectorAll('input[type=radio][name$="-outcome"]'));
     var chosen = radios.filter(function (r) { return r.checked; })[0];
     var note = form.querySelector("[data-outcome-note]");
@@ -323,6 +327,8 @@
       chooseMeld(event.target);
       chooseWentOut();
       picker.setUsed(counts());
+    } else if (event.target.matches && event.target.matches("[data-held-input]")) {
+      chooseWentOut();
     }
   });
   // A radio the person taps is theirs: the page no longer changes it. Who melds or lays

@@ -71,7 +71,7 @@
 
   var seq = 0;
   var state = names.map(function (name) {
-    return { name: name, melds: [], layoffs: [], hand: [], score: null };
+    return { name: name, melds: [], layoffs: [], hand: [], held: "", score: null };
   });
   var active = { player: 0, mode: "meld", meld: null };
   var pending = null;   // a lay-off waiting for its meld: {player, card, placements}
@@ -88,7 +88,7 @@
   // --- loading what the server sent (the stored hand of an edit, or a form sent back
   // with its problems), or a draft kept in the browser ---------------------------------
   function loadPlayers(players) {
-    state.forEach(function (p) { p.melds = []; p.layoffs = []; p.hand = []; p.score = null; });
+    state.forEach(function (p) { p.melds = []; p.layoffs = []; p.hand = []; p.held = ""; p.score = null; });
     (players || []).forEach(function (p) {
       var i = names.indexOf(p.name);
       if (i < 0) { return; }
@@ -107,6 +107,9 @@
         return lay;
       });
       state[i].hand = (p.hand || []).slice();
+      // the points of a hand whose cards nobody remembers (issue 27): as typed in a draft
+      var held = p.held !== undefined ? p.held : p.held_points;
+      state[i].held = held === undefined || held === null ? "" : String(held);
     });
   }
 
@@ -189,7 +192,7 @@
     var out = outcome();
     var wentRummy = !!(goingRummyBox && goingRummyBox.checked);
     return state.map(function (p) {
-      return {
+      var one = {
         name: p.name,
         melds: p.melds.filter(function (m) { return m.cards.length; })
           .map(function (m) { return { id: m.id, cards: m.cards.slice() }; }),
@@ -197,7 +200,38 @@
         hand: p.hand.slice(),
         going_rummy: wentRummy && out.went_out === p.name
       };
+      var held = heldPoints(p);
+      // points typed for the cards in hand (nobody remembers them); what is not a
+      // number goes as typed, for the server to say so
+      if (held !== null) { one.held_points = held; }
+      return one;
     });
+  }
+
+  // The points typed for a player's hand, a whole number; the text itself when it is
+  // not one (the server refuses it, saying why); null when nothing is typed.
+  function heldPoints(p) {
+    var text = String(p.held || "").trim();
+    if (!text) { return null; }
+    return /^[0-9]+$/.test(text) ? parseInt(text, 10) : text;
+  }
+
+  function heldField(i) {
+    return document.querySelector("#player-" + i + " [data-held] input");
+  }
+
+  // Typed points for the hand: scored (the preview), who went out worked out again.
+  state.forEach(function (p, i) {
+    var input = heldField(i);
+    if (!input) { return; }
+    input.addEventListener("input", function () {
+      p.held = input.value;
+      changed();
+    });
+  });
+
+  function holds(p) {
+    return p.hand.length > 0 || heldPoints(p) !== null;
   }
 
   function layoffJson(l) {
@@ -508,7 +542,7 @@
     var holding = 0;
     state.forEach(function (p, i) {
       var played = p.melds.some(function (m) { return m.cards.length; }) || p.layoffs.length;
-      if (p.hand.length) { holding += 1; }
+      if (holds(p)) { holding += 1; }
       else if (played) { out.push(i); }
     });
     var only = out.length === 1 && holding === state.length - 1 ? out[0] : null;
@@ -600,6 +634,10 @@
     box.textContent = "";
     var isActive = active.player === i;
     document.getElementById("player-" + i).classList.toggle("is-active", isActive);
+    var heldInput = heldField(i);
+    if (heldInput && document.activeElement !== heldInput && heldInput.value !== p.held) {
+      heldInput.value = p.held;  // a draft brought back
+    }
 
     var head = node("button", "player-head");
     head.type = "button";
@@ -973,7 +1011,10 @@
       var count = p.layoffs.length + p.hand.length;
       p.melds.forEach(function (m) { count += m.cards.length; });
       var box = missingBox(p.name);
-      if (count < dealt && !(box && box.checked)) { out.push({ i: i, name: p.name, count: count }); }
+      // points typed for the hand say that nobody remembers its cards (issue 27)
+      if (count < dealt && !(box && box.checked) && heldPoints(p) === null) {
+        out.push({ i: i, name: p.name, count: count });
+      }
     });
     return out;
   }
@@ -1094,7 +1135,7 @@
             if (l.end) { lay.end = l.end; }
             return lay;
           }),
-          hand: p.hand.slice() };
+          hand: p.hand.slice(), held: p.held || "" };
       }),
       outcome: userChoseOutcome && chosen ? chosen.value : "",
       goingRummy: !!(goingRummyBox && goingRummyBox.checked)
@@ -1104,7 +1145,7 @@
   function cardsOf(snap) {
     return JSON.stringify(snap.players.map(function (p) {
       return [p.melds.map(function (m) { return m.cards; }).filter(function (c) { return c.length; }),
-        p.layoffs, p.hand];
+        p.layoffs, p.hand, p.held || ""];
     }));
   }
 

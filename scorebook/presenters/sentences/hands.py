@@ -132,6 +132,18 @@ def _points_not_a_number(p: Mapping[str, Any]) -> str:
                    text=p["text"], low=signed_number(-p["most"]), high=p["most"])
 
 
+@words("hand.held-not-a-number")
+def _held_not_a_number(p: Mapping[str, Any]) -> str:
+    return gettext("“%(text)s” is not a whole number of points from 1 to %(high)s.",
+                   text=p["text"], high=p["most"])
+
+
+@words("hand.held-with-cards")
+def _held_with_cards(p: Mapping[str, Any]) -> str:
+    return gettext("Enter either the cards left in %(name)s's hand or their points, not "
+                   "both.", name=isolate(p["name"]))
+
+
 @words("hand.not-a-player")
 def _not_a_player(p: Mapping[str, Any]) -> str:
     return gettext("“%(who)s” is not one of the players.", who=p["who"])

@@ -31,6 +31,8 @@ class PlayerCardsForm(Form):
     melds = TextAreaField(_l("Melds put down, one per line"))
     layoffs = TextAreaField(_l("Cards laid off, one per line, with the meld"))
     hand = StringField(_l("Cards left in hand"))
+    #: Instead of the cards in hand, where nobody remembers them: their points (issue 27).
+    held = StringField(_l("Points left in hand, if nobody remembers the cards"))
     #: A hand given as points only: the player's points for it.
     points = StringField(_l("Points"))
     #: Its sign: "-" makes the typed points negative. A phone's numeric keypad (iOS's has
@@ -119,6 +121,8 @@ class StrandedForm(Form):
     """The cards left in one player's hand at the end of a live hand."""
 
     hand = StringField(_l("Cards left in hand"))
+    #: Instead of the cards, where nobody remembers them: their points (issue 27).
+    held = StringField(_l("Points left in hand, if nobody remembers the cards"))
 
 
 class LiveFinishForm(FlaskForm):

@@ -61,6 +61,7 @@ from scorebook.services.entry import (
     entry_from_text,
     entry_json,
     entry_texts,
+    held_points_text,
     stored_players,
     stored_points,
 )
@@ -249,7 +250,7 @@ def read_entry(form: HandForm, game: Game) -> Entry:
         entry = entry_from_json(obj, basic, loose=True)
     else:
         texts = {name: {"melds": sub.melds.data or "", "layoffs": sub.layoffs.data or "",
-                        "hand": sub.hand.data or ""}
+                        "hand": sub.hand.data or "", "held": sub.held.data or ""}
                  for name, sub in zip(names, player_forms(form, game))}
         ending, went_out = outcome if outcome else (None, None)
         # typed in the letters of the page the form was shown on (its notation field)
@@ -325,10 +326,12 @@ def hand_form(game: Game, hand: Hand | None = None) -> HandForm:
         if not hand.points_only:
             form.initial_json = json.dumps(entry_json(players, went_out, hand.ending))
         texts = entry_texts(players, end_names())
+        held = {p.name: p.held_points for p in players}
         for name, sub in zip(names, seats):
             sub.melds.data = texts[name]["melds"]
             sub.layoffs.data = texts[name]["layoffs"]
             sub.hand.data = texts[name]["hand"]
+            sub.held.data = str(held[name]) if held.get(name) is not None else ""
         form.outcome.data = outcome_of(hand)
         form.going_rummy.data = hand.going_rummy
         form.version.data = str(hand.version)
@@ -476,6 +479,8 @@ def hand_details(game: Game, hand: Hand) -> dict[str, Any]:
                         for m in hand.melds for c in m.cards
                         if c.is_layoff and c.laid_by_id == pid],
             "stranded": [s.card for s in hand.stranded if s.player_id == pid],
+            # the points of a hand whose cards nobody remembered (issue 27)
+            "held": score.held_points if score is not None else None,
             "score": score,
             "went_out": hand.went_out_id == pid,
         })
@@ -971,6 +976,7 @@ def live_finish(game: Game, hand: Hand, form: Any) -> str:
     number = hand.number
     outcome = parse_outcome(form.outcome.data, names)
     stranded = {}
+    held: dict[str, int] = {}
     problems = []
     seats = player_forms(form, game, StrandedForm, "finish-players")
     for name, sub in zip(names, seats):
@@ -979,11 +985,19 @@ def live_finish(game: Game, hand: Hand, form: Any) -> str:
                                          card_notation(request.form.get("notation")))
         except CardError as exc:
             problems.append(_not_a_card(exc, name, "hand"))
+            continue
+        try:  # the points of a hand whose cards nobody remembers (issue 27)
+            value = held_points_text(sub.held.data, name, bool(stranded[name]))
+        except HandError as exc:
+            problems += exc.problems
+            continue
+        if value is not None:
+            held[name] = value
     if problems:
         raise HandError(problems)
     finish_live(hand, stranded, outcome[0] if outcome else None,
                 outcome[1] if outcome else None, bool(form.going_rummy.data),
-                _version(form.version.data), missing_ok(names, FINISH_MISSING))
+                _version(form.version.data), missing_ok(names, FINISH_MISSING), held)
     flash(gettext("Hand %(number)s saved.", number=number))
     return board_after(game, number)
 
