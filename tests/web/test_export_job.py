@@ -149,8 +149,8 @@ def test_the_file_is_removed_after_its_time(app: Flask, join: Callable[..., None
     client = app.test_client()
     with app.test_request_context():
         league = games.default_league()
-        join(client, league.id)
         play_random_league(seed=3, games_count=3)
+        join(client, league.id, "viewer")  # (whoever may download export.json)
     job_id = start(client)
     assert Worker(app, "w").run_once().state == JOB_DONE  # type: ignore[union-attr]
     link = f"/league/exports/{job_id}.json.gz"

@@ -508,11 +508,12 @@ def export_json() -> Response:
 
 
 @bp.post("/export")
+@access.requires(access.VIEWER)
 def export_start() -> Page:
     """The league's whole export written by a background job (``export.json.gz``): the
     answer is the job's page, which offers the file once it is written. Anyone who may
-    download ``export.json`` may start it; a league has one under way at a time (asking
-    again shows that one)."""
+    download ``export.json`` (a viewer) may start it; a league has one under way at a
+    time (asking again shows that one)."""
     league = _league()
     form = ActionForm()
     if not form.validate_on_submit():
@@ -533,11 +534,12 @@ def export_start() -> Page:
 def export_download(job_id: int) -> Response:
     """A finished export's file, streamed from the jobs' folder, to the browser that
     asked for it (anyone else: 404; once removed, after ``KEEP_HOURS``: 404)."""
-    league = _league()
     job = db.session.get(Job, job_id) if job_id in jobs.mine(session) else None
-    path = export_jobs.path_of(job) if job is not None and job.league_id == league.id \
-        else None
-    if job is None or path is None:
+    if job is None:
+        abort(404)
+    league = _league()
+    path = export_jobs.path_of(job) if job.league_id == league.id else None
+    if path is None:
         abort(404)
     return send_file(path, mimetype="application/gzip", as_attachment=True,
                      download_name=f"{file_stem(league)}.json.gz", max_age=0)
