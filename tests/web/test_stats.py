@@ -628,6 +628,7 @@ def test_the_background_count_gives_the_rows_a_count_in_one_go_gives(
     cache.drop([g.id for g in made.values()])
     db.session.commit()
     monkeypatch.setattr(rebuild, "FIRST_CHUNK", 1)
+    monkeypatch.setattr(rebuild, "LEAST_CHUNK", 1)
     app.config["STATS_STEP_SECONDS"] = 0.0  # one game a step
     assert rebuild.start(the.id) is not None
     stops = iter([False, False, True])  # stopped after two steps: the next worker goes on

@@ -6,7 +6,8 @@ A page counts the few games an edit left out of date itself
 more are left than that (a league imported or upgraded: thousands of games), it starts
 this job (:func:`start`: one per league at a time) and says how far it has got until
 it ends. Each step counts a chunk of games in one transaction, the chunk sized so that
-a step takes about :data:`STEP_SECONDS` (SQLite's write lock is held no longer). Nothing
+a step takes about :data:`STEP_SECONDS` of CPU; a step writes (and takes SQLite's write
+lock) only once its games' figures are read. Nothing
 needs a checkpoint: what is left is what :func:`~scorebook.services.stats.cache.stale`
 finds, so a job taken over after a crash goes on from the last chunk committed.
 """
@@ -21,16 +22,20 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from scorebook.extensions import db
-from scorebook.models import FINISHED, JOB_QUEUED, JOB_RUNNING, Game, Job
+from scorebook.models import FINISHED, JOB_QUEUED, JOB_RUNNING, Game, GameStat, Job
 from scorebook.services import jobs
 from scorebook.services.stats import cache
 
 #: The kind of job that counts a league's statistics cache.
 STATS_JOB = "stats-rebuild"
-#: Seconds of work a step aims at (its chunk grows or shrinks to take about that long).
+#: Seconds of CPU a step aims at (its chunk grows or shrinks to take about that long).
+#: CPU, not wall-clock time: on a busy machine a step waits for a core as long as it
+#: works, and chunks cut by the clock would shrink to a game or two, each step then
+#: paying again what every step pays (the sums of the players and seasons it touches).
 STEP_SECONDS = 0.5
-#: The chunk's first size, and the most, in games.
-FIRST_CHUNK = 50
+#: The chunk's first size, the least and the most, in games.
+FIRST_CHUNK = 25
+LEAST_CHUNK = 10
 MOST_CHUNK = 2000
 #: How often the job looks again for games left out of date (edited while it counted).
 ROUNDS = 3
@@ -50,12 +55,18 @@ def _run(job: Job) -> Generator[jobs.Step, None, None]:
         if gone:
             cache.drop(gone)
             yield jobs.Step(done, total)
+        # (the games with rows: the others have none to drop, and their step writes
+        # nothing, taking SQLite's write lock, until its first rows are aggregated)
+        counted = set(db.session.scalars(select(GameStat.game_id).where(
+            GameStat.league_id == league_id)))
         at = 0
         while at < len(behind):
             chunk = behind[at:at + size]
-            began = time.monotonic()
+            began = time.thread_time()
             try:
-                cache.drop(chunk)
+                old = [game for game in chunk if game in counted]
+                if old:
+                    cache.drop(old)
                 cache.build(league_id, chunk)
                 db.session.flush()
             except IntegrityError:  # (a page counted some of them first: looked at again)
@@ -64,8 +75,8 @@ def _run(job: Job) -> Generator[jobs.Step, None, None]:
                 yield jobs.Step(done + len(chunk), total)
                 done += len(chunk)
             at += len(chunk)
-            spent = max(time.monotonic() - began, 1e-3)
-            size = max(1, min(MOST_CHUNK, int(len(chunk) * min(2.0, aim / spent))))
+            spent = max(time.thread_time() - began, 1e-3)
+            size = max(LEAST_CHUNK, min(MOST_CHUNK, int(len(chunk) * min(2.0, aim / spent))))
     yield jobs.Step(done, done, result={"games": done})
 
 
