@@ -5,7 +5,7 @@ the streamed ``export.json``, and the statistics cache counted afresh by the
 
     .venv/bin/python benchmarks/league_jobs.py [--games 50000] [--cards]
         [--only export,stats] [--keep DIR] [--database SQLite|PostgreSQL] [--no-plain]
-        [--no-baseline]
+        [--no-baseline] [--stop-after SECONDS]
 
 The league is built as ``benchmarks/league.py`` builds it (hands and hand scores, no
 cards: 50,000 games in minutes), or with ``--cards`` as ``benchmarks/card_league.py``
@@ -33,7 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.append(str(Path(__file__).resolve().parent))  # (after it: benchmarks/scorebook.py)
 
-from sqlalchemy import func, select  # noqa: E402
+from sqlalchemy import delete, func, select  # noqa: E402
 
 from app import create_app  # noqa: E402
 from scorebook.extensions import db  # noqa: E402
@@ -41,6 +41,7 @@ from scorebook.models import (  # noqa: E402
     Game,
     GameResult,
     GameStat,
+    Job,
     League,
     PlayerGameStat,
     StatTally,
@@ -82,13 +83,19 @@ def build(games: int, cards: bool) -> int:
     return league_id
 
 
-def run_job(job: jobs.Job) -> tuple[jobs.Job, float, float, int]:
+#: Seconds after which a job is stopped between two steps (None: run to its end);
+#: ``--stop-after``, for a machine too busy to run a big league's job to its end.
+STOP_AFTER: float | None = None
+
+
+def run_job(job: Job) -> tuple[Job, float, float, int]:
     """Run the job as a worker does; it as it ended, wall s, CPU s, steps."""
     steps = {"n": 0}
+    began = time.perf_counter()
 
     def stop() -> bool:
         steps["n"] += 1
-        return False
+        return STOP_AFTER is not None and time.perf_counter() - began > STOP_AFTER
 
     wall, cpu = time.perf_counter(), time.process_time()
     claimed = jobs.claim("bench", job_id=job.id)
@@ -149,9 +156,18 @@ def stats(league_id: int, baseline: bool) -> None:
     for part in chunks(ids, 2000):
         with transaction():
             cache.drop(part)
+    with transaction():  # (a job an earlier run left, stopped or killed)
+        db.session.execute(delete(Job).where(Job.kind == rebuild.STATS_JOB,
+                                             Job.league_id == league_id))
     job = rebuild.start(league_id)
     assert job is not None
     ended, wall, cpu, steps = run_job(job)
+    if ended.state == "queued":  # (stopped by --stop-after)
+        print(f"statistics job stopped after {wall:.0f} s: {ended.done:,} of "
+              f"{ended.total:,} games counted in {cpu:.1f} s CPU ({steps} steps): "
+              f"{cpu / max(ended.done, 1) * 1000:.1f} ms CPU a game, "
+              f"{wall / max(ended.done, 1) * 1000:.0f} ms wall")
+        return
     assert ended.state == "done", ended.error
     again = rows(league_id)
     assert again == counted or not baseline, (again, counted)
@@ -172,7 +188,11 @@ def main() -> None:
                         help="skip the streamed export.json beside the job")
     parser.add_argument("--no-baseline", action="store_true",
                         help="skip the count in one go before the statistics job")
+    parser.add_argument("--stop-after", type=float,
+                        help="stop the statistics job after so many seconds: its rate")
     args = parser.parse_args()
+    global STOP_AFTER
+    STOP_AFTER = args.stop_after
     folder = Path(args.keep or "/tmp/league-jobs").resolve()
     folder.mkdir(parents=True, exist_ok=True)
     if args.database.lower() == "postgresql":
