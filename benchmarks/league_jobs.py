@@ -83,19 +83,20 @@ def build(games: int, cards: bool) -> int:
     return league_id
 
 
-#: Seconds after which a job is stopped between two steps (None: run to its end);
-#: ``--stop-after``, for a machine too busy to run a big league's job to its end.
+#: Seconds after which the statistics job is stopped between two steps (None: run to
+#: its end); ``--stop-after``, for a machine too busy to run it to its end.
 STOP_AFTER: float | None = None
 
 
-def run_job(job: Job) -> tuple[Job, float, float, int]:
-    """Run the job as a worker does; it as it ended, wall s, CPU s, steps."""
+def run_job(job: Job, stop_after: float | None = None) -> tuple[Job, float, float, int]:
+    """Run the job as a worker does (stopped after ``stop_after`` seconds); it as it
+    ended, wall s, CPU s, steps."""
     steps = {"n": 0}
     began = time.perf_counter()
 
     def stop() -> bool:
         steps["n"] += 1
-        return STOP_AFTER is not None and time.perf_counter() - began > STOP_AFTER
+        return stop_after is not None and time.perf_counter() - began > stop_after
 
     wall, cpu = time.perf_counter(), time.process_time()
     claimed = jobs.claim("bench", job_id=job.id)
@@ -161,7 +162,7 @@ def stats(league_id: int, baseline: bool) -> None:
                                              Job.league_id == league_id))
     job = rebuild.start(league_id)
     assert job is not None
-    ended, wall, cpu, steps = run_job(job)
+    ended, wall, cpu, steps = run_job(job, STOP_AFTER)
     if ended.state == "queued":  # (stopped by --stop-after)
         print(f"statistics job stopped after {wall:.0f} s: {ended.done:,} of "
               f"{ended.total:,} games counted in {cpu:.1f} s CPU ({steps} steps): "
