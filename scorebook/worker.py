@@ -4,7 +4,8 @@
 and ``make dev`` start one beside the web server, on the same database (``DATABASE_URL``,
 else the SQLite file in instance/) and the same instance folder (the uploaded files).
 It takes the oldest waiting job, runs it a step per transaction, and when there is none
-looks again every half second. It stops between two steps on SIGTERM or SIGINT, or when
+looks again every half second (and, once a minute, removes the files of exports
+kept past their time). It stops between two steps on SIGTERM or SIGINT, or when
 the server that started it is gone (``SCOREBOOK_WORKER_PARENT``), handing its job back
 to the queue (the next worker goes on from its checkpoint). Several may run at once
 (``JOB_WORKERS``): each job is taken by one.
@@ -17,6 +18,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,9 +29,16 @@ from sqlalchemy.exc import OperationalError
 from scorebook.extensions import db
 from scorebook.models import Job
 from scorebook.presenters.sentences import say_all
-from scorebook.services import exports, jobs  # noqa: F401  (exports: its kind of job)
+from scorebook.services import (  # noqa: F401  (exports: its kind of job)
+    export_jobs,  # noqa: F401  (its kind of job)
+    exports,
+    jobs,
+)
 from scorebook.services.errors import Sentence
+from scorebook.services.stats import rebuild  # noqa: F401  (its kind of job)
 
+#: Seconds between two looks for export files kept past their time (when idle).
+SWEEP_SECONDS = 60.0
 #: The environment variable naming the process whose end stops the worker.
 PARENT = "SCOREBOOK_WORKER_PARENT"
 
@@ -69,11 +78,23 @@ class Worker:
             finally:
                 db.session.remove()
 
+    def sweep(self) -> None:
+        """Remove the files of exports kept past their time (export_jobs.KEEP_HOURS)."""
+        with self.app.app_context():
+            try:
+                export_jobs.sweep()
+            finally:
+                db.session.remove()
+
     def serve(self) -> None:
         poll = float(self.app.config.get("JOBS_POLL_SECONDS", jobs.POLL_SECONDS))
+        swept = 0.0
         while not self.should_stop():
             try:
                 job = self.run_once()
+                if job is None and time.monotonic() - swept > SWEEP_SECONDS:
+                    self.sweep()
+                    swept = time.monotonic()
             except OperationalError as error:  # (the database away for a moment)
                 self.app.logger.warning("job worker: %s", error)
                 job = None

@@ -15,12 +15,14 @@ hand, which field, what), worded by the presenters.
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import os
 import re
 import reprlib
 import time
+import zlib
 from collections.abc import (
     Callable,
     Generator,
@@ -290,7 +292,9 @@ def read_league_file(stream: IO[bytes]) -> dict[str, Any]:
     """A league file as :func:`import_league` takes it, its ``games`` a
     :class:`StreamedGames`: the rest is read now, the games as they are imported. Raises
     :data:`JSONError` for a file that is not JSON, and :class:`LeagueImportError` for one
-    nested deeper than any export."""
+    nested deeper than any export. A gzip-compressed file (``export.json.gz``: its first
+    bytes say so, whatever its name) is read as the JSON it holds."""
+    stream = unpacked(stream)
     counts: dict[str, int] = {}
     games = _scan(stream, counts)
     if games is None:
@@ -305,6 +309,50 @@ def read_league_file(stream: IO[bytes]) -> dict[str, Any]:
             data[key] = value
             break
     return data
+
+
+#: The first bytes of a gzip file.
+GZIP_MAGIC = b"\x1f\x8b"
+#: The most bytes of JSON a compressed league file may hold (the whole text of an
+#: export of 50,000 games is some 420 MB): a small file that would unpack to gigabytes
+#: is refused once it has, not read for ever.
+MAX_UNPACKED = 2 * 1024 * 1024 * 1024
+
+
+class _Unpacked:
+    """A gzip-compressed league file, read as the text it holds (seeking back to the
+    start reads it again from its first byte), refused once it gives more than
+    :data:`MAX_UNPACKED` bytes."""
+
+    def __init__(self, stream: IO[bytes], most: int) -> None:
+        self.gzip = gzip.GzipFile(fileobj=stream, mode="rb")
+        self.most = most
+
+    def read(self, size: int = -1) -> bytes:
+        try:
+            data = self.gzip.read(size)
+        except (OSError, EOFError, zlib.error):  # (cut short, or no gzip after all)
+            raise JSONError("the compressed file is broken") from None
+        if self.gzip.tell() > self.most:
+            raise LeagueImportError(sentence("exports.too-big-unpacked",
+                                             most=self.most // (1024 * 1024)))
+        return data
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self.gzip.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self.gzip.tell()
+
+
+def unpacked(stream: IO[bytes]) -> IO[bytes]:
+    """``stream`` itself, or, if it is gzip-compressed, the text it holds."""
+    stream.seek(0)
+    compressed = stream.read(2) == GZIP_MAGIC
+    stream.seek(0)
+    if not compressed:
+        return stream
+    return _Unpacked(stream, MAX_UNPACKED)  # type: ignore[return-value]
 
 
 # --- CSV --------------------------------------------------------------------------------
@@ -458,10 +506,17 @@ def _export_head(league: League) -> dict[str, Any]:
 def _exported_games(league: League, batch: int | None = None) -> Iterator[dict[str, Any]]:
     """The league's games as the export writes them, in the order of their ids, loaded
     ``batch`` at a time (keyset on the id: each batch one query per table)."""
+    for _last, games in exported_batches(league, batch):
+        yield from games
+
+
+def exported_batches(league: League, batch: int | None = None, after: int = 0
+                     ) -> Generator[tuple[int, list[dict[str, Any]]], None, None]:
+    """The league's games after game id ``after`` as the export writes them, ``batch``
+    at a time: (the last game's id, the batch)."""
     name = {p_id: p_name for p_id, p_name in db.session.execute(
         select(Player.id, Player.name).where(Player.league_id == league.id))}
     size = batch or EXPORT_BATCH
-    after = 0
     while True:
         games = list(db.session.scalars(
             select(Game).where(Game.league_id == league.id, Game.id > after)
@@ -477,9 +532,9 @@ def _exported_games(league: League, batch: int | None = None) -> Iterator[dict[s
                 select(Change).where(Change.game_id.in_([g.id for g in games]))
                 .order_by(Change.id)):
             changes.setdefault(change.game_id, []).append(change)
-        for game in games:
-            yield _export_game(game, name, changes.get(game.id, []))
-        after = games[-1].id  # (the session keeps no game it no longer holds: the
+        after = games[-1].id
+        yield after, [_export_game(game, name, changes.get(game.id, [])) for game in games]
+        del games  # (the session keeps no game it no longer holds: the
         # identity map is weak, so each batch is freed once it is written)
 
 

@@ -68,6 +68,7 @@ SHARED = "shared"            # anyone holding a shared result's token: that one 
 CURRENT = "current"          # the browser's open league: members; viewers read only
 CURRENT_WRITE = "current-write"  # the open league, only a form for changing it: no viewers
 CURRENT_OWNER = "current-owner"  # the open league, its owner only
+CURRENT_READ = "current-read"  # the open league: every member, whatever the method
 MEMBER = "member"            # names a league: any member
 OWNER = "owner"              # names a league: its owner only
 JOB = "job"                  # a background job: the browser that asked for it alone
@@ -146,6 +147,8 @@ KINDS: dict[str, str] = {
     "league.results_csv": CURRENT,
     "league.standings_csv_file": CURRENT,
     "league.export_json": CURRENT,
+    "league.export_start": CURRENT_READ,  # (a job writing what export.json gives)
+    "league.export_download": JOB,  # (an export asked for by none of the five browsers)
     "league.import_page": CURRENT_OWNER,
     "install.manifest": PUBLIC,
     "install.service_worker": PUBLIC,
@@ -194,14 +197,15 @@ def expected(kind: str, role: str, method: str, has_ids: bool) -> str:
         if role == "viewer" and (kind == GAME_WRITE or not reading):
             return FORBIDDEN
         return ALLOW
-    if kind in (CURRENT, CURRENT_WRITE, CURRENT_OWNER):
+    if kind in (CURRENT, CURRENT_WRITE, CURRENT_OWNER, CURRENT_READ):
         if role == "anonymous":
             return TO_LEAGUES
         if role == "other":  # their own league is open; league A's ids are not in it
             return NOT_FOUND if has_ids else ALLOW
         if kind == CURRENT_OWNER:
             return ALLOW if role == "owner" else FORBIDDEN
-        if role == "viewer" and (kind == CURRENT_WRITE or not reading):
+        if role == "viewer" and (kind == CURRENT_WRITE or (not reading
+                                                           and kind != CURRENT_READ)):
             return FORBIDDEN
         return ALLOW
     if kind == MEMBER:

@@ -69,18 +69,21 @@ from sqlalchemy import func, select
 from scorebook.extensions import db
 from scorebook.models import (
     FINISHED,
+    JOB_DONE,
+    JOB_QUEUED,
     Game,
     GameStat,
     Hand,
     HandScore,
+    LayoffTally,
     Player,
     PlayerGameStat,
     Season,
     StatTally,
 )
-from scorebook.services import games, hands, league
+from scorebook.services import games, hands, jobs, league
 from scorebook.services.entry import entry_from_text
-from scorebook.services.stats import cache, cards
+from scorebook.services.stats import cache, cards, rebuild
 from scorebook.services.stats.games import game_summary
 from scorebook.services.stats.players import HandLink, player_stats
 from scorebook.services.stats.recap import recap
@@ -592,10 +595,50 @@ def test_a_first_count_in_progress_says_so(client, app: Flask, made: dict[str, G
     page = page_in(client, "/league/records")
     assert "Counting the cards" in page and '<meta http-equiv="refresh"' in page
     assert "2 games of 3 are still to be counted" in page
-    client.get("/league/records")
+    # the rest is left to a background job (one per league): the pages count no more
+    counting = rebuild.running(the.id)
+    assert counting is not None and counting.kind == rebuild.STATS_JOB
+    again = page_in(client, "/league/records")
+    assert "2 games of 3 are still to be counted" in again
+    assert rebuild.start(the.id) is None and rebuild.running(the.id).id == counting.id
+    ran = jobs.run_one("test-worker", lambda _job, _said: "")
+    assert ran is not None and ran.state == JOB_DONE and ran.done == 2
     done = page_in(client, "/league/records")
     assert "Counting the cards" not in done and "Highest hand" in done
     assert cache.stale(the.id) == ([], [])
+
+
+def test_the_background_count_gives_the_rows_a_count_in_one_go_gives(
+        app: Flask, made: dict[str, Game], monkeypatch: pytest.MonkeyPatch) -> None:
+    the = games.default_league()
+    tables = (GameStat, PlayerGameStat, StatTally, LayoffTally)
+
+    def rows() -> dict[str, list[tuple[object, ...]]]:
+        out = {}
+        for model in tables:
+            columns = [c for c in model.__table__.columns if c.name != "id"]
+            out[model.__name__] = sorted(
+                (tuple(repr(v) for v in r) for r in db.session.execute(
+                    select(*columns).where(model.game_id.in_([g.id for g in made.values()])))),
+                key=repr)
+        return out
+
+    cache.refresh(the.id)
+    expected = rows()
+    cache.drop([g.id for g in made.values()])
+    db.session.commit()
+    monkeypatch.setattr(rebuild, "FIRST_CHUNK", 1)
+    monkeypatch.setattr(rebuild, "LEAST_CHUNK", 1)
+    app.config["STATS_STEP_SECONDS"] = 0.0  # one game a step
+    assert rebuild.start(the.id) is not None
+    stops = iter([False, False, True])  # stopped after two steps: the next worker goes on
+    first = jobs.run_one("w1", lambda _job, _said: "", lambda: next(stops, True))
+    assert first is not None and first.state == JOB_QUEUED and first.done >= 1
+    left, _gone = cache.stale(the.id)
+    assert 0 < len(left) < 3
+    ended = jobs.run_one("w2", lambda _job, _said: "")
+    assert ended is not None and ended.state == JOB_DONE
+    assert cache.stale(the.id) == ([], []) and rows() == expected
 
 
 def test_a_deleted_game_takes_its_figures_with_it(made: dict[str, Game]) -> None:

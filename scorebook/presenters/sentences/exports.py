@@ -389,3 +389,20 @@ def _csv_player_total(p: P) -> str:
 @words("exports.csv-points-only")
 def _csv_points_only(p: P) -> str:
     return gettext("points only")
+
+
+@words("exports.too-big-unpacked")
+def _too_big_unpacked(p: P) -> str:
+    return gettext("That compressed file holds more than %(most)s MB of text, more than "
+                   "any league export: choose a league file exported here.", most=p["most"])
+
+
+@words("exports.league-gone")
+def _league_gone(p: P) -> str:
+    return gettext("The league was deleted before its export was written.")
+
+
+@words("exports.kept-changing")
+def _kept_changing(p: P) -> str:
+    return gettext("The league's players or seasons kept changing while the export was "
+                   "written, so it stopped: try again in a quiet moment.")

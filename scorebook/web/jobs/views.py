@@ -18,12 +18,12 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import gettext
+from flask_babel import format_decimal, gettext
 
 from scorebook.extensions import db
 from scorebook.models import JOB_DONE, JOB_FAILED, Job, League
 from scorebook.presenters.bidi import isolate
-from scorebook.services import jobs
+from scorebook.services import export_jobs, jobs
 from scorebook.services.exports import collect
 from scorebook.web import Page
 
@@ -53,6 +53,10 @@ def flash_imported(league: League) -> None:
                   "invite links there.", name=isolate(league.name)))
 
 
+def _megabytes(size: int) -> str:
+    return gettext("%(size)s MB", size=format_decimal(round(size / (1024 * 1024), 1)))
+
+
 @bp.get("/<int:job_id>")
 def job_page(job_id: int) -> Page:
     job = _job(job_id)
@@ -60,6 +64,12 @@ def job_page(job_id: int) -> Page:
     if league is not None:
         flash_imported(league)
         return redirect(url_for("league.standings", season="all"))
+    if job.kind == export_jobs.EXPORT_JOB:
+        return render_template("jobs/export.html", job=job, refresh=REFRESH_SECONDS,
+                               ended=job.state in (JOB_DONE, JOB_FAILED),
+                               kept=export_jobs.path_of(job) is not None,
+                               keep_hours=export_jobs.KEEP_HOURS,
+                               size=_megabytes((job.result or {}).get("bytes", 0)))
     return render_template("jobs/job.html", job=job, refresh=REFRESH_SECONDS,
                            ended=job.state in (JOB_DONE, JOB_FAILED))
 
@@ -72,4 +82,6 @@ def job_json(job_id: int) -> Response:
     league = _collected(job)
     if league is not None:
         body["league_url"] = url_for("league.standings", season="all")
+    if job.kind == export_jobs.EXPORT_JOB and export_jobs.path_of(job) is not None:
+        body["download_url"] = url_for("league.export_download", job_id=job.id)
     return jsonify(body)

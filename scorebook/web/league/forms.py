@@ -39,5 +39,5 @@ class SeasonForm(FlaskForm):
 
 
 class ImportForm(FlaskForm):
-    file = FileField(_l("League file (JSON)"),
+    file = FileField(_l("League file (JSON, or compressed: .json.gz)"),
                      validators=[FileRequired(_l("Choose the file to import."))])

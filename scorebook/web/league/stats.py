@@ -33,7 +33,7 @@ from scorebook.presenters.charts import count_bars, points_split_chart
 from scorebook.presenters.i18n import day, number, percent
 from scorebook.services import league as league_service
 from scorebook.services import memo
-from scorebook.services.stats import cache
+from scorebook.services.stats import cache, rebuild
 from scorebook.services.stats import recap as recap_service
 from scorebook.services.stats import records as records_service
 from scorebook.services.stats.cards import MeldShape
@@ -54,14 +54,27 @@ def remembered(league_id: int, key: Hashable, compute: Callable[[], T]) -> T:
     return memo.remembered(league_id, key, compute, seen)
 
 
-#: How long a page may spend counting cards into the cache before it answers (the
-#: first count of a league of thousands of games takes a few page views).
-DEFAULT_REFRESH_SECONDS = 3.0
+#: How long a page may spend counting cards into the cache before it answers (more
+#: than that is left to a background job: :func:`refresh`).
+DEFAULT_REFRESH_SECONDS = 1.0
 
 
 def refresh(league: League) -> cache.Progress:
-    return cache.refresh(league.id, current_app.config.get("STATS_REFRESH_SECONDS",
-                                                          DEFAULT_REFRESH_SECONDS))
+    """The statistics cache brought up to date: what an edit left out of date is
+    counted here; if more is left than ``STATS_REFRESH_SECONDS`` allow (a league
+    imported or upgraded), a background job counts the rest
+    (:mod:`scorebook.services.stats.rebuild`) and the page says how far it has got.
+    With ``STATS_REFRESH_SECONDS`` None, everything is counted here."""
+    budget = current_app.config.get("STATS_REFRESH_SECONDS", DEFAULT_REFRESH_SECONDS)
+    if budget is None:
+        return cache.refresh(league.id)
+    job = rebuild.running(league.id)
+    if job is not None:
+        return rebuild.progress(job, league.id)
+    progress = cache.refresh(league.id, budget)
+    if not progress.ready:
+        rebuild.start(league.id)
+    return progress
 
 
 def prepare(league: League) -> tuple[list[Season], cache.Progress]:

@@ -21,6 +21,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    send_file,
     session,
     stream_with_context,
     url_for,
@@ -31,7 +32,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorebook.extensions import db
 from scorebook.limits import size_text
-from scorebook.models import Game, Job, League, Player, utcnow
+from scorebook.models import JOB_QUEUED, Game, Job, League, Player, utcnow
 from scorebook.plain_text import db_int
 from scorebook.presenters.bidi import isolate
 from scorebook.presenters.charts import histogram, rating_chart
@@ -39,7 +40,7 @@ from scorebook.presenters.i18n import day
 from scorebook.presenters.sentences import say, say_all
 from scorebook.presenters.sentences.league import SORT_LABELS
 from scorebook.presenters.wording import family_name
-from scorebook.services import access, jobs, undo
+from scorebook.services import access, export_jobs, jobs, undo
 from scorebook.services import league as service
 from scorebook.services.export_format import json_schema
 from scorebook.services.exports import (
@@ -448,7 +449,13 @@ def export_page() -> str:
     service.prepare(league)
     return render_template("league/export.html", league=league,
                            form=ImportForm(), error=None, **_import_figures(),
-                           totals=service.league_totals(league))
+                           **_export_figures(league), totals=service.league_totals(league))
+
+
+def _export_figures(league: League) -> dict[str, Any]:
+    """Whether the league downloads at once, else the form that starts its export job."""
+    return {"export_direct": export_jobs.direct(league), "export_form": ActionForm(),
+            "export_keep_hours": export_jobs.KEEP_HOURS}
 
 
 def _import_limit() -> str:
@@ -500,6 +507,44 @@ def export_json() -> Response:
                              f'attachment; filename="{file_stem(league)}.json"'})
 
 
+@bp.post("/export")
+@access.requires(access.VIEWER)
+def export_start() -> Page:
+    """The league's whole export written by a background job (``export.json.gz``): the
+    answer is the job's page, which offers the file once it is written. Anyone who may
+    download ``export.json`` (a viewer) may start it; a league has one under way at a
+    time (asking again shows that one)."""
+    league = _league()
+    form = ActionForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        job = export_jobs.start(league, str(get_locale() or "en"))
+    except jobs.TooMany:
+        flash(gettext("This league already has as many background jobs as it may: wait "
+                      "for one of them to end, then ask for the export again."), "error")
+        return redirect(url_for("league.export_page"))
+    jobs.remember(session, job.id)
+    if current_app.config.get("JOBS_INLINE") and job.state == JOB_QUEUED:
+        _run_inline(job)
+    return redirect(url_for("jobs.job_page", job_id=job.id))
+
+
+@bp.get("/exports/<int:job_id>.json.gz")
+def export_download(job_id: int) -> Response:
+    """A finished export's file, streamed from the jobs' folder, to the browser that
+    asked for it (anyone else: 404; once removed, after ``KEEP_HOURS``: 404)."""
+    job = db.session.get(Job, job_id) if job_id in jobs.mine(session) else None
+    if job is None:
+        abort(404)
+    league = _league()
+    path = export_jobs.path_of(job) if job.league_id == league.id else None
+    if path is None:
+        abort(404)
+    return send_file(path, mimetype="application/gzip", as_attachment=True,
+                     download_name=f"{file_stem(league)}.json.gz", max_age=0)
+
+
 @bp.get("/export.schema.json")
 def export_schema() -> Response:
     """The JSON Schema of the league export (generated from its models: the committed
@@ -541,7 +586,8 @@ def import_page() -> Page:
         error = _form_errors(form)
     league = _league()
     page = render_template("league/export.html", league=league, form=form, error=error,
-                           **_import_figures(), totals=service.league_totals(league))
+                           **_import_figures(), **_export_figures(league),
+                           totals=service.league_totals(league))
     return page, status
 
 
