@@ -25,6 +25,7 @@ jobs".
 
 from __future__ import annotations
 
+import hashlib
 import os
 import socket
 import time
@@ -43,7 +44,6 @@ from scorebook.models import (
     JOB_QUEUED,
     JOB_RUNNING,
     Job,
-    League,
     utcnow,
 )
 from scorebook.services.errors import Sentence, sentence
@@ -131,12 +131,25 @@ def config(name: str, default: float) -> float:
     return default
 
 
-def _lock_owner(league_id: int | None) -> None:
-    """Count the owner's jobs one submit at a time: an UPDATE of the league's row takes
-    SQLite's write lock, or PostgreSQL's lock on that row, until the submit commits."""
-    if league_id is not None:
-        db.session.execute(update(League).where(League.id == league_id)
-                           .values(ratings_epoch=League.ratings_epoch))
+#: The first key of the PostgreSQL advisory locks that count an owner's jobs (the
+#: second: the owner's, :func:`_owner_key`).
+OWNER_LOCKS = 0x6A6F6273  # ("jobs")
+
+
+def _owner_key(owner: str) -> int:
+    """A 32-bit number for ``owner`` (the same in every process)."""
+    return int.from_bytes(hashlib.sha256(owner.encode()).digest()[:4], "big", signed=True)
+
+
+def _lock_owner(owner: str) -> None:
+    """Count the owner's jobs one submit at a time, whether or not the job names a
+    league: on PostgreSQL an advisory lock of the owner's, held until the submit commits
+    or rolls back (a second submit waits for it, then counts what it committed); on
+    SQLite the submit's INSERT comes before its count and takes the database's one write
+    lock until the commit (:func:`submit`)."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        db.session.execute(select(func.pg_advisory_xact_lock(OWNER_LOCKS,
+                                                             _owner_key(owner))))
 
 
 def active(owner: str) -> int:
@@ -153,12 +166,13 @@ def submit(kind: str, owner: str, league_id: int | None, payload: dict[str, Any]
         raise ValueError(f"no such kind of job: {kind}")
     most = int(config("JOBS_PER_OWNER", PER_OWNER)) if limit is None else limit
     with transaction():
-        _lock_owner(league_id)
-        if active(owner) >= most:
-            raise TooMany()
+        _lock_owner(owner)
         job = Job(kind=kind, owner=owner, league_id=league_id, payload=payload,
                   state=JOB_QUEUED)
         db.session.add(job)
+        db.session.flush()  # (the INSERT first: on SQLite, it takes the write lock)
+        if active(owner) > most:  # (this one counted)
+            raise TooMany()  # (rolled back: the job is not kept)
     return job
 
 

@@ -327,6 +327,67 @@ def test_an_owner_has_at_most_two_imports_at_once(
     job_id_of(upload(owner, small[0]))
 
 
+@pytest.fixture
+def file_db(make_app: Callable[..., Flask], tmp_path: Path) -> Flask:
+    """An app on a database several connections share at once: TEST_DATABASE_URL's
+    PostgreSQL, else a SQLite file (the suite's in-memory one is one connection)."""
+    url = os.environ.get("TEST_DATABASE_URL") or "sqlite://"
+    if url == "sqlite://":
+        url = f"sqlite:///{tmp_path / 'race.sqlite3'}"
+    return make_app(SQLALCHEMY_DATABASE_URI=url, SQLALCHEMY_ENGINE_OPTIONS={},
+                    JOBS_INLINE=False)
+
+
+@pytest.mark.parametrize("with_league", [False, True], ids=["no-league", "a-league"])
+def test_the_per_owner_limit_holds_when_submits_race(
+        file_db: Flask, monkeypatch: pytest.MonkeyPatch, with_league: bool) -> None:
+    """Eight submits of one owner at once (each counting slowly, as on a busy machine):
+    exactly two are accepted, on SQLite and PostgreSQL, with a league or none. Before,
+    only a submit naming a league was counted under a lock (its league's row), so with
+    none each counted the others' jobs before any was stored, and all were accepted."""
+    import threading
+
+    app = file_db
+    with app.app_context():
+        league_id = None
+        if with_league:
+            league = League(name="Racing family")
+            db.session.add(league)
+            db.session.commit()
+            league_id = league.id
+    counted = jobs.active
+
+    def slow_count(owner: str) -> int:
+        found = counted(owner)
+        time.sleep(0.05)  # (the count of a busy machine: others submit meanwhile)
+        return found
+
+    monkeypatch.setattr(jobs, "active", slow_count)
+    start = threading.Barrier(8)
+    outcomes: list[str] = []
+
+    def submit() -> None:
+        with app.app_context():
+            try:
+                start.wait(PATIENCE_S)
+                jobs.submit(exports.IMPORT_JOB, "owner:racing", league_id, {"file": ""})
+                outcomes.append("accepted")
+            except jobs.TooMany:
+                outcomes.append("429")
+            finally:
+                db.session.remove()
+
+    threads = [threading.Thread(target=submit) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(PATIENCE_S)
+    assert sorted(outcomes) == ["429"] * 6 + ["accepted"] * 2, outcomes
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(Job.id)).where(
+            Job.owner == "owner:racing")) == 2
+
+
 def test_a_header_listing_300000_players_is_refused_unread(
         app: Flask, owner: FlaskClient, template: dict[str, Any]) -> None:
     data = copy.deepcopy(template)
