@@ -872,7 +872,7 @@ def _row(obj: Any, *skip: str) -> dict[str, Any]:
         if attribute.key in obj.__dict__:
             value = obj.__dict__[attribute.key]
         elif column.default is not None:
-            default = column.default.arg  # type: ignore[attr-defined]
+            default = column.default.arg
             value = default(None) if callable(default) else default
         else:
             value = None

@@ -368,11 +368,33 @@ def mine(store: Mapping[str, Any]) -> list[int]:
     return [i for i in raw if isinstance(i, int)] if isinstance(raw, list) else []
 
 
+#: The least a job must have run, and the least part of its work it must have done,
+#: before :func:`seconds_left` says how long the rest may take.
+ESTIMATE_AFTER_SECONDS = 5.0
+ESTIMATE_AFTER_PART = 0.02
+
+
+def seconds_left(job: Job, now: datetime | None = None) -> int | None:
+    """How long a running job may still take, at its own pace so far (``done`` of
+    ``total`` since it started): None while it has measured too little to say (or
+    has no total, or is not running). No fixed figure: the same file takes minutes on
+    a quiet machine and several times that on a busy one."""
+    if job.state != JOB_RUNNING or not job.total or job.started_at is None \
+            or not 0 < job.done < job.total:
+        return None
+    started = job.started_at if job.started_at.tzinfo else job.started_at.replace(
+        tzinfo=utcnow().tzinfo)
+    spent = ((now or utcnow()) - started).total_seconds()
+    if spent < ESTIMATE_AFTER_SECONDS or job.done < job.total * ESTIMATE_AFTER_PART:
+        return None
+    return max(1, round(spent * (job.total - job.done) / job.done))
+
+
 def progress(job: Job) -> dict[str, Any]:
     """The job as its page and its JSON show it."""
     return {"id": job.id, "kind": job.kind, "state": job.state, "done": job.done,
-            "total": job.total, "result": job.result, "error": job.error,
-            "attempts": job.attempts,
+            "total": job.total, "seconds_left": seconds_left(job),
+            "result": job.result, "error": job.error, "attempts": job.attempts,
             "created_at": job.created_at.isoformat() if job.created_at else None,
             "started_at": job.started_at.isoformat() if job.started_at else None,
             "finished_at": job.finished_at.isoformat() if job.finished_at else None}
