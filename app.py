@@ -18,6 +18,7 @@ from sqlalchemy import event
 
 from scorebook import assets, compression, limits, plain_text, security
 from scorebook.api.games import bp as games_api_bp
+from scorebook.api.jobs import bp as jobs_api_bp
 from scorebook.api.leagues import bp as leagues_api_bp
 from scorebook.api.referee import bp as api_bp
 from scorebook.cli import register_cli
@@ -180,6 +181,7 @@ def configure_blueprints(app: Flask) -> None:
     csrf.exempt(games_api_bp)  # JSON only: a cross-site form cannot send application/json
     app.register_blueprint(games_api_bp, url_prefix="/api/v1/games")
     app.register_blueprint(leagues_api_bp, url_prefix="/api/v1/leagues")
+    app.register_blueprint(jobs_api_bp, url_prefix="/api/v1/jobs")
     app.register_blueprint(api_bp, url_prefix="/api/v1")
     app.register_blueprint(referee_pages_bp, url_prefix="/referee")
     app.register_blueprint(rulebook_bp, url_prefix="/rules")

@@ -254,6 +254,20 @@ def _peak_of(pid: int) -> float:
     return 0.0
 
 
+def _cpu_of(pid: int) -> float:
+    """The CPU seconds (user + system) process ``pid`` has used so far."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def _load() -> float:
+    return os.getloadavg()[0]
+
+
 def _cmdline(pid: int) -> str:
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
@@ -337,6 +351,10 @@ def background(path: str, games_count: int, hand_count: int) -> bool:
         writer.start()
         time.sleep(BASELINE_S)  # the phone alone first: its latencies without an import
         alone = len(writes)
+        loads = [_load()]
+        workers = _children(server.pid)
+        job_worker = next((p for p in workers if "scorebook.worker" in _cmdline(p)), None)
+        cpu_before = _cpu_of(job_worker) if job_worker else 0.0
         began = time.perf_counter()
         with open(path, "rb") as upload:
             answer = owner.post(f"{base}/league/import", data={"csrf_token": token},
@@ -345,14 +363,14 @@ def background(path: str, games_count: int, hand_count: int) -> bool:
         answered = time.perf_counter() - began
         where = answer.headers.get("Location", "")
         state: dict[str, Any] = {}
-        workers = _children(server.pid)
-        job_worker = next((p for p in workers if "scorebook.worker" in _cmdline(p)), None)
         while "/jobs/" in where:
             state = owner.get(f"{base}{where}.json", timeout=60).json()
             if state["state"] in ("done", "failed"):
                 break
+            loads.append(_load())
             time.sleep(1)
         took = time.perf_counter() - began
+        job_cpu = (_cpu_of(job_worker) - cpu_before) if job_worker else 0.0
         stop.set()
         writer.join()
         job_peak = _peak_of(job_worker) if job_worker else 0.0
@@ -374,8 +392,10 @@ def background(path: str, games_count: int, hand_count: int) -> bool:
           f"{max(latencies, default=0) * 1000:.0f} ms")
     print(f"  the same phone alone, before: {len(baseline)} hands, median "
           f"{statistics.median(baseline) * 1000:.0f} ms, worst {max(baseline) * 1000:.0f} ms"
-          f"; the job's longest transaction: "
+          f"; the job's longest step (its checks, then its writes): "
           f"{(state.get('result') or {}).get('slowest_step_s', 0) * 1000:.0f} ms")
+    print(f"  the job worker's CPU: {job_cpu:.0f} s; the machine's load average: "
+          f"{min(loads):.1f} to {max(loads):.1f} (2 cores)")
     print(f"  peak memory: job worker {job_peak:.0f} MB, web workers {web_peak:.0f} MB")
     check = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "benchmark"},
                        instance_path=folder)
@@ -391,6 +411,93 @@ def background(path: str, games_count: int, hand_count: int) -> bool:
     return ok
 
 
+def lock_holds(path: str, games_count: int) -> bool:
+    """Import ``path`` by a job worker in this process (a fresh SQLite file, no pause
+    between steps) and measure, for each transaction, how long it held SQLite's write
+    lock: from its first statement that writes to its commit (wall clock, and this
+    process's CPU meanwhile). Prints the figures; returns whether the job ended done."""
+    import statistics
+
+    import sqlalchemy as sa
+    from sqlalchemy.orm import Session
+
+    from scorebook.services import jobs
+    from scorebook.worker import Worker
+
+    folder = tempfile.mkdtemp(prefix="bench-lock-")
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.sqlite3",
+                      "SECRET_KEY": "benchmark", "WTF_CSRF_ENABLED": False,
+                      "JOBS_INLINE": False, "JOBS_PAUSE_SECONDS": 0},
+                     instance_path=folder)
+    with app.app_context():
+        db.create_all()
+        owned = League(name="Importer's table")
+        db.session.add(owned)
+        db.session.commit()
+        cookie: dict[str, Any] = {}
+        access.remember(cookie, owned, access.OWNER)
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session.update(cookie)
+    with open(path, "rb") as upload:
+        answer = client.post("/league/import", content_type="multipart/form-data",
+                             data={"file": (upload, "league.json")})
+    assert answer.status_code == 302, answer.status_code
+    first: dict[str, tuple[float, float] | None] = {"at": None}
+    held: list[tuple[float, float, str]] = []
+    step: dict[str, str] = {"kind": ""}
+
+    def wrote(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if first["at"] is None and not statement.lstrip().upper().startswith("SELECT"):
+            first["at"] = (time.perf_counter(), time.process_time())
+
+    def committed(_session: Any) -> None:
+        began = first["at"]
+        if began is not None:
+            held.append((time.perf_counter() - began[0], time.process_time() - began[1],
+                         step["kind"]))
+        first["at"] = None
+
+    save = jobs._save
+
+    def saved(job: Any, worker: str, lease: float, done: Any = None, *args: Any,
+              **kwargs: Any) -> None:
+        save(job, worker, lease, done, *args, **kwargs)
+        at = (done.checkpoint or {}) if done is not None else {}
+        step["kind"] = ("the seal" if at.get("sealed") else "seasons" if at.get("seasons")
+                        else "ratings" if "rated" in at else "games" if at else "other")
+
+    with app.app_context():
+        sa.event.listen(db.engine, "before_cursor_execute", wrote)
+    sa.event.listen(Session, "after_commit", committed)
+    jobs._save = saved  # type: ignore[assignment]
+    began, cpu, load = time.perf_counter(), time.process_time(), _load()
+    try:
+        ended = Worker(app, "bench").run_once()
+    finally:
+        jobs._save = save  # type: ignore[assignment]
+        sa.event.remove(Session, "after_commit", committed)
+    wall, cpu = time.perf_counter() - began, time.process_time() - cpu
+    assert ended is not None
+    holds = sorted(held)
+    print(f"lock holds (in-process worker, SQLite, no pause): job {ended.state}, "
+          f"{ended.done} of {games_count} games in {wall:.0f} s ({cpu:.0f} s CPU; load "
+          f"{load:.1f} → {_load():.1f})")
+    p95 = holds[max(0, int(len(holds) * 0.95) - 1)]
+    median = statistics.median(h[0] for h in holds)
+    print(f"  {len(holds)} write transactions: median {median * 1000:.0f} ms"
+          f" (CPU {statistics.median(h[1] for h in holds) * 1000:.0f} ms), p95 "
+          f"{p95[0] * 1000:.0f} ms, worst {holds[-1][0] * 1000:.0f} ms (CPU "
+          f"{holds[-1][1] * 1000:.0f} ms, {holds[-1][2]}); CPU within, worst "
+          f"{max(h[1] for h in holds) * 1000:.0f} ms")
+    for kind in ("games", "ratings", "seasons", "the seal"):
+        mine = [h for h in holds if h[2] == kind]
+        if mine:
+            print(f"  {kind}: {len(mine)}, worst {mine[-1][0] * 1000:.0f} ms (CPU "
+                  f"{max(h[1] for h in mine) * 1000:.0f} ms at most)")
+    return ended.state == "done"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=5000)
@@ -399,6 +506,9 @@ def main() -> None:
                         help="also import it in the background through make serve")
     parser.add_argument("--only-background", action="store_true",
                         help="only the background import (not the request's)")
+    parser.add_argument("--lock-holds", action="store_true",
+                        help="only: how long each step of a job worker (in this process) "
+                             "holds SQLite's write lock")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -416,6 +526,8 @@ def main() -> None:
         print(f"file: {args.games} games, {hand_count} hands, {size / 1e6:.1f} MB "
               f"({size / hand_count / 1024:.2f} KB a hand), written in "
               f"{time.perf_counter() - began:.0f} s")
+        if args.lock_holds:
+            sys.exit(0 if lock_holds(path, args.games) else 1)
         if args.only_background:
             sys.exit(0 if background(path, args.games, hand_count) else 1)
         start = run_child("start", path)

@@ -29,6 +29,9 @@ from scorebook.api.schemas import (
     HandPath,
     HandRefused,
     HandWritten,
+    JobAnswer,
+    JobList,
+    JobPath,
     LeaguePath,
     NotFound,
     Parameters,
@@ -219,6 +222,17 @@ ROUTES: list[Route] = [
           {200: Answer("The standings", StandingsAnswer),
            404: Answer("No such league or season (or not in your leagues)", NotFound)},
           parameters=(LeaguePath, SeasonQuery)),
+    Route("get", "/jobs", "The background jobs this browser asked for (league imports), "
+          "newest first, each with how far it has got",
+          {200: Answer("This browser's jobs (none: an empty list)", JobList)}),
+    Route("get", "/jobs/{job_id}",
+          "A background job this browser asked for: queued, running (done of total, and "
+          "how long the rest may take at its pace so far), done or failed (why)",
+          {200: Answer("The job", JobAnswer),
+           404: Answer("No such job (or not one this browser asked for)", NotFound)},
+          parameters=(JobPath,),
+          description="Reading a finished league import gives its league to this browser "
+                      "(league_url), as opening the job's page does."),
 ]
 
 
@@ -275,7 +289,8 @@ def openapi_document() -> dict[str, Any]:
                                 "Rummy. Every verdict cites rule ids from the rule book. "
                                 "The referee and scoring endpoints are public; /games/... "
                                 "needs a member of the game's league (the session cookie "
-                                "of a browser that joined it). A property the document does "
+                                "of a browser that joined it); /jobs/... answers the browser "
+                                "that asked for the job alone. A property the document does "
                                 "not name is ignored; null is the same as leaving a "
                                 "property out. Each operation's x-content-codes lists the "
                                 "400s a body that fits the document can still get."},

@@ -994,6 +994,40 @@ class StandingsAnswer(Answer):
     standings: list[StandingRow]
 
 
+# --- background jobs (/jobs) ------------------------------------------------------------
+
+
+class JobAnswer(Answer):
+    """A background job this browser asked for (a league import; a ratings replay), and
+    how far it has got."""
+
+    id: int
+    kind: str = Field(json_schema_extra={"enum": ["league-import", "ratings"]})
+    state: str = Field(json_schema_extra={"enum": ["queued", "running", "done", "failed"]},
+                       description="queued, running, done or failed")
+    done: int = Field(description="how much is done: an import's games checked and stored")
+    total: int | None = Field(description="of how much (none: not known yet)")
+    seconds_left: int | None = Field(description=(
+        "how long the rest may take, at the job's own pace so far (none: not running, or "
+        "too early to say)"))
+    result: dict[str, Any] | None = Field(description=(
+        "what a finished job made (an import: league, name, games)"))
+    error: list[str] | None = Field(description="why it failed, in words")
+    attempts: int = Field(description="how many times a worker took it (a restart: one more)")
+    created_at: str | None
+    started_at: str | None
+    finished_at: str | None
+    url: str = Field(description="the job's page")
+    league_url: str | None = Field(default=None, description=(
+        "a finished import: the league's page, the league now this browser's"))
+
+
+class JobList(Answer):
+    """The jobs this browser asked for (the latest 20), newest first."""
+
+    jobs: list[JobAnswer]
+
+
 # --- errors ---------------------------------------------------------------------------
 
 
@@ -1130,6 +1164,11 @@ class UndoPath(GamePath):
 class LeaguePath(Parameters):
     located = "path"
     league_id: int = Field(ge=0, le=MAX_ID)
+
+
+class JobPath(Parameters):
+    located = "path"
+    job_id: int = Field(ge=0, le=MAX_ID)
 
 
 class SeasonQuery(Parameters):

@@ -40,7 +40,7 @@ import ijson
 from flask import current_app
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import selectinload
 
@@ -69,6 +69,7 @@ from scorebook.models import (
     Game,
     GameResult,
     Hand,
+    HandScore,
     Job,
     League,
     Meld,
@@ -76,7 +77,9 @@ from scorebook.models import (
     Player,
     Season,
     Seat,
+    StrandedCard,
     TooLong,
+    column_lengths,
 )
 from scorebook.plain_text import MAX_ID, has_unwanted
 from scorebook.services import access, jobs, ratings
@@ -792,7 +795,7 @@ def _valid_game(index: int, data: Any) -> ExportGame:
 def _import(data: Any, replace: League | None = None) -> League:
     league, who = _import_head(data, replace)
     for index, raw in enumerate(data["games"], start=1):
-        _import_one(league, index, raw, who)
+        _store_games([_import_one(league, index, raw, who)])
     db.session.flush()
     ensure_seasons(league)
     return league
@@ -877,13 +880,29 @@ def _lookup(players: dict[str, Player]) -> Callable[[str], Player]:
     return who
 
 
-def _import_one(league: League, index: int, raw: Any, who: Callable[[str], Player]) -> None:
-    """The file's game ``index``: checked, stored (flushed), and forgotten by the session
-    (the transaction keeps it), so memory holds one game at a time."""
+@dataclass
+class _Built:
+    """A game of the file, checked, as the rows to write (no statement sent yet): the
+    game's, then its seats', hands' (each with its melds and their cards, its stranded
+    cards and its scores) and history entries', without the ids the database gives."""
+
+    game: dict[str, Any]
+    seats: list[dict[str, Any]]
+    hands: list[tuple[dict[str, Any], list[tuple[dict[str, Any], list[dict[str, Any]]]],
+                      list[dict[str, Any]], list[dict[str, Any]]]]
+    changes: list[dict[str, Any]]
+
+
+def _import_one(league: League, index: int, raw: Any, who: Callable[[str], Player]
+                ) -> _Built:
+    """The file's game ``index``, checked and made into rows, not written: on SQLite
+    the write lock is not taken while its hands go through the referee
+    (:func:`_store_games` writes a chunk's games at once)."""
     try:
         _check_strings(raw)
-        stored = _import_game(league, index, _valid_game(index, raw), who)
-        db.session.flush()  # (its history too: the columns' lengths are checked here)
+        with db.session.no_autoflush:
+            game, changes = _import_game(league, index, _valid_game(index, raw), who)
+            return _rows(game, changes)  # (the columns' lengths checked)
     except _Placed:
         raise
     except LeagueImportError as exc:
@@ -892,8 +911,82 @@ def _import_one(league: League, index: int, raw: Any, who: Callable[[str], Playe
     except TooLong as exc:
         raise _Placed(sentence("exports.in-game", game=index,
                                problem=_too_long(exc).sentences)) from None
-    for row in stored:
-        db.session.expunge(row)
+
+
+def _row(obj: Any, *skip: str) -> dict[str, Any]:
+    """The row of a model built in memory (never added to the session): every column but
+    its id and ``skip`` (the ids the database gives its parents), a column left unset
+    taking its default; refuses a text longer than its column (:class:`TooLong`)."""
+    table = type(obj).__table__
+    mapper = type(obj).__mapper__
+    row: dict[str, Any] = {}
+    for attribute in mapper.column_attrs:
+        column = attribute.columns[0]
+        if column.primary_key or column.name in skip:
+            continue
+        if attribute.key in obj.__dict__:
+            value = obj.__dict__[attribute.key]
+        elif column.default is not None:
+            default = column.default.arg
+            value = default(None) if callable(default) else default
+        else:
+            value = None
+        row[column.name] = value
+    for attribute_key, column_name, length in column_lengths(type(obj)):
+        value = row.get(column_name)
+        if isinstance(value, str) and len(value) > length:
+            raise TooLong(table.name, column_name, attribute_key, length, value)
+    return row
+
+
+def _rows(game: Game, changes: Sequence[Change]) -> _Built:
+    row = _row(game)
+    row["winner_id"] = game.winner.id if game.winner is not None else None
+    hands = [(_row(h, "game_id"),
+              [(_row(m, "hand_id"), [_row(c, "meld_id") for c in m.cards]) for m in h.melds],
+              [_row(c, "hand_id") for c in h.stranded], [_row(c, "hand_id") for c in h.scores])
+             for h in game.hands]
+    return _Built(row, [_row(s, "game_id") for s in game.seats], hands,
+                  [_row(c, "game_id") for c in changes])
+
+
+def _insert(model: type[Any], rows: list[dict[str, Any]], ids: bool = False) -> list[int]:
+    """One INSERT of many rows (their ids, in order, if asked)."""
+    if not rows:
+        return []
+    if not ids:
+        db.session.execute(insert(model.__table__), rows)
+        return []
+    statement = insert(model.__table__).returning(model.__table__.c.id,
+                                                  sort_by_parameter_order=True)
+    return list(db.session.execute(statement, rows).scalars())
+
+
+def _store_games(built: Sequence[_Built]) -> None:
+    """Write games made into rows by :func:`_import_one`: one INSERT of many rows per
+    table (not the ORM's statement a row), so SQLite's write lock is held a moment."""
+    if not built:
+        return
+    game_ids = _insert(Game, [b.game for b in built], ids=True)
+    seats: list[dict[str, Any]] = []
+    changes: list[dict[str, Any]] = []
+    hands: list[Any] = []
+    for game_id, b in zip(game_ids, built, strict=True):
+        seats += [{**row, "game_id": game_id} for row in b.seats]
+        changes += [{**row, "game_id": game_id} for row in b.changes]
+        hands += [({**h[0], "game_id": game_id}, *h[1:]) for h in b.hands]
+    _insert(Seat, seats)
+    hand_ids = _insert(Hand, [h[0] for h in hands], ids=True)
+    melds = [({**m, "hand_id": hand_id}, cards)
+             for hand_id, h in zip(hand_ids, hands, strict=True) for m, cards in h[1]]
+    meld_ids = _insert(Meld, [m[0] for m in melds], ids=True)
+    _insert(MeldCard, [{**c, "meld_id": meld_id}
+                       for meld_id, m in zip(meld_ids, melds, strict=True) for c in m[1]])
+    _insert(StrandedCard, [{**c, "hand_id": hand_id}
+                           for hand_id, h in zip(hand_ids, hands, strict=True) for c in h[2]])
+    _insert(HandScore, [{**c, "hand_id": hand_id}
+                        for hand_id, h in zip(hand_ids, hands, strict=True) for c in h[3]])
+    _insert(Change, changes)
 
 
 # --- JSON import in the background: a chunk per transaction, the league sealed last -----
@@ -960,33 +1053,53 @@ def _chunks(data: Any, job_id: int, replace_id: int | None, password_hash: str |
         who = _lookup({p.name: p for p in db.session.scalars(
             select(Player).where(Player.league_id == league.id))})
     league_id = league.id
+    # Each chunk's games are checked and built first, then written at its end: SQLite's
+    # write lock is held from the chunk's first INSERT to its commit, the writing alone
+    # (a few INSERTs per table), not the referee's checks of its hands.
     began, skip = time.monotonic(), int(at["games"])
+    built: list[_Built] = []
     for index, raw in enumerate(data["games"], start=1):
         if index <= skip:
             continue  # (stored by an earlier run)
         ratings.leave_to_seal(db.session, league_id)
-        _import_one(league, index, raw, who)
+        built.append(_import_one(league, index, raw, who))
         if time.monotonic() - began >= seconds:
+            _store_games(built)
+            built = []
             at["games"] = index
             yield ImportStep(dict(at), index)
             began = time.monotonic()
     ratings.leave_to_seal(db.session, league_id)
+    _store_games(built)
     if "rated" not in at:
         at["games"] = db.session.scalar(select(func.count(Game.id))
                                         .where(Game.league_id == league_id)) or 0
         at["rated"] = 0
         yield ImportStep(dict(at), at["games"])
     # the ratings, a few games per transaction (the league's own: nobody reads them yet)
+    # (each step rates its games reading only, then writes their rows at its end)
     finished = ratings.finished_games(league_id)
     while at["rated"] < len(finished):
         ratings.leave_to_seal(db.session, league_id)
         began = time.monotonic()
         start = done = int(at["rated"])
+        current: dict[int, tuple[float, float]] | None = None
+        rows: list[dict[str, Any]] = []
         while done < len(finished) and (done == start or time.monotonic() - began < seconds):
             end = min(len(finished), done + RATE_CHUNK)
-            ratings.rate_some(league_id, finished, done, end)
+            if current is None:
+                current = ratings.ratings_before(league_id, done)
+            rows += ratings.rate_some(league_id, finished, done, end, current)
             done = end
+        ratings.store_rated(league_id, rows, first=start == 0)
         at["rated"] = done
+        yield ImportStep(dict(at), at["games"])
+    if "seasons" not in at:  # (a step of its own: it may add seasons, and sum them)
+        ratings.leave_to_seal(db.session, league_id)
+        found = db.session.get(League, league_id)
+        assert found is not None
+        ensure_seasons(found)
+        at["seasons"] = True
         yield ImportStep(dict(at), at["games"])
     seal_import(league_id, job_id, replace_id, password_hash, str(at["name"]))
     at["sealed"] = True
@@ -995,22 +1108,29 @@ def _chunks(data: Any, job_id: int, replace_id: int | None, password_hash: str |
 
 def seal_import(league_id: int, job_id: int, replace_id: int | None,
                 password_hash: str | None, name: str) -> League:
-    """The last chunk: seasons, ratings and tallies, the replaced empty league removed,
-    and the league opened to its importer."""
+    """The last chunk: the tallies, the replaced empty league removed, and the league
+    opened to its importer. Everything it reads is read before its first write (SQLite's
+    write lock is held from that write to the commit)."""
     league = db.session.get(League, league_id)
     assert league is not None and league.import_job_id == job_id
-    ensure_seasons(league)
+    ensure_seasons(league)  # (the step before made them: this adds none)
+    tallies = ratings.tally_all(league_id)
     replace = db.session.get(League, replace_id) if replace_id is not None else None
-    if replace is not None and replace.import_job_id is None and _empty(replace):
+    if replace is not None and (replace.import_job_id is not None or not _empty(replace)):
+        replace = None  # (kept)
+    if league.name != name:  # (it waited under a stand-in name: the replaced league's)
+        clash = select(League.id).where(func.lower(League.name) == name.lower())
+        if replace is not None:
+            clash = clash.where(League.id != replace.id)
+        if db.session.scalar(clash) is not None:
+            raise LeagueImportError(sentence("exports.league-name-taken"))
+    if replace is not None:
         db.session.delete(replace)
         db.session.flush()
-    if league.name != name:  # (it waited under a stand-in name: the replaced league's)
-        if db.session.scalar(select(League.id).where(
-                func.lower(League.name) == name.lower())) is not None:
-            raise LeagueImportError(sentence("exports.league-name-taken"))
+    if league.name != name:
         league.name = name
         db.session.flush()
-    ratings.rated(league.id)
+    ratings.rated(league.id, tallies)
     league.password_hash = password_hash
     league.import_job_id = None
     return league
@@ -1117,13 +1237,15 @@ def _import_seats(game: Game, g: ExportGame, rules: RuleSet,
     if sum(1 for _p, _position, first in seats if first) != 1:
         raise LeagueImportError(sentence("exports.first-dealer"))
     for player, position, first in seats:
-        game.seats.append(Seat(player=player, position=position, first_dealer=first))
+        # (player_id too: the hands read it before anything is flushed)
+        game.seats.append(Seat(player=player, player_id=player.id, position=position,
+                               first_dealer=first))
 
 
 def _import_game(league: League, index: int, g: ExportGame, who: Callable[[str], Player]
-                 ) -> list[Game | Change]:
-    """One game of the file: its rule set, seats and every hand checked, then stored; the
-    game and its changes (for the session to forget once flushed)."""
+                 ) -> tuple[Game, list[Change]]:
+    """One game of the file: its rule set, seats and every hand checked, and built in the
+    session (not flushed: the caller writes it); the game and its history entries."""
     rules = _game_rules(g)
     # (league_id, not league: the league's list of games would keep every game in memory)
     game = Game(league_id=league.id, family=rules.family, rules_json=rules.as_dict(),
@@ -1139,8 +1261,7 @@ def _import_game(league: League, index: int, g: ExportGame, who: Callable[[str],
     names = [s.player.name for s in game.seats]
     if game.winner is not None and game.winner.name not in names:
         raise LeagueImportError(sentence("exports.not-seated", name=game.winner.name))
-    db.session.add(game)
-    db.session.flush()  # seat ids, for the hands' cards
+    # (not added to the session: its rows are written at the chunk's end, _store_games)
 
     numbers = sorted(h.number for h in g.hands)
     for n, number in enumerate(numbers, start=1):
@@ -1155,16 +1276,12 @@ def _import_game(league: League, index: int, g: ExportGame, who: Callable[[str],
         except LeagueImportError as exc:
             raise _Placed(sentence("exports.in-hand", game=index, number=h.number,
                                    problem=exc.sentences)) from exc
-    db.session.flush()
     _check_result(game)
-    rows: list[Game | Change] = [game]
-    for c in g.changes:
-        rows.append(Change(game_id=game.id, hand_number=c.hand, action=c.action,
-                           summary=c.summary, details=_details(c.details), device=c.device,
-                           player=clean_player_name(c.player), session_key=c.session,
-                           at=_parse_time(c.at, "at")))
-        db.session.add(rows[-1])
-    return rows
+    changes = [Change(hand_number=c.hand, action=c.action, summary=c.summary,
+                      details=_details(c.details), device=c.device,
+                      player=clean_player_name(c.player), session_key=c.session,
+                      at=_parse_time(c.at, "at")) for c in g.changes]
+    return game, changes
 
 
 #: The most characters of JSON a history entry's details may take, and how deep they nest.
@@ -1195,7 +1312,14 @@ def _check_result(game: Game) -> None:
     """The file's status and winner must be what the game's hands give."""
     if game.status == ABANDONED:
         return
-    verdict = verdict_of(game)
+    # (from the hands built, not yet written: the totals and who went out last)
+    played = sorted((h for h in game.hands if h.complete), key=lambda h: h.number)
+    totals: dict[int, int] = {}
+    for h in played:
+        for score in h.scores:
+            totals[score.player_id] = totals.get(score.player_id, 0) + score.score
+    verdict = verdict_of(game, [totals.get(s.player_id, 0) for s in game.seats],
+                         played[-1].went_out_id if played else None)
     if verdict.detail.get("finished"):
         winner = game.seats[verdict.detail["winner"]].player
         if game.status != FINISHED or game.winner is not winner:

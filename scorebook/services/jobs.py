@@ -25,6 +25,7 @@ jobs".
 
 from __future__ import annotations
 
+import hashlib
 import os
 import socket
 import time
@@ -43,7 +44,6 @@ from scorebook.models import (
     JOB_QUEUED,
     JOB_RUNNING,
     Job,
-    League,
     utcnow,
 )
 from scorebook.services.errors import Sentence, sentence
@@ -131,12 +131,25 @@ def config(name: str, default: float) -> float:
     return default
 
 
-def _lock_owner(league_id: int | None) -> None:
-    """Count the owner's jobs one submit at a time: an UPDATE of the league's row takes
-    SQLite's write lock, or PostgreSQL's lock on that row, until the submit commits."""
-    if league_id is not None:
-        db.session.execute(update(League).where(League.id == league_id)
-                           .values(ratings_epoch=League.ratings_epoch))
+#: The first key of the PostgreSQL advisory locks that count an owner's jobs (the
+#: second: the owner's, :func:`_owner_key`).
+OWNER_LOCKS = 0x6A6F6273  # ("jobs")
+
+
+def _owner_key(owner: str) -> int:
+    """A 32-bit number for ``owner`` (the same in every process)."""
+    return int.from_bytes(hashlib.sha256(owner.encode()).digest()[:4], "big", signed=True)
+
+
+def _lock_owner(owner: str) -> None:
+    """Count the owner's jobs one submit at a time, whether or not the job names a
+    league: on PostgreSQL an advisory lock of the owner's, held until the submit commits
+    or rolls back (a second submit waits for it, then counts what it committed); on
+    SQLite the submit's INSERT comes before its count and takes the database's one write
+    lock until the commit (:func:`submit`)."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        db.session.execute(select(func.pg_advisory_xact_lock(OWNER_LOCKS,
+                                                             _owner_key(owner))))
 
 
 def active(owner: str) -> int:
@@ -153,12 +166,13 @@ def submit(kind: str, owner: str, league_id: int | None, payload: dict[str, Any]
         raise ValueError(f"no such kind of job: {kind}")
     most = int(config("JOBS_PER_OWNER", PER_OWNER)) if limit is None else limit
     with transaction():
-        _lock_owner(league_id)
-        if active(owner) >= most:
-            raise TooMany()
+        _lock_owner(owner)
         job = Job(kind=kind, owner=owner, league_id=league_id, payload=payload,
                   state=JOB_QUEUED)
         db.session.add(job)
+        db.session.flush()  # (the INSERT first: on SQLite, it takes the write lock)
+        if active(owner) > most:  # (this one counted)
+            raise TooMany()  # (rolled back: the job is not kept)
     return job
 
 
@@ -354,11 +368,33 @@ def mine(store: Mapping[str, Any]) -> list[int]:
     return [i for i in raw if isinstance(i, int)] if isinstance(raw, list) else []
 
 
+#: The least a job must have run, and the least part of its work it must have done,
+#: before :func:`seconds_left` says how long the rest may take.
+ESTIMATE_AFTER_SECONDS = 5.0
+ESTIMATE_AFTER_PART = 0.02
+
+
+def seconds_left(job: Job, now: datetime | None = None) -> int | None:
+    """How long a running job may still take, at its own pace so far (``done`` of
+    ``total`` since it started): None while it has measured too little to say (or
+    has no total, or is not running). No fixed figure: the same file takes minutes on
+    a quiet machine and several times that on a busy one."""
+    if job.state != JOB_RUNNING or not job.total or job.started_at is None \
+            or not 0 < job.done < job.total:
+        return None
+    started = job.started_at if job.started_at.tzinfo else job.started_at.replace(
+        tzinfo=utcnow().tzinfo)
+    spent = ((now or utcnow()) - started).total_seconds()
+    if spent < ESTIMATE_AFTER_SECONDS or job.done < job.total * ESTIMATE_AFTER_PART:
+        return None
+    return max(1, round(spent * (job.total - job.done) / job.done))
+
+
 def progress(job: Job) -> dict[str, Any]:
     """The job as its page and its JSON show it."""
     return {"id": job.id, "kind": job.kind, "state": job.state, "done": job.done,
-            "total": job.total, "result": job.result, "error": job.error,
-            "attempts": job.attempts,
+            "total": job.total, "seconds_left": seconds_left(job),
+            "result": job.result, "error": job.error, "attempts": job.attempts,
             "created_at": job.created_at.isoformat() if job.created_at else None,
             "started_at": job.started_at.isoformat() if job.started_at else None,
             "finished_at": job.finished_at.isoformat() if job.finished_at else None}

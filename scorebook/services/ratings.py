@@ -225,27 +225,67 @@ def rebuild(league_id: int) -> None:
     retally(db.session, league_id)
 
 
+def ratings_before(league_id: int, seq: int) -> dict[int, tuple[float, float]]:
+    """Each player's (mu, sigma) after the stored results before place ``seq``."""
+    return _ratings_before(league_id, seq)
+
+
 def finished_games(league_id: int) -> list[Any]:
     """The league's finished games in rating order (for :func:`rate_some`)."""
     return list(_finished_games(league_id))
 
 
-def rate_some(league_id: int, games: Sequence[Any], start: int, end: int) -> None:
-    """Rate ``games[start:end]`` (of :func:`finished_games`) from the stored ratings of
-    the games before them: a background import rates its league a chunk per
-    transaction, then :func:`rated` finishes. Does not commit."""
-    if start == 0:
+def rate_some(league_id: int, games: Sequence[Any], start: int, end: int,
+              current: dict[int, tuple[float, float]] | None = None) -> list[dict[str, Any]]:
+    """The result rows of ``games[start:end]`` (of :func:`finished_games`), rated from
+    ``current`` (each player's (mu, sigma) before ``start``: updated; None: read from the
+    stored rows): a background import rates its league a few games at a time, reading
+    only, and writes each step's rows with :func:`store_rated`, then :func:`rated`
+    finishes. Reads only the seats of those games."""
+    todo = games[start:end]
+    if not todo:
+        return []
+    ratings = _ratings_before(league_id, start) if current is None else current
+    seats = _player_totals(league_id, todo[0], [g.id for g in todo])
+    return _rated_rows(league_id, todo, start, ratings, seats)
+
+
+def store_rated(league_id: int, rows: Sequence[dict[str, Any]], first: bool) -> None:
+    """Write rows of :func:`rate_some` (``first``: the league's first, so any older
+    result rows go). Does not commit."""
+    if first:
         db.session.execute(delete(GameResult).where(GameResult.league_id == league_id))
-    _replay(league_id, games[:end], start)
+    for start in range(0, len(rows), 2000):
+        db.session.execute(insert(GameResult), list(rows[start:start + 2000]))
 
 
-def rated(league_id: int) -> None:
-    """After :func:`rate_some` rated every game: the tallies, and the league's ratings
-    marked up to date (what :func:`rebuild` ends with). Does not commit."""
+def rated(league_id: int, tallies: list[dict[str, Any]] | None = None) -> None:
+    """After :func:`rate_some` rated every game: the tallies (``tallies``, as
+    :func:`tally_all` counted them beforehand, else counted now), and the league's
+    ratings marked up to date (what :func:`rebuild` ends with). Does not commit."""
     db.session.info.setdefault(_REBUILT, set()).add(league_id)
     db.session.execute(update(League).where(League.id == league_id)
                        .values(ratings_from_seq=None, ratings_epoch=League.ratings_epoch + 1))
-    retally(db.session, league_id)
+    if tallies is None:
+        retally(db.session, league_id)
+    else:
+        db.session.execute(delete(PlayerTally).where(PlayerTally.league_id == league_id))
+        if tallies:
+            db.session.execute(insert(PlayerTally), tallies)
+
+
+def tally_all(league_id: int) -> list[dict[str, Any]]:
+    """Every :class:`PlayerTally` row of the league, counted from its result rows (all
+    time and each season), reading only: what :func:`rated` then writes."""
+    rows: list[dict[str, Any]] = []
+    for season_id, bounds in _scopes(db.session, league_id, None):
+        where = [GameResult.league_id == league_id]
+        if bounds is not None:
+            where += [GameResult.finished_at >= bounds[0], GameResult.finished_at < bounds[1]]
+        for row in tally_rows(db.session, where):
+            row.update(league_id=league_id, season_id=season_id)
+            rows.append(row)
+    return rows
 
 
 def leave_to_seal(session: AnySession, league_id: int | None) -> None:
@@ -266,6 +306,16 @@ def _replay(league_id: int, games: Sequence[_Game], first: int,
     start = first if seq_start is None else seq_start
     ratings = _ratings_before(league_id, start)
     seats = _player_totals(league_id, todo[0])
+    rows = _rated_rows(league_id, todo, start, ratings, seats)
+    for start in range(0, len(rows), 2000):
+        db.session.execute(insert(GameResult), rows[start:start + 2000])
+
+
+def _rated_rows(league_id: int, todo: Sequence[_Game], start: int,
+                ratings: dict[int, tuple[float, float]],
+                seats: dict[int, list[tuple[Any, ...]]]) -> list[dict[str, Any]]:
+    """The result rows of ``todo`` numbered from ``start``, rated on from ``ratings``
+    (updated)."""
     rows: list[dict[str, Any]] = []
     for seq, game in enumerate(todo, start=start):
         table = seats.get(game.id, [])
@@ -284,8 +334,7 @@ def _replay(league_id: int, games: Sequence[_Game], first: int,
                 "won": t[0] == game.winner_id, "hands": t[3], "melded": t[4],
                 "stranded": t[5], "best_hand": t[6], "mu": mu, "sigma": sigma,
             })
-    for start in range(0, len(rows), 2000):
-        db.session.execute(insert(GameResult), rows[start:start + 2000])
+    return rows
 
 
 
@@ -568,14 +617,7 @@ def retally(session: AnySession, league_id: int, players: set[int] | None = None
     every season, dropping the rows of seasons that are gone).  Each count reads the
     players' rows in that season only (an index on player and time)."""
     session.flush()
-    seasons = session.execute(select(Season.id, Season.starts_on, Season.ends_on)
-                              .where(Season.league_id == league_id)).all()
-    scopes: list[tuple[int, tuple[datetime, datetime] | None]] = [(ALL_TIME, None)]
-    for s in seasons:
-        if days is None or any(s.starts_on <= d <= s.ends_on for d in days):
-            scopes.append((s.id, (datetime.combine(s.starts_on, time.min, tzinfo=UTC),
-                                  datetime.combine(s.ends_on + timedelta(days=1), time.min,
-                                                   tzinfo=UTC))))
+    scopes = _scopes(session, league_id, days)
     mine = [] if players is None else [PlayerTally.player_id.in_(sorted(players))]
     if days is None:
         session.execute(delete(PlayerTally).where(PlayerTally.league_id == league_id, *mine))
@@ -594,6 +636,21 @@ def retally(session: AnySession, league_id: int, players: set[int] | None = None
             row.update(league_id=league_id, season_id=season_id)
         if rows:
             session.execute(insert(PlayerTally), rows)
+
+
+def _scopes(session: AnySession, league_id: int, days: set[date] | None
+            ) -> list[tuple[int, tuple[datetime, datetime] | None]]:
+    """All time, and the league's seasons holding ``days`` (None: every season), with
+    their bounds."""
+    seasons = session.execute(select(Season.id, Season.starts_on, Season.ends_on)
+                              .where(Season.league_id == league_id)).all()
+    scopes: list[tuple[int, tuple[datetime, datetime] | None]] = [(ALL_TIME, None)]
+    for s in seasons:
+        if days is None or any(s.starts_on <= d <= s.ends_on for d in days):
+            scopes.append((s.id, (datetime.combine(s.starts_on, time.min, tzinfo=UTC),
+                                  datetime.combine(s.ends_on + timedelta(days=1), time.min,
+                                                   tzinfo=UTC))))
+    return scopes
 
 
 def tally_rows(session: AnySession, where: list[Any]) -> list[dict[str, Any]]:

@@ -40,7 +40,7 @@ from referee import make_rules
 from scorebook.api.openapi import LIMIT_CODES, openapi_document
 from scorebook.extensions import db
 from scorebook.models import League
-from scorebook.services import access, games, hands
+from scorebook.services import access, exports, games, hands, jobs
 from scorebook.services.entry import entry_from_text
 
 EXAMPLES = int(os.environ.get("API_DOC_EXAMPLES", "25"))
@@ -73,8 +73,13 @@ def game_app(make_app: Callable[..., Flask]) -> tuple[Flask, dict[str, int], str
             "You": {"melds": "7s 8s 9s"}, "Ada": {"hand": "kd"}}, "You", None, False, False))
         session: dict[str, Any] = {}
         access.remember(session, league, access.SCORER)
+        # a job this browser asked for (an import waiting for a worker): /jobs/{job_id}
+        job = jobs.submit(exports.IMPORT_JOB, f"league:{league.id}", league.id,
+                          {"file": ""})
+        jobs.remember(session, job.id)
         cookie = app.session_interface.get_signing_serializer(app).dumps(session)  # type: ignore[attr-defined]
-        return app, {"game_id": game.id, "number": 1, "league_id": league.id}, cookie
+        return app, {"game_id": game.id, "number": 1, "league_id": league.id,
+                     "job_id": job.id}, cookie
 
 
 def _query_fits(operation: Any, query: dict[str, Any] | None) -> bool:
@@ -342,7 +347,8 @@ def test_an_id_past_the_largest_is_not_found_whatever_the_method(
     """A game or hand number past what the document allows is the documented 404, not a
     405 (schemathesis found one: the URL's number was checked only after the method)."""
     for big in ("2147483648", "99999999999"):
-        url = "/api/v1" + path.replace("{game_id}", big).replace("{number}", big)
+        url = "/api/v1" + path.replace("{game_id}", big).replace("{number}", big) \
+            .replace("{job_id}", big)
         response = client.open(url, method=method, json={})
         assert response.status_code == 404, (url, response.status_code)
         assert response.get_json()["error"]["code"] == "not_found"

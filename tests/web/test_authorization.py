@@ -167,6 +167,8 @@ KINDS: dict[str, str] = {
     "stats.recap": CURRENT,
     "jobs.job_page": JOB,  # (league A's import, asked for by none of the five browsers)
     "jobs.job_json": JOB,
+    "jobs_api.read_job": JOB,
+    "jobs_api.list_jobs": PUBLIC,  # (each browser's own jobs: none of the five has one)
 }
 
 # --- the answers -------------------------------------------------------------------------------

@@ -303,6 +303,87 @@ def test_a_job_is_seen_by_the_browser_that_asked_alone(
     assert owner.get(f"/jobs/{job_id + 1}").status_code == 404
 
 
+def test_the_api_shows_a_browser_its_jobs_as_the_document_says(
+        app: Flask, owner: FlaskClient, small: tuple[Path, int], one_game_a_step: None
+) -> None:
+    """GET /api/v1/jobs and /api/v1/jobs/<id>: this browser's jobs alone, each answer
+    fitting its model in the OpenAPI document; a finished import opens its league."""
+    from tests.web.test_api_document import _fits_answer
+
+    assert owner.get("/api/v1/jobs").get_json() == {"jobs": []}
+    job_id = job_id_of(upload(owner, small[0]))
+    listed = owner.get("/api/v1/jobs")
+    _fits_answer("GET", "/jobs", listed, 200)
+    assert [j["id"] for j in listed.get_json()["jobs"]] == [job_id]
+    one = owner.get(f"/api/v1/jobs/{job_id}")
+    _fits_answer("GET", "/jobs/{job_id}", one, 200)
+    assert one.get_json()["state"] == JOB_QUEUED and one.get_json()["seconds_left"] is None
+    assert one.get_json()["url"] == f"/jobs/{job_id}"
+    # another browser, or a job this one never asked for: 404, as the document says
+    other = app.test_client()
+    _fits_answer("GET", "/jobs/{job_id}", other.get(f"/api/v1/jobs/{job_id}"), 404)
+    _fits_answer("GET", "/jobs/{job_id}", owner.get(f"/api/v1/jobs/{job_id + 1}"), 404)
+    assert other.get("/api/v1/jobs").get_json() == {"jobs": []}
+    # halfway: done of total
+    run_worker(app, "worker-a", stopping_after(4))
+    halfway = owner.get(f"/api/v1/jobs/{job_id}")
+    _fits_answer("GET", "/jobs/{job_id}", halfway, 200)
+    assert halfway.get_json()["total"] == GAMES and 0 < halfway.get_json()["done"] < GAMES
+    run_worker(app, "worker-b")
+    done = owner.get(f"/api/v1/jobs/{job_id}")
+    _fits_answer("GET", "/jobs/{job_id}", done, 200)
+    body = done.get_json()
+    assert body["state"] == JOB_DONE and body["result"]["games"] == GAMES
+    assert body["league_url"] == "/league/?season=all"
+    assert "Benchmark family" in owner.get(body["league_url"]).get_data(as_text=True)
+
+
+def test_the_time_left_comes_from_the_jobs_own_pace() -> None:
+    """No fixed figure: the estimate is the job's own pace so far, and nothing until it
+    has measured enough."""
+    from datetime import timedelta
+
+    from scorebook.models import utcnow
+
+    now = utcnow()
+    running = Job(state=JOB_RUNNING, total=1000, done=250,
+                  started_at=now - timedelta(seconds=60))
+    assert jobs.seconds_left(running, now) == 180  # 250 in a minute: 750 in 3 more
+    running.started_at = now - timedelta(seconds=2)  # too early to say
+    assert jobs.seconds_left(running, now) is None
+    running.started_at, running.done = now - timedelta(seconds=60), 5  # too little done
+    assert jobs.seconds_left(running, now) is None
+    assert jobs.seconds_left(Job(state=JOB_QUEUED, total=1000, done=0), now) is None
+
+
+def test_the_pages_promise_no_fixed_time_but_the_jobs_pace(
+        app: Flask, owner: FlaskClient, small: tuple[Path, int]) -> None:
+    """The import form names no fixed time (it said "about 5 minutes", measured on one
+    machine); the job's page says how long is left once the job's own pace tells."""
+    from datetime import timedelta
+
+    from scorebook.models import utcnow
+
+    form = owner.get("/league/export").get_data(as_text=True)
+    assert "minutes" not in form and "how far the import has got" in form
+    job_id = job_id_of(upload(owner, small[0]))
+    page = owner.get(f"/jobs/{job_id}").get_data(as_text=True)
+    assert "left, at the pace so far" not in page  # (queued: nothing to go by)
+    with app.app_context():
+        db.session.execute(update(Job).where(Job.id == job_id).values(
+            state=JOB_RUNNING, worker="worker-a", total=12, done=3,
+            started_at=utcnow() - timedelta(seconds=60),
+            lease_until=utcnow() + timedelta(seconds=60)))
+        db.session.commit()
+    page = owner.get(f"/jobs/{job_id}").get_data(as_text=True)
+    assert "3 of 12 games" in page
+    assert "About 3 minutes left, at the pace so far." in page  # 3 a minute: 9 to go
+    left = owner.get(f"/jobs/{job_id}.json").get_json()["seconds_left"]
+    assert 180 <= left < 180 + 3 * PATIENCE_S  # (three times the seconds since: 60 s ago)
+    spanish = owner.get(f"/jobs/{job_id}", headers={"Accept-Language": "es"})
+    assert "3 minutos" in spanish.get_data(as_text=True)
+
+
 # --- at most two per owner -------------------------------------------------------------------
 
 
@@ -325,6 +406,67 @@ def test_an_owner_has_at_most_two_imports_at_once(
     ended = run_worker(app, "worker-a")
     assert ended is not None and ended.id == first and ended.state == JOB_DONE
     job_id_of(upload(owner, small[0]))
+
+
+@pytest.fixture
+def file_db(make_app: Callable[..., Flask], tmp_path: Path) -> Flask:
+    """An app on a database several connections share at once: TEST_DATABASE_URL's
+    PostgreSQL, else a SQLite file (the suite's in-memory one is one connection)."""
+    url = os.environ.get("TEST_DATABASE_URL") or "sqlite://"
+    if url == "sqlite://":
+        url = f"sqlite:///{tmp_path / 'race.sqlite3'}"
+    return make_app(SQLALCHEMY_DATABASE_URI=url, SQLALCHEMY_ENGINE_OPTIONS={},
+                    JOBS_INLINE=False)
+
+
+@pytest.mark.parametrize("with_league", [False, True], ids=["no-league", "a-league"])
+def test_the_per_owner_limit_holds_when_submits_race(
+        file_db: Flask, monkeypatch: pytest.MonkeyPatch, with_league: bool) -> None:
+    """Eight submits of one owner at once (each counting slowly, as on a busy machine):
+    exactly two are accepted, on SQLite and PostgreSQL, with a league or none. Before,
+    only a submit naming a league was counted under a lock (its league's row), so with
+    none each counted the others' jobs before any was stored, and all were accepted."""
+    import threading
+
+    app = file_db
+    with app.app_context():
+        league_id = None
+        if with_league:
+            league = League(name="Racing family")
+            db.session.add(league)
+            db.session.commit()
+            league_id = league.id
+    counted = jobs.active
+
+    def slow_count(owner: str) -> int:
+        found = counted(owner)
+        time.sleep(0.05)  # (the count of a busy machine: others submit meanwhile)
+        return found
+
+    monkeypatch.setattr(jobs, "active", slow_count)
+    start = threading.Barrier(8)
+    outcomes: list[str] = []
+
+    def submit() -> None:
+        with app.app_context():
+            try:
+                start.wait(PATIENCE_S)
+                jobs.submit(exports.IMPORT_JOB, "owner:racing", league_id, {"file": ""})
+                outcomes.append("accepted")
+            except jobs.TooMany:
+                outcomes.append("429")
+            finally:
+                db.session.remove()
+
+    threads = [threading.Thread(target=submit) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(PATIENCE_S)
+    assert sorted(outcomes) == ["429"] * 6 + ["accepted"] * 2, outcomes
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(Job.id)).where(
+            Job.owner == "owner:racing")) == 2
 
 
 def test_a_header_listing_300000_players_is_refused_unread(

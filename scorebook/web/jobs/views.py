@@ -5,6 +5,7 @@ gets a 404. A finished league import gives its league to that browser and opens 
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from flask import (
@@ -70,8 +71,10 @@ def job_page(job_id: int) -> Page:
                                kept=export_jobs.path_of(job) is not None,
                                keep_hours=export_jobs.KEEP_HOURS,
                                size=_megabytes((job.result or {}).get("bytes", 0)))
+    left = jobs.seconds_left(job)
     return render_template("jobs/job.html", job=job, refresh=REFRESH_SECONDS,
-                           ended=job.state in (JOB_DONE, JOB_FAILED))
+                           ended=job.state in (JOB_DONE, JOB_FAILED),
+                           left=None if left is None else timedelta(seconds=left))
 
 
 @bp.get("/<int:job_id>.json")

@@ -462,16 +462,16 @@ def _import_limit() -> str:
     return size_text(int(current_app.config["IMPORT_MAX_CONTENT_LENGTH"]))
 
 
-#: What the import page says a league of 5,000 games weighs and takes (measured by
-#: benchmarks/league_import.py: see benchmarks/README.md).
+#: What the import page says a league of 5,000 games weighs (measured by
+#: benchmarks/league_import.py: see benchmarks/README.md). Not how long it takes: that
+#: depends on the server and its load, so the job's page estimates it from the import's
+#: own pace (scorebook.services.jobs.seconds_left).
 IMPORT_EXAMPLE_MB = 282
-IMPORT_EXAMPLE_MINUTES = 5  # 279 s of CPU; 15.5 min wall-clock on a busy machine
 
 
 def _import_figures() -> dict[str, Any]:
     return {"import_limit": _import_limit(),
-            "import_example_size": f"{format_decimal(IMPORT_EXAMPLE_MB)} MB",
-            "import_example_minutes": format_decimal(IMPORT_EXAMPLE_MINUTES)}
+            "import_example_size": f"{format_decimal(IMPORT_EXAMPLE_MB)} MB"}
 
 
 @bp.get("/results.csv")
