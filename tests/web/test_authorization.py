@@ -89,6 +89,7 @@ KINDS: dict[str, str] = {
     "api.referee_draw": PUBLIC,
     "api.referee_rummy_call": PUBLIC,
     "api.referee_going_out": PUBLIC,
+    "api.referee_log": PUBLIC,  # (a played hand replayed: stateless, like the other questions)
     "api.score_hand": PUBLIC,
     "api.score_game": PUBLIC,
     "api.arrange": PUBLIC,
