@@ -33,7 +33,7 @@ from scorebook.presenters.charts import count_bars, points_split_chart
 from scorebook.presenters.i18n import day, number, percent
 from scorebook.services import league as league_service
 from scorebook.services import memo
-from scorebook.services.stats import cache
+from scorebook.services.stats import cache, fresh
 from scorebook.services.stats import recap as recap_service
 from scorebook.services.stats import records as records_service
 from scorebook.services.stats.cards import MeldShape
@@ -60,8 +60,14 @@ DEFAULT_REFRESH_SECONDS = 3.0
 
 
 def refresh(league: League) -> cache.Progress:
-    return cache.refresh(league.id, current_app.config.get("STATS_REFRESH_SECONDS",
-                                                          DEFAULT_REFRESH_SECONDS))
+    """The statistics cache brought up to date (:mod:`scorebook.services.stats.fresh`: one
+    row read while nothing changed); the figures this request keeps are then versioned
+    by the league's stamp."""
+    found = fresh.ensure(league.id, current_app.config.get("STATS_REFRESH_SECONDS",
+                                                           DEFAULT_REFRESH_SECONDS))
+    if found.stamp is not None and has_request_context():
+        memo.assume(g.setdefault("stats_versions", {}), league.id, found.stamp)
+    return found.progress
 
 
 def prepare(league: League) -> tuple[list[Season], cache.Progress]:
