@@ -54,10 +54,11 @@ from scorebook.models import (  # noqa: E402
     League,
     Player,
     PlayerTally,
+    Season,
     Seat,
     player_stat_sum,
 )
-from scorebook.services import access, ratings, seasons  # noqa: E402
+from scorebook.services import access, memo, ratings, seasons  # noqa: E402
 from scorebook.services.stats import cache as stats_cache  # noqa: E402
 
 TARGETS = {"standings": 200, "player": 200, "history": 200, "results.csv first byte": 200,
@@ -137,9 +138,26 @@ def cpu_timed(fn: object) -> float:
     return (time.process_time() - began) * 1000
 
 
-def median_ms(fn: Callable[[], object], runs: int) -> float:
+def median_ms(fn: Callable[[], object], runs: int,
+              before: Callable[[], object] | None = None) -> float:
+    """The median of ``runs`` timings of ``fn`` after one warm-up; ``before`` (not timed)
+    runs before each, such as an edit whose first view is timed."""
     fn()
-    return statistics.median(timed(fn) for _ in range(runs))
+
+    def once() -> float:
+        if before is not None:
+            before()
+        return timed(fn)
+    return statistics.median(once() for _ in range(runs))
+
+
+def median_cpu_ms(fn: Callable[[], object], runs: int,
+                  before: Callable[[], object] | None = None) -> float:
+    def once() -> float:
+        if before is not None:
+            before()
+        return cpu_timed(fn)
+    return statistics.median(once() for _ in range(runs))
 
 
 def first_byte_ms(client: object, url: str) -> tuple[float, float]:
@@ -160,6 +178,11 @@ def run(url: str, games: int, players: int, runs: int, only: list[str] | None = 
     print(f"\n=== {games:,} games, {url.split(':')[0]} ===")
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "benchmark",
                       "RATINGS_CATCH_UP": "manual"}, instance_path=tempfile.mkdtemp())
+
+    @app.get("/_bench/bare")
+    def bare() -> str:  # the anchor: a Flask page doing nothing, through the same hooks
+        return "ok"
+
     name = f"Benchmark league {games}"
     out: dict[str, float] = {}
     with app.app_context():
@@ -204,6 +227,16 @@ def run(url: str, games: int, players: int, runs: int, only: list[str] | None = 
                 print(f"the player sums, once: {time.perf_counter() - began:.1f} s")
         player_id = db.session.scalar(select(Player.id).where(Player.league_id == league_id)
                                       .order_by(Player.id))
+        # the player with the most games (the biggest page), and how many pages of
+        # history their games fill
+        biggest, their_games = db.session.execute(
+            select(Seat.player_id, db.func.count()).join(Game, Game.id == Seat.game_id)
+            .where(Game.league_id == league_id).group_by(Seat.player_id)
+            .order_by(db.func.count().desc(), Seat.player_id).limit(1)).one()
+        latest_season = db.session.scalar(select(Season.id).where(
+            Season.league_id == league_id).order_by(Season.starts_on.desc()).limit(1))
+        middle = db.session.scalar(select(Game.id).where(Game.league_id == league_id)
+                                   .order_by(Game.id).offset(games // 2).limit(1))
     client = app.test_client()
     with app.app_context(), client.session_transaction() as session:
         access.remember(session, db.session.get(League, league_id), access.OWNER)
@@ -221,18 +254,51 @@ def run(url: str, games: int, players: int, runs: int, only: list[str] | None = 
              "standings (one season)": "/league/",
              "standings sorted by streak": "/league/?season=all&sort=streak",
              "player page": f"/league/players/{player_id}",
+             "player page, first view": f"/league/players/{player_id}",
+             "player page, first view after an edit": f"/league/players/{player_id}",
+             "player page, the biggest player": f"/league/players/{biggest}",
+             "player page, the biggest, one season":
+                 f"/league/players/{biggest}?season={latest_season}",
              "history (page 1)": "/league/history",
-             "history (last page)": f"/league/history?page={last_page}"}
+             "history (last page)": f"/league/history?page={last_page}",
+             "history (middle page)": f"/league/history?page={last_page // 2}",
+             "history of the biggest player (page 1)": f"/league/history?player={biggest}",
+             "history of the biggest player (last page)":
+                 f"/league/history?player={biggest}&page={their_games // 20}"}
+
+    def edit_middle() -> None:
+        """A game half-way back gets one hand score a point higher (its winner kept):
+        every figure kept in the process is then stale, the game's statistics too."""
+        with app.app_context():
+            game = db.session.get(Game, middle)
+            hand = db.session.scalar(select(Hand.id).where(Hand.game_id == game.id)
+                                     .order_by(Hand.number))
+            db.session.execute(update(HandScore).where(
+                HandScore.hand_id == hand, HandScore.player_id == game.winner_id)
+                .values(score=HandScore.score + 1))
+            game.revision += 1
+            db.session.commit()
+
+    befores: dict[str, Callable[[], object]] = {
+        "player page, first view": memo.forget,  # (every figure of the process forgotten)
+        "player page, first view after an edit": edit_middle}
+
     def wanted(label: str) -> bool:
         return only is None or any(label.startswith(o) for o in only)
 
+    bare_ms = median_ms(get("/_bench/bare"), max(runs, 20))
+    bare_cpu = median_cpu_ms(get("/_bench/bare"), max(runs, 20))
+    out["bare page"], out["bare page, CPU"] = bare_ms, bare_cpu
+    print(f"bare page: median {bare_ms:.1f} ms (CPU {bare_cpu:.1f} ms)")
     for label, path in pages.items():
         if not wanted(label):
             continue
-        out[label] = median_ms(get(path), runs)
-        cpu = statistics.median(cpu_timed(get(path)) for _ in range(runs))
-        print(f"{label}: median {out[label]:.0f} ms (CPU of this process: median "
-              f"{cpu:.0f} ms{'' if 'sqlite' in url else ', the database server not counted'})")
+        before = befores.get(label)
+        out[label] = median_ms(get(path), runs, before)
+        cpu = median_cpu_ms(get(path), runs, before)
+        print(f"{label}: median {out[label]:.0f} ms, {out[label] / bare_ms:.0f}× the bare "
+              f"page (CPU of this process: median {cpu:.0f} ms, {cpu / bare_cpu:.0f}×"
+              f"{'' if 'sqlite' in url else ', the database server not counted'})")
         out[f"{label}, CPU"] = cpu
     for export in ("results.csv", "export.json"):
         if not wanted(export):

@@ -166,6 +166,13 @@ class League(Model):
     #: The background job (:class:`Job`) still importing this league: until it seals the
     #: league (sets this back to None) nobody may open it, and its name stays reserved.
     import_job_id: Mapped[int | None] = mapped_column(Integer, index=True)
+    #: A new random stamp each time a write changes (or deletes) a finished game of the
+    #: league or one that was finished (the commit hook of
+    #: :mod:`scorebook.services.ratings`), and the stamp under which the statistics cache
+    #: was last found complete (:mod:`scorebook.services.stats.fresh`): equal, the pages
+    #: need not look for stale games, and the stamp versions the figures they keep.
+    stats_stamp: Mapped[str | None] = mapped_column(String(32))
+    stats_seen: Mapped[str | None] = mapped_column(String(32))
 
     players: Mapped[list[Player]] = relationship(
         back_populates="league", order_by="Player.name"

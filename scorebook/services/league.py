@@ -118,6 +118,9 @@ def _touch_games_of(player_id: int) -> None:
                        .values(revision=Game.revision + 1))
     db.session.execute(update(GameResult).where(GameResult.game_id.in_(games))
                        .values(revision=GameResult.revision + 1))
+    # (an UPDATE the commit hook does not see: the statistics stamp moved on here)
+    ratings.stamp(db.session, [db.session.scalar(select(Player.league_id)
+                                                 .where(Player.id == player_id))])
 
 
 #: A merge of two players, among a league's undoable steps (:mod:`scorebook.services.undo`).
@@ -882,12 +885,20 @@ class HistoryPage:
 
 def history_page(query: Any, before: tuple[datetime, int] | None = None,
                  after: tuple[datetime, int] | None = None, offset: int = 0,
-                 size: int | None = None) -> HistoryPage:
+                 size: int | None = None, total: int | None = None) -> HistoryPage:
     """One page of ``query`` (:func:`history_query`) by keyset: the games just before
     ``before`` (older), or just after ``after`` (newer), read from an index whatever
-    the league's size; ``offset`` only for old page-number links."""
+    the league's size; ``offset`` only for page numbers typed in a link (past the
+    middle of the ``total`` games, counted from the oldest end: the last page reads
+    its own games only)."""
     size = HISTORY_PAGE if size is None else size
     when = history_when()
+    if before is None and after is None and total is not None and offset > total // 2:
+        shown = max(0, min(size, total - offset))
+        rows = list(db.session.scalars(
+            query.order_by(None).order_by(when.asc(), Game.id.asc())
+            .offset(max(0, total - offset - shown)).limit(shown))) if shown else []
+        return HistoryPage(list(reversed(rows)), True, offset + size < total)
     if after is not None:
         at, game_id = after
         rows = list(db.session.scalars(

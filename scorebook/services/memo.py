@@ -54,11 +54,19 @@ def version(league_id: int) -> tuple[int, int, int]:
 
 
 #: The versions one request has read (:func:`remembered`'s ``seen``), by league and
-#: generation.
-Seen = MutableMapping[tuple[int, int], tuple[int, int, int]]
+#: generation: the cache's rows (:func:`version`), or the league's statistics stamp.
+Seen = MutableMapping[tuple[int, int], tuple[int, int, int] | str]
 
 
-def _version_now(league_id: int, seen: Seen | None) -> tuple[int, int, int]:
+def assume(seen: Seen, league_id: int, stamp: str) -> None:
+    """Version the league's figures in this request by its statistics stamp
+    (:mod:`scorebook.services.stats.fresh`: the cache was found complete under it, and
+    any change to a finished game gives the league a new one) instead of reading
+    :func:`version`."""
+    seen[(league_id, _generation)] = stamp
+
+
+def _version_now(league_id: int, seen: Seen | None) -> tuple[int, int, int] | str:
     """:func:`version`, read once per ``seen`` (a request: a page asks for several figures;
     nothing the request does between them changes the cache but a refresh, which moves
     the generation on) and generation; each time without one."""

@@ -18,8 +18,9 @@ with equal totals sharing the better position.  A rating is shown as
 from __future__ import annotations
 
 import threading
+import uuid
 from collections import defaultdict
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -358,6 +359,8 @@ _DEFERRED = "ratings_deferred_leagues"
 _REBUILT = "ratings_rebuilt_leagues"
 #: {league: (players, days)} whose tallies the transaction changes.
 _TALLY = "ratings_tally"
+#: Leagues of the games the transaction deletes (their statistics stamp moves on).
+_STAMP = "ratings_stamp_leagues"
 
 #: Games replayed in the request that made them stale; beyond, in the background.
 INLINE_GAMES = 1000
@@ -371,6 +374,8 @@ def _note_flush(session: Session, _context: Any, _instances: Any) -> None:
     changed: set[int] = session.info.setdefault(_CHANGED, set())
     deleted: dict[int, int] = session.info.setdefault(_DELETED, {})
     gone = [obj.id for obj in session.deleted if isinstance(obj, Game) and obj.id]
+    session.info.setdefault(_STAMP, set()).update(
+        obj.league_id for obj in session.deleted if isinstance(obj, Game) and obj.league_id)
     if gone:
         with session.no_autoflush:
             for league_id, seq in session.execute(
@@ -398,6 +403,7 @@ def _note_flushed(session: Session, _context: Any) -> None:
 
 def _before_commit(session: Session) -> None:
     session.flush()  # (what is still to flush is noted as it flushes)
+    stamp(session, session.info.pop(_STAMP, set()) | session.info.get(_REBUILT, set()))
     if not session.info.get(_CHANGED) and not session.info.get(_DELETED) \
             and not session.info.get(_TALLY):
         session.info.pop(_REBUILT, None)  # (else it would hide the next commit's changes)
@@ -424,8 +430,19 @@ def _after_commit(session: Session) -> None:
 
 
 def _forget(session: Session, *_args: Any) -> None:
-    for key in (_CHANGED, _DELETED, _DEFERRED, _REBUILT, _TALLY):
+    for key in (_CHANGED, _DELETED, _DEFERRED, _REBUILT, _TALLY, _STAMP):
         session.info.pop(key, None)
+
+
+def stamp(session: AnySession, league_ids: Iterable[int | None]) -> None:
+    """Give each league a new statistics stamp (:attr:`League.stats_stamp`): one of its
+    finished games (or one that was finished) changed, so the statistics cache may be
+    behind and every figure kept under the old stamp is stale."""
+    ids = sorted({i for i in league_ids if i is not None})
+    if ids:
+        session.execute(update(League).where(League.id.in_(ids))
+                        .values(stats_stamp=uuid.uuid4().hex)
+                        .execution_options(synchronize_session=False))
 
 
 def install() -> None:
@@ -548,6 +565,9 @@ def sync(session: AnySession, game_ids: set[int], deleted: dict[int, int],
     for league_id, (players, seen) in touched.items():
         if players:
             retally(session, league_id, players, seen)
+    # the leagues of every game that is, or was, finished (what the statistics count)
+    stamp(session, {*deleted, *touched, *(g.league_id for g in finished),
+                    *(rows[0].league_id for rows in old.values() if rows)})
     return deferred
 
 

@@ -30,7 +30,7 @@ from tests.web.test_stats import ctx, made, play, who  # noqa: F401
 
 #: What a merge and its undo may change besides the players: the versions that tell the
 #: kept pages and caches to look again, and when a row was last written.
-VOLATILE = {"revision", "ratings_epoch", "updated_at"}
+VOLATILE = {"revision", "ratings_epoch", "updated_at", "stats_stamp", "stats_seen"}
 #: The history and the undo steps record the merge and its undo: they grow.
 GROWING = {"change", "undo_step", "alembic_version"}
 

@@ -33,7 +33,7 @@ from scorebook.presenters.charts import count_bars, points_split_chart
 from scorebook.presenters.i18n import day, number, percent
 from scorebook.services import league as league_service
 from scorebook.services import memo
-from scorebook.services.stats import cache, rebuild
+from scorebook.services.stats import cache, fresh, rebuild
 from scorebook.services.stats import recap as recap_service
 from scorebook.services.stats import records as records_service
 from scorebook.services.stats.cards import MeldShape
@@ -60,20 +60,26 @@ DEFAULT_REFRESH_SECONDS = 1.0
 
 
 def refresh(league: League) -> cache.Progress:
-    """The statistics cache brought up to date: what an edit left out of date is
-    counted here; if more is left than ``STATS_REFRESH_SECONDS`` allow (a league
-    imported or upgraded), a background job counts the rest
-    (:mod:`scorebook.services.stats.rebuild`) and the page says how far it has got.
-    With ``STATS_REFRESH_SECONDS`` None, everything is counted here."""
+    """The statistics cache brought up to date (:mod:`scorebook.services.stats.fresh`: one
+    row read while nothing changed, and the figures this request keeps are then versioned
+    by the league's stamp). What an edit left out of date is counted here; if more is left
+    than ``STATS_REFRESH_SECONDS`` allow (a league imported or upgraded), a background job
+    counts the rest (:mod:`scorebook.services.stats.rebuild`) and the page says how far it
+    has got. With ``STATS_REFRESH_SECONDS`` None, everything is counted here."""
     budget = current_app.config.get("STATS_REFRESH_SECONDS", DEFAULT_REFRESH_SECONDS)
-    if budget is None:
-        return cache.refresh(league.id)
-    job = rebuild.running(league.id)
-    if job is not None:
-        return rebuild.progress(job, league.id)
-    progress = cache.refresh(league.id, budget)
-    if not progress.ready:
-        rebuild.start(league.id)
+    stamp = fresh.known(league.id)
+    if stamp is None:
+        job = rebuild.running(league.id) if budget is not None else None
+        if job is not None:
+            return rebuild.progress(job, league.id)
+        found = fresh.ensure(league.id, budget)
+        if not found.progress.ready:
+            rebuild.start(league.id)
+        stamp, progress = found.stamp, found.progress
+    else:
+        progress = cache.Progress(False)
+    if stamp is not None and has_request_context():
+        memo.assume(g.setdefault("stats_versions", {}), league.id, stamp)
     return progress
 
 

@@ -32,7 +32,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorebook.extensions import db
 from scorebook.limits import size_text
-from scorebook.models import JOB_QUEUED, Game, Job, League, Player, utcnow
+from scorebook.models import JOB_QUEUED, Game, Job, League, Player, Seat, utcnow
 from scorebook.plain_text import db_int
 from scorebook.presenters.bidi import isolate
 from scorebook.presenters.charts import histogram, rating_chart
@@ -58,7 +58,7 @@ from scorebook.web import Page, membership
 from scorebook.web.jobs.views import flash_imported
 from scorebook.web.league.forms import ActionForm, ImportForm, PlayerNameForm, SeasonForm
 from scorebook.web.league.scope import _league, _season, _season_choice, fixed
-from scorebook.web.league.stats import player_sections
+from scorebook.web.league.stats import player_sections, remembered
 
 bp = Blueprint("league", __name__)
 bp.add_app_template_filter(fixed, "fixed")
@@ -176,8 +176,12 @@ def player(player_id: int) -> str:
     rows = service.standings(league, season, player_id=who.id)
     stats = rows[0] if rows else None
     sections = player_sections(league, who, season)  # (brings the statistics up to date)
-    line = service.rating_line(who)
     kept = sections["stats_progress"].ready  # (else counted from the results and hands)
+    # The rating chart reads every rating of the player (10,000 at 50,000 games): kept
+    # with the statistics' figures while no replay of later ratings is under way (every
+    # other change to a rating is a change to a finished game, which versions them anew)
+    line = remembered(league.id, ("rating line", who.id), lambda: service.rating_line(who)) \
+        if kept and not league_ratings_pending() else service.rating_line(who)
     width, bands = service.score_distribution(who, season, kept=kept)
     span = (day(line.first, "short"), day(line.last, "short")) if line.games else ("", "")
     return render_template(
@@ -336,8 +340,12 @@ def history() -> str:
     elif player_value:
         abort(404)
     query = service.history_query(league, season, who)
-    total = db.session.scalar(select(func.count()).select_from(
-        query.order_by(None).options().with_only_columns(Game.id).subquery())) or 0
+    if who is not None and season is None:  # (a player plays in one league only)
+        total = db.session.scalar(select(func.count()).select_from(Seat)
+                                  .where(Seat.player_id == who.id)) or 0
+    else:
+        total = db.session.scalar(select(func.count()).select_from(
+            query.order_by(None).options().with_only_columns(Game.id).subquery())) or 0
     cursors = {}
     for key in ("before", "after"):
         if request.args.get(key):
@@ -349,7 +357,8 @@ def history() -> str:
     # OFFSET) is the last page, anything not a number the first
     number = min(max(1, db_int(request.args.get("page", "")) or 1), pages)
     offset = 0 if cursors else (number - 1) * service.HISTORY_PAGE
-    page = service.history_page(query, cursors.get("before"), cursors.get("after"), offset)
+    page = service.history_page(query, cursors.get("before"), cursors.get("after"), offset,
+                                total=total)
     items = page.games
     args = {"season": season_value, "player": player_value or None}
     pagination = {
