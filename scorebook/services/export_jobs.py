@@ -72,12 +72,8 @@ MAX_RESTARTS = 3
 LEVEL = 6
 
 
-def folder() -> str:
-    """Where the jobs' files are (``JOBS_FOLDER``, else instance/jobs/)."""
-    path = current_app.config.get("JOBS_FOLDER") or os.path.join(
-        current_app.instance_path, "jobs")
-    os.makedirs(path, exist_ok=True)
-    return str(path)
+#: Where the jobs' files are (``JOBS_FOLDER``, else instance/jobs/).
+folder = jobs.folder
 
 
 def file_name(job_id: int) -> str:

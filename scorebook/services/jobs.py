@@ -125,6 +125,15 @@ class Kind:
 KINDS: dict[str, Kind] = {}
 
 
+def folder() -> str:
+    """Where the jobs' files are kept, uploads waiting for their import and exports
+    written (``JOBS_FOLDER``, else instance/jobs/); made if missing."""
+    path = current_app.config.get("JOBS_FOLDER") or os.path.join(
+        current_app.instance_path, "jobs")
+    os.makedirs(path, exist_ok=True)
+    return str(path)
+
+
 def config(name: str, default: float) -> float:
     if has_app_context():
         return float(current_app.config.get(name, default))

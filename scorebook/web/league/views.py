@@ -603,19 +603,11 @@ def import_page() -> Page:
 def _keep_upload(stream: Any) -> str:
     """Copy the uploaded file (werkzeug's temporary file) into the jobs' folder, a
     megabyte at a time; its path."""
-    folder = jobs_folder()
+    folder = jobs.folder()
     fd, path = tempfile.mkstemp(prefix="import-", suffix=".json", dir=folder)
     with os.fdopen(fd, "wb") as out:
         shutil.copyfileobj(stream, out, 1024 * 1024)
     return path
-
-
-def jobs_folder() -> str:
-    """Where uploads wait for their jobs (``JOBS_FOLDER``, else instance/jobs/)."""
-    folder = current_app.config.get("JOBS_FOLDER") or os.path.join(
-        current_app.instance_path, "jobs")
-    os.makedirs(folder, exist_ok=True)
-    return str(folder)
 
 
 def _run_inline(job: Job) -> Job:
