@@ -56,12 +56,12 @@ def test_importing_a_league_with_the_page(page: Page,
     screenshot("league-import")
     form = page.locator("form[data-import]")
     # a broken file first: the form comes back with the reason, in place
-    form.get_by_label("League file (JSON)").set_input_files(
+    form.get_by_label("League file (JSON, or compressed: .json.gz)").set_input_files(
         {"name": "league.json", "mimeType": "application/json", "buffer": file[:200]})
     form.get_by_role("button", name="Import").click()
     expect(page.locator("#import-error")).to_contain_text("not JSON")
     form = page.locator("form[data-import]")
-    form.get_by_label("League file (JSON)").set_input_files(
+    form.get_by_label("League file (JSON, or compressed: .json.gz)").set_input_files(
         {"name": "league.json", "mimeType": "application/json", "buffer": file})
     with page.expect_request(lambda r: r.method == "POST") as posted:
         form.get_by_role("button", name="Import").click()
@@ -85,7 +85,7 @@ def test_the_job_page_keeps_its_place_until_the_import_ends(
         form = page.locator("form[data-import]")
         data = json.loads(file)
         data["league"]["name"] = "Queued family"
-        form.get_by_label("League file (JSON)").set_input_files(
+        form.get_by_label("League file (JSON, or compressed: .json.gz)").set_input_files(
             {"name": "league.json", "mimeType": "application/json",
              "buffer": json.dumps(data).encode()})
         form.get_by_role("button", name="Import").click()

@@ -23,7 +23,7 @@ from schemathesis import GenerationMode
 from referee import make_rules
 from scorebook.extensions import db
 from scorebook.models import League
-from scorebook.services import access, games, hands, undo
+from scorebook.services import access, exports, games, hands, jobs, undo
 from scorebook.services.entry import entry_from_text
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "25"))
@@ -49,9 +49,13 @@ def fuzzed(make_app: Callable[..., Flask]) -> tuple[Flask, dict[str, int], str]:
             "You": {"melds": "7h 8h 9h"}, "Ada": {"hand": "qd"}}, "You", None, False, False))
         session: dict[str, Any] = {}
         access.remember(session, league, access.SCORER)
+        # a job this browser asked for (an import waiting for a worker): /jobs/{job_id}
+        job = jobs.submit(exports.IMPORT_JOB, f"league:{league.id}", league.id,
+                          {"file": ""})
+        jobs.remember(session, job.id)
         cookie = app.session_interface.get_signing_serializer(app).dumps(session)  # type: ignore[attr-defined]
         return app, {"game_id": game.id, "number": 1, "league_id": league.id,
-                     "step_id": first.id}, cookie
+                     "step_id": first.id, "job_id": job.id}, cookie
 
 
 def test_no_input_makes_a_500(fuzzed: tuple[Flask, dict[str, int], str]) -> None:
