@@ -11,6 +11,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorebook.api.schemas import LogAnswer
+from tests.referee.logged_hands import CLUBS
+from tests.referee.logged_hands import DEEP_DRAW as DEEP
 
 PAGAT = {"family": "pagat-500"}
 
@@ -56,30 +58,6 @@ def asked(client: FlaskClient, sent: dict[str, Any], language: str = "en",
     return out
 
 
-DEEP = """
-Ann draw
-Ann discard 4S
-Bo draw
-Bo discard 7D
-Cy draw
-Cy discard 4H
-Ann draw
-Ann discard QS
-Bo draw
-Bo discard AD
-"""
-CLUBS = """
-Ann draw
-Ann discard KC
-Bo draw
-Bo discard 5S
-Cy draw
-Cy discard QC
-Dee draw
-Dee discard 9H
-Ann draw
-Ann discard JC
-"""
 
 
 def test_rules_5_deep_draw_replayed_with_the_pile_at_every_step(client: FlaskClient) -> None:
