@@ -64,6 +64,7 @@ from scorebook.security import renewal_due
 from scorebook.services import access
 from scorebook.web.live.views import page_version
 from scorebook.web.poll import MAX_ID, PollMiddleware, StartResponse, WSGIApp
+from scorebook.web.shared_pages import shared_of
 
 PATHS = {
     "scoreboard": re.compile(r"/games/([1-9][0-9]{0,17})\Z"),
@@ -209,6 +210,19 @@ class KeptPage:
         #: be spliced: compressed once per session and version, about a millisecond).
         self.sessions: OrderedDict[str, bytes] = OrderedDict()
         self.lock = threading.Lock()
+
+    @classmethod
+    def restored(cls, parts: list[bytes], gzipped: list[bytes],
+                 headers: list[tuple[str, str]]) -> KeptPage:
+        """A page another worker kept (:mod:`scorebook.web.shared_pages`): its parts as
+        they were written, nothing compressed again."""
+        page = cls.__new__(cls)
+        page.parts, page.gzipped, page.headers = parts, gzipped, headers
+        page.length = sum(len(p) for p in parts)
+        page.size = page.length + sum(len(p) for p in gzipped) * (1 + cls.SESSIONS) + 200
+        page.sessions = OrderedDict()
+        page.lock = threading.Lock()
+        return page
 
     def brotli(self, raw: str, token: bytes) -> bytes:
         """The brotli answer for this session (signed tokens do not expire here:
@@ -368,6 +382,8 @@ class PageMiddleware(PollMiddleware):
         cache = cache_of(self.app)
         kept = cache.get(cache_id, version, variant)
         if not isinstance(kept, KeptPage):
+            kept = self.shared_page(cache_id, version, variant)
+        if kept is None:
             environ[ENVIRON_KEY] = (cache_id, version, variant, data)
             return None
         fresh = False
@@ -395,6 +411,20 @@ class PageMiddleware(PollMiddleware):
         self.served += 1
         start_response("200 OK", headers)
         return [body]
+
+    def shared_page(self, cache_id: int, version: str, variant: tuple[Any, ...]
+                    ) -> KeptPage | None:
+        """The page another worker of this machine rendered from this version, kept here
+        too (:mod:`scorebook.web.shared_pages`); None when there is none."""
+        from scorebook.web.boards import cache_of
+
+        store = shared_of(self.app)
+        found = store.load(cache_id, version, variant) if store is not None else None
+        if found is None:
+            return None
+        page = KeptPage.restored(*found)
+        cache_of(self.app).put(cache_id, version, variant, page, size=page.size)
+        return page
 
     def signed_token(self, raw: str) -> bytes:
         """The CSRF token of the page for this session's raw token, signed once (any
@@ -464,7 +494,12 @@ def keep_page(response: Any) -> Any:
         return response
     headers = [(k, v) for k, v in response.headers.items() if k.lower() not in PER_ANSWER]
     page = KeptPage(body, token.encode("ascii") if token else None, headers)
-    cache_of(_current()).put(*wanted[:3], page, size=page.size)
+    app = _current()
+    cache_id, version, variant = wanted[:3]
+    cache_of(app).put(cache_id, version, variant, page, size=page.size)
+    store = shared_of(app)
+    if store is not None:  # the other workers of this machine serve it without rendering
+        store.save(cache_id, version, variant, page.parts, page.gzipped, page.headers)
     return response
 
 
@@ -479,3 +514,4 @@ def init_app(app: Flask) -> None:
     app.before_request(read_league_version)
     app.after_request(keep_page)
     app.wsgi_app = PageMiddleware(app, app.wsgi_app)  # type: ignore[method-assign]
+    shared_of(app)  # made (and emptied) as the worker starts: see shared_pages
