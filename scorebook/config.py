@@ -144,6 +144,8 @@ ENVIRONMENT_SETTINGS = {
     "JOBS_PAUSE_SECONDS": float,
     # thread, job (where job workers run: scorebook/serving.py sets it), inline, manual
     "RATINGS_CATCH_UP": str,
+    # the workers' shared kept pages (scorebook/web/shared_pages.py): a folder, or off
+    "KEPT_PAGES_SHARED": str,
 }
 
 

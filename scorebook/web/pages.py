@@ -87,6 +87,8 @@ KNOWN_SESSION_KEYS = frozenset({"leagues", "csrf_token", "lang", "_permanent", "
 #: waiting for the page (the cookie is sent back as it came).
 BOARD_SESSION_KEYS = KNOWN_SESSION_KEYS | {"_flashes"}
 ENVIRON_KEY = "scorebook.page_key"
+#: The environ key of this worker's claim to render a page the workers share.
+CLAIM_KEY = "scorebook.page_claim"
 #: Headers of Flask's answer not kept with the page (set per answer).
 PER_ANSWER = frozenset({"set-cookie", "content-length", "content-encoding", "vary", "etag"})
 #: The environ key of the cookie value this request's session was read from, and of
@@ -288,7 +290,13 @@ class PageMiddleware(PollMiddleware):
                     if answer is not None:
                         return answer
                     break
-        return self.wrapped(environ, start_response)
+        claimed = environ.get(CLAIM_KEY)
+        if claimed is None:
+            return self.wrapped(environ, start_response)
+        try:  # (Flask renders, and keep_page shares the page, before this returns)
+            return self.wrapped(environ, start_response)
+        finally:
+            claimed[0].release(*claimed[1:])
 
     def session_data(self, environ: dict[str, Any]) -> dict[str, Any] | None:
         value = self.cookie_value(environ)
@@ -382,7 +390,7 @@ class PageMiddleware(PollMiddleware):
         cache = cache_of(self.app)
         kept = cache.get(cache_id, version, variant)
         if not isinstance(kept, KeptPage):
-            kept = self.shared_page(cache_id, version, variant)
+            kept = self.shared_page(environ, cache_id, version, variant)
         if kept is None:
             environ[ENVIRON_KEY] = (cache_id, version, variant, data)
             return None
@@ -412,16 +420,23 @@ class PageMiddleware(PollMiddleware):
         start_response("200 OK", headers)
         return [body]
 
-    def shared_page(self, cache_id: int, version: str, variant: tuple[Any, ...]
-                    ) -> KeptPage | None:
+    def shared_page(self, environ: dict[str, Any], cache_id: int, version: str,
+                    variant: tuple[Any, ...]) -> KeptPage | None:
         """The page another worker of this machine rendered from this version, kept here
         too (:mod:`scorebook.web.shared_pages`); None when there is none."""
         from scorebook.web.boards import cache_of
 
         store = shared_of(self.app)
-        found = store.load(cache_id, version, variant) if store is not None else None
-        if found is None:
+        if store is None:
             return None
+        found = store.load(cache_id, version, variant)
+        if found is None:
+            if store.claim(cache_id, variant):
+                environ[CLAIM_KEY] = (store, cache_id, variant)
+                return None  # this worker renders it (and releases the claim after)
+            found = store.wait(cache_id, version, variant)  # another worker renders it
+            if found is None:
+                return None
         page = KeptPage.restored(*found)
         cache_of(self.app).put(cache_id, version, variant, page, size=page.size)
         return page

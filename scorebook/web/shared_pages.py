@@ -19,6 +19,12 @@ What keeps it right:
   two databases, or two versions of the site (a rolling upgrade), never read each
   other's pages. A worker empties the folder when it starts, as its memory starts
   empty (a database restored from a backup may reuse versions);
+- **rendered once, even when the phones come at once:** the first worker to miss a page
+  claims it (a ``.rendering`` file beside it, made only if none is there) and renders;
+  a worker that misses while the page is claimed waits for it (a few milliseconds'
+  sleeps, at most ``PATIENCE`` seconds, no CPU spent) and serves it, or renders it
+  itself when it did not come (a claim older than ``STALE`` seconds is a dead worker's,
+  and is taken over);
 - **bounded:** at most ``KEPT_PAGES_SHARED_BYTES`` on disk (64 MB by default); past it
   the oldest files go.
 
@@ -35,6 +41,7 @@ import logging
 import os
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +53,12 @@ MAGIC = b"SBKEPT1\n"
 CODE_FOLDERS = ("templates", "static", "scorebook", "translations")
 #: Saves between two looks at the folder's size.
 PRUNE_EVERY = 100
+#: How long a worker waits for a page another worker is rendering before it renders the
+#: page itself, and how often it looks (seconds).
+PATIENCE = 1.0
+LOOK_EVERY = 0.004
+#: A claim older than this (seconds) is taken over: its worker died while rendering.
+STALE = 10.0
 
 
 def code_mark(root: Path) -> str:
@@ -78,18 +91,52 @@ class SharedPages:
         self.max_bytes = max_bytes
         self.saves = 0
         self.loads = 0  #: pages read from the folder (for tests and benchmarks)
+        self.waits = 0  #: times a page being rendered by another worker was waited for
         self._lock = threading.Lock()
         folder.mkdir(parents=True, exist_ok=True)
         self.clear()
 
     def clear(self) -> None:
-        for path in self.folder.glob("*.page"):
-            path.unlink(missing_ok=True)
+        for pattern in ("*.page", "*.rendering"):
+            for path in self.folder.glob(pattern):
+                path.unlink(missing_ok=True)
 
     def path(self, key: int, variant: Any) -> Path:
         name = hashlib.blake2b(repr((self.salt, key, variant)).encode(
             "utf-8", "surrogateescape"), digest_size=20).hexdigest()
         return self.folder / f"{name}.page"
+
+    def claim(self, key: int, variant: Any) -> bool:
+        """Whether this worker is now the one rendering the page (False: another is)."""
+        path = self.path(key, variant).with_suffix(".rendering")
+        for _ in range(2):
+            try:
+                os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+                return True
+            except FileExistsError:
+                try:
+                    if time.time() - path.stat().st_mtime < STALE:
+                        return False
+                except OSError:
+                    continue  # released meanwhile: claim it again
+                path.unlink(missing_ok=True)  # a dead worker's claim
+            except OSError:
+                return True  # the folder cannot take a claim: render, as without sharing
+        return True
+
+    def release(self, key: int, variant: Any) -> None:
+        self.path(key, variant).with_suffix(".rendering").unlink(missing_ok=True)
+
+    def wait(self, key: int, version: str, variant: Any
+             ) -> tuple[list[bytes], list[bytes], list[tuple[str, str]]] | None:
+        """The page another worker is rendering, once it is written (None: it did not
+        come within :data:`PATIENCE` seconds, or it is of another version)."""
+        claim = self.path(key, variant).with_suffix(".rendering")
+        until = time.monotonic() + PATIENCE
+        while claim.exists() and time.monotonic() < until:
+            time.sleep(LOOK_EVERY)
+        self.waits += 1
+        return self.load(key, version, variant)
 
     def load(self, key: int, version: str, variant: Any
              ) -> tuple[list[bytes], list[bytes], list[tuple[str, str]]] | None:

@@ -143,3 +143,41 @@ def test_on_by_default_in_the_instance_folder(tmp_path: Path) -> None:
     assert store is not None
     assert store.folder == Path(app.instance_path) / "kept-pages"
     assert re.fullmatch(r"[0-9a-f]{32}", store.salt)
+
+
+def test_one_worker_renders_while_the_others_wait_for_it(tmp_path: Path) -> None:
+    import threading
+
+    store = SharedPages(tmp_path / "kept", salt="s")
+    assert store.claim(5, "v")  # this worker renders
+    assert not store.claim(5, "v")  # another worker: it waits instead
+    found: list[object] = []
+    waiter = threading.Thread(target=lambda: found.append(store.wait(5, "2.0.0", "v")))
+    waiter.start()
+    store.save(5, "2.0.0", "v", [b"page"], [b"z"], [])
+    store.release(5, "v")
+    waiter.join()
+    assert found == [([b"page"], [b"z"], [])]
+    assert store.claim(5, "v")  # released: the next change is claimed again
+    store.release(5, "v")
+
+
+def test_a_dead_workers_claim_is_taken_over(tmp_path: Path) -> None:
+    from scorebook.web import shared_pages
+
+    store = SharedPages(tmp_path / "kept", salt="s")
+    assert store.claim(5, "v")
+    claim = store.path(5, "v").with_suffix(".rendering")
+    old = claim.stat().st_mtime - shared_pages.STALE - 1
+    os.utime(claim, (old, old))
+    assert store.claim(5, "v")
+
+
+def test_no_claim_is_left_after_a_page_is_rendered(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    first, _second = workers(make_app, tmp_path)
+    phone = first.test_client()
+    game = start(phone)
+    page(phone, f"/games/{game}")
+    page(phone, f"/games/{game}/board")
+    assert list((tmp_path / "kept-pages").glob("*.page"))
+    assert not list((tmp_path / "kept-pages").glob("*.rendering"))
