@@ -143,7 +143,7 @@ def gunicorn(target: str, env: dict[str, str], workers: int, log_path: Path,
                                   cwd=chdir, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 180  # (four workers booting on a busy 2-core machine)
         while True:
             try:
                 urllib.request.urlopen(url + "/", timeout=2).read()
