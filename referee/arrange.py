@@ -434,7 +434,7 @@ class SearchTooLarge(ValueError):
 #: refused with :class:`SearchTooLarge` (benchmarks/README.md, "Meld search").
 SEARCH_LIMIT = 120_000
 #: The CPU time of its own thread one best arrangement may take (``best_arrangement``),
-#: in seconds.  A step of the search costs 0.5-2.5 µs as the machine is quiet or busy,
+#: in seconds.  A step of the search costs 0.5-5 µs of CPU as the host is quiet or busy,
 #: so a bound in steps let a question take 0.5 s of CPU on a busy host; the thread's CPU
 #: time (``time.thread_time``) is what the question costs, and other processes' load
 #: does not add to it.  A hand past it is still answered: with the best arrangement
@@ -442,8 +442,9 @@ SEARCH_LIMIT = 120_000
 #: meld (benchmarks/README.md, "Meld search").
 ARRANGE_CPU_S = 0.1
 #: the steps between two looks at the clock (a look costs about a microsecond; this
-#: many steps take 0.3-2.5 ms, so the bound is overshot by about that much at most)
-_CHECK_EVERY = 500
+#: many steps take 0.1-2 ms, so the bound is overshot by about that much, and by a
+#: garbage collection of the interpreter that comes then)
+_CHECK_EVERY = 200
 
 
 def _cpu_time() -> float:
@@ -454,7 +455,8 @@ def _cpu_time() -> float:
 
 #: the width of the quick narrow pass whose arrangement gives the exact search a floor
 _BEAM = 48
-#: the widths of the narrowest passes, when the limit came before any arrangement
+#: the widths of the narrowest passes: first of all with a clock (an answer before the
+#: time runs out), else when the limit came before any arrangement
 _LAST_BEAMS = (2, 6, 16)
 #: the share of the limit :meth:`_Sweep.suit_bound` may take (it is computed first):
 #: past it, it bounds the rest more loosely, and the work left is the search's
