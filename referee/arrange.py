@@ -13,15 +13,17 @@
 part of with cards from a pool.  The other two are one exact search, a sweep over the
 run positions (see "every card (going out) and the best arrangement" below), whose
 work is bounded: past ``SEARCH_LIMIT`` steps the going-out check raises
-:class:`SearchTooLarge`; past ``ARRANGE_LIMIT`` the best arrangement answers with the
-best split found so far, not proven best (``Arrangement.exact``).  Both limits count
-steps, not time, so a question gets the same answer however busy the machine is.
+:class:`SearchTooLarge` (steps, not time: a verdict is the same however busy the machine
+is); past ``ARRANGE_CPU_S`` of its thread's CPU time the best arrangement answers with
+the best split found so far, not proven best (``Arrangement.exact``): that bound holds
+on a busy machine, and only says how hard the search looked, never which split is legal.
 """
 
 from __future__ import annotations
 
 import heapq
 import math
+import time
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -411,7 +413,7 @@ def can_meld(card: Card, pool: Pool, table: Table, rules: RuleSet, **options: bo
 # more than a meld or a few points above the best, so a floor near it keeps few states;
 # a narrow pass led by it finds the best arrangement of most hands outright, and it
 # decides the aces last (at the high end), so that aces waiting for their place do not
-# keep states apart.  ``SEARCH_LIMIT`` and ``ARRANGE_LIMIT`` bound the work, and
+# keep states apart.  ``SEARCH_LIMIT`` and ``ARRANGE_CPU_S`` bound the work, and
 # ``benchmarks/meld_search.py`` hunts for the hands that come closest to them.
 
 
@@ -431,15 +433,31 @@ class SearchTooLarge(ValueError):
 #: need far fewer; some dense hands of two decks with four jokers reach it, and are
 #: refused with :class:`SearchTooLarge` (benchmarks/README.md, "Meld search").
 SEARCH_LIMIT = 120_000
-#: Search steps one best arrangement may take (``best_arrangement``; its steps do more
-#: than the going-out search's: about 1 µs each on a quiet 2-core machine, 2-2.5 µs when
-#: it is busy, so about 0.15 s of one core at most).  A hand past it is still answered:
-#: with the best arrangement found by then, not proven best (``Arrangement.exact``).
-#: Every hand of up to 30 cards and about 95 in 100 of 40 fit (benchmarks/README.md).
-ARRANGE_LIMIT = 80_000
+#: The CPU time of its own thread one best arrangement may take (``best_arrangement``),
+#: in seconds.  A step of the search costs 0.5-5 µs of CPU as the host is quiet or busy,
+#: so a bound in steps let a question take 0.5 s of CPU on a busy host; the thread's CPU
+#: time (``time.thread_time``) is what the question costs, and other processes' load
+#: does not add to it.  A hand past it is still answered: with the best arrangement
+#: found by then, not proven best (``Arrangement.exact``), and the most any split could
+#: meld (benchmarks/README.md, "Meld search").
+ARRANGE_CPU_S = 0.1
+#: the steps between two looks at the clock (a look costs about a microsecond; this
+#: many steps take 0.1-2 ms, so the bound is overshot by about that much, and by a
+#: garbage collection of the interpreter that comes then)
+_CHECK_EVERY = 200
+
+
+def _cpu_time() -> float:
+    """The CPU time this thread has taken, in seconds (the tests may put a clock of
+    their own in its place)."""
+    return time.thread_time()
+
 
 #: the width of the quick narrow pass whose arrangement gives the exact search a floor
 _BEAM = 48
+#: the widths of the narrowest passes: first of all with a clock (an answer before the
+#: time runs out), else when the limit came before any arrangement
+_LAST_BEAMS = (2, 6, 16)
 #: the share of the limit :meth:`_Sweep.suit_bound` may take (it is computed first):
 #: past it, it bounds the rest more loosely, and the work left is the search's
 _BOUND_SHARE = 0.4
@@ -531,7 +549,7 @@ class Arrangement:
     """Cards split into melds; ``stranded`` could not be melded.
 
     ``exact``: no split is better (the search finished).  Else this is the best split
-    the search found within ``ARRANGE_LIMIT`` steps, and ``ceiling`` the most melded
+    the search found within ``ARRANGE_CPU_S`` of CPU time, and ``ceiling`` the most melded
     value any split of these cards could have (a bound, seldom reached)."""
 
     melds: tuple[Reading, ...]
@@ -633,15 +651,23 @@ class _Sweep:
 
     def __init__(self, rules: RuleSet, counts: list[list[int]], jokers: int, *,
                  strict: bool, table: Table | None = None, budget: int | None = None,
-                 limit: int | None = None) -> None:
+                 limit: int | None = None, clock: float | None = None) -> None:
         self.rules = rules
         self.top = top = max_position(rules)
         self.counts = counts  # counts[suit index][rank], rank 1 the aces
         self.jokers = jokers
         self.strict = strict
         self.budget = budget
-        self.limit = SEARCH_LIMIT if limit is None else limit
+        # ``clock``: the thread's CPU time at which the search stops (see ``_over``);
+        # without it the search stops after ``limit`` steps
+        self.clock = clock
+        self.deadline = clock if clock is not None else 0.0
+        self.limit = ((SEARCH_LIMIT if limit is None else limit) if clock is None
+                      else _CHECK_EVERY)
         self.work = 0
+        # past this much work, or this CPU time, :meth:`suit_bound` bounds more loosely
+        self.loose_at = 1 << 62
+        self.loose_after = float("inf")
         # scores: when every card must be melded (going out), only the new melds count,
         # then the cards laid off (the plan with the fewest new melds, then the fewest
         # lay-offs); else the value, the points kept out of the hand, the melds
@@ -1108,7 +1134,21 @@ class _Sweep:
     def _charge(self, amount: int) -> None:
         self.work += amount
         if self.work > self.limit:
+            self._over()
+
+    def _over(self) -> int:
+        """The work is past ``self.limit``: without a clock, the search stops
+        (:class:`SearchTooLarge`); with one, it stops once the thread's CPU time is past
+        the deadline, and else goes on to its next look at the clock (the new limit)."""
+        if self.clock is None:
             raise SearchTooLarge(self.work, self.limit)
+        now = _cpu_time()
+        if now > self.deadline:
+            raise SearchTooLarge(self.work, self.limit)
+        if now > self.loose_after:
+            self.loose_at = self.work
+        self.limit = self.work + _CHECK_EVERY
+        return self.limit
 
     def run(self, floor: int | None = None, beam: int = 0
             ) -> tuple[int, list[Any], tuple[int, int, int, int]] | None:
@@ -1197,7 +1237,7 @@ class _Sweep:
                         options = self.cell_options(p, s, runs, n, joker_total)
                     self.work += len(options)
                     if self.work > limit:
-                        raise SearchTooLarge(self.work, limit)
+                        limit = self._over()
                     rest = key & _RUNS & ~(_ID << at)
                     room_before = key >> _ROOM & 15
                     # the jokers this cell's move may take: what the other suits still
@@ -1296,7 +1336,7 @@ class _Sweep:
                     options = self.pool_options(rank, pool, joker_total - used)
                     self.work += len(options)
                     if self.work > limit:
-                        raise SearchTooLarge(self.work, limit)
+                        limit = self._over()
                     rest = key & _RUNS
                     spare = joker_total - used
                     for t in range(4):
@@ -1481,7 +1521,12 @@ class _Sweep:
         self.shares = [_SET_SHARES[sum(1 for t in range(4) if self.counts[t][rank] >= 1)]
                        [sum(1 for t in range(4) if self.counts[t][rank] >= 2)]
                        for rank in range(14)]
-        self.bound_from = self.work
+        # the bound may take a share of the work (or of the CPU time) left
+        if self.clock is None:
+            self.loose_at = self.work + int(self.limit * _BOUND_SHARE)
+        else:
+            now = _cpu_time()
+            self.loose_after = now + (self.deadline - now) * _BOUND_SHARE
         # what the naturals of each suit from each position on could add at best
         self.kept_value = max(self.run_score[14], self.set_score[1])
         self.left_at = [[sum(self.counts[s][q] * self.best_at[q] for q in range(p, 14))
@@ -1517,7 +1562,7 @@ class _Sweep:
             n = kept if p == 14 else self.counts[s][p]
             if not runs_id and not n and (p, s) not in self.table_runs:
                 found = self.suit_bound(s, p + 1, 0, kept)
-            elif self.work - self.bound_from > self.limit * _BOUND_SHARE:
+            elif self.work > self.loose_at:
                 # past its share of the work: every natural left at its best and every
                 # meld free (looser, still a bound); the rest of the work is the search's
                 found = (12 * (self.left_at[s][p] + kept * self.kept_value),) * (halves + 1)
@@ -1675,19 +1720,25 @@ class _Sweep:
         bound (one, two, four, eight melds more than it, then one point of value less,
         two, four...: such a pass keeps few states, and finds the best arrangement if
         it is that good), then the narrow pass's score.  Past the limit
-        (``ARRANGE_LIMIT`` steps, all of it counted) the best found so far is the
-        answer, not proven best."""
+        (``ARRANGE_CPU_S`` of CPU time, all of it counted) the best found so far is the
+        answer, not proven best.
+
+        With a clock (the best arrangement's CPU time) the narrowest passes come first
+        (a few milliseconds, led by the cheap bound, seldom far from the best): when the
+        time runs out, the best of what was found is the answer, so there is always
+        one."""
+        first = self._narrowest() if self.clock is not None else None
         try:
             upper = self.upper_bound()
         except SearchTooLarge:
             self.g_memo = None
-            return self._anyway(), False, self._ceiling()
+            return first or self._anyway(), False, self._ceiling()
         try:
             quick = self.run(beam=_BEAM)
         except SearchTooLarge:
-            return self._anyway(), False, upper
+            return first or self._anyway(), False, upper
         if quick is None:
-            return self._anyway(), False, upper
+            return first or self._anyway(), False, upper
         known = quick[0]
         if known >= upper:
             return quick, True, upper
@@ -1701,6 +1752,8 @@ class _Sweep:
                 gap = gap * 2 if gap < 8 or gap >= _VALUE else _VALUE
             found = self.run(known + 1)
         except SearchTooLarge:
+            if first is not None and first[0] > known:
+                return first, False, upper
             return quick, False, upper
         if found is not None and found[0] > known:
             return found, True, upper
@@ -1709,15 +1762,34 @@ class _Sweep:
     def _ceiling(self) -> int:
         return self.potential + self.jokers * self.joker_score
 
-    def _anyway(self) -> tuple[int, list[Any], tuple[int, int, int, int]] | None:
-        """An arrangement when the limit came before any: the narrowest pass (a few
-        states a step), with half the limit again at most; None if even that is not
-        enough (hands far larger than any question takes)."""
-        self.limit = self.work + self.limit // 2
+    def _narrowest(self) -> tuple[int, list[Any], tuple[int, int, int, int]] | None:
+        """The narrowest passes (see :meth:`_anyway`) before anything else, led by the
+        cheap bound; None if the time ran out first."""
         try:
-            return self.run(beam=2)
+            for beam in _LAST_BEAMS:
+                found = self.run(beam=beam)
+                if found is not None:
+                    return found
         except SearchTooLarge:
-            return None
+            pass
+        return None
+
+    def _anyway(self) -> tuple[int, list[Any], tuple[int, int, int, int]] | None:
+        """An arrangement when the limit came before any: the narrowest passes (a few
+        states a step; wider when one ends with no arrangement, its states all left
+        with runs they cannot finish), with half the limit again at most (with a clock:
+        the time kept for it); None if even that is not enough (hands far larger than
+        any question takes)."""
+        if self.clock is None:
+            self.limit = self.work + self.limit // 2
+        try:
+            for beam in _LAST_BEAMS:
+                found = self.run(beam=beam)
+                if found is not None:
+                    return found
+        except SearchTooLarge:
+            pass
+        return None
 
     @staticmethod
     def _narrow(states: dict[int, tuple[int, Any, Any]], bounds: dict[int, int], width: int
@@ -1965,14 +2037,15 @@ def _search(rules: RuleSet, naturals: list[Card], jokers: int, *, strict: bool,
     return sweep.replay(path, end)
 
 
-def _arrange(rules: RuleSet, naturals: list[Card], jokers: int
+def _arrange(rules: RuleSet, naturals: list[Card], jokers: int, start: float
              ) -> tuple[_Built | None, bool, int]:
-    """The best arrangement the sweep finds within ``ARRANGE_LIMIT`` steps, whether it is
-    proven best, and the most melded value any arrangement could have."""
+    """The best arrangement the sweep finds by ``ARRANGE_CPU_S`` of CPU time after
+    ``start`` (the thread's CPU time when the question came), whether it is proven best,
+    and the most melded value any arrangement could have."""
     counts = _counts(naturals)
     if any(n > 15 for row in counts for n in row):
         raise SearchTooLarge(0, SEARCH_LIMIT)  # more copies of a card than any game has
-    sweep = _Sweep(rules, counts, jokers, strict=False, limit=ARRANGE_LIMIT)
+    sweep = _Sweep(rules, counts, jokers, strict=False, clock=start + ARRANGE_CPU_S)
     found, exact, upper = sweep.best()
     if found is None:
         return None, False, upper // _VALUE
@@ -2601,10 +2674,12 @@ def best_arrangement(cards: Iterable[Card], rules: RuleSet) -> Arrangement:
     """The split of ``cards`` into legal melds with the highest melded value (ties:
     fewer stranded points, then fewer melds).
 
-    Every hand is answered within ``ARRANGE_LIMIT`` steps: almost always with the best
-    split (``exact``); for the few dense hands of two decks with jokers that would take
-    longer, with the best split found by then and the most any split could meld
-    (``ceiling``)."""
+    Every hand is answered within about ``ARRANGE_CPU_S`` of this thread's CPU time:
+    almost always with the best split (``exact``); for the dense hands of two decks with
+    jokers that would take longer, with the best split found by then and the most any
+    split could meld (``ceiling``).  A split said to be exact is the same however busy
+    the machine is; which split is the best found depends on how far the search got."""
+    began = _cpu_time()
     bits = [_CARD_BITS[card.suit][card.rank] for card in cards]  # a joker's is 0
     mask = sum(bits)
     jokers = bits.count(0)
@@ -2615,7 +2690,7 @@ def best_arrangement(cards: Iterable[Card], rules: RuleSet) -> Arrangement:
             return plain
     start = _sorted(cards)
     naturals = [c for c in start if not c.is_joker]
-    built, exact, ceiling = _arrange(rules, naturals, jokers if rules.jokers else 0)
+    built, exact, ceiling = _arrange(rules, naturals, jokers if rules.jokers else 0, began)
     if built is None:  # nothing found at all within the limit (never seen): no melds
         return Arrangement((), start, 0, False, max(ceiling, 0))
     built.melds.sort(key=lambda m: _meld_order(m[0]))

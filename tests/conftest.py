@@ -274,3 +274,43 @@ def new_game(app: Flask, client: FlaskClient) -> Callable[..., int]:
         return game_id
 
     return _new_game
+
+
+@pytest.fixture(autouse=True)
+def _meld_search_untimed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The best arrangement's search stops at ``referee.arrange.ARRANGE_CPU_S`` of its
+    thread's CPU time, so on a busy machine a big hand may be answered "best found":
+    here it has all the time it needs, so that no clock decides a test.  The tests of the
+    bound stop it with a clock of their own (``stopped_search``) or take the real one
+    and accept either answer."""
+    import referee.arrange
+
+    monkeypatch.setattr(referee.arrange, "ARRANGE_CPU_S", 10.0**6)
+
+
+@pytest.fixture
+def stopped_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The best arrangement's search stopped by a clock of our own (``stop_the_search``)."""
+    stop_the_search(monkeypatch)
+
+
+def stop_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clock of our own for the best arrangement's search (no time measured), which it
+    looks at every 20 steps: it stands still while the search's narrowest passes run
+    (the answer it always has), then jumps a second on, past ``ARRANGE_CPU_S`` (0.1 s);
+    so the search stops at its next look and answers with the best it found, the same
+    on any machine."""
+    import referee.arrange
+
+    now = [0.0]
+    narrowest = referee.arrange._Sweep._narrowest
+
+    def first_passes(sweep: Any) -> Any:
+        found = narrowest(sweep)
+        now[0] += 1.0
+        return found
+
+    monkeypatch.setattr(referee.arrange, "ARRANGE_CPU_S", 0.1)
+    monkeypatch.setattr(referee.arrange, "_CHECK_EVERY", 20)
+    monkeypatch.setattr(referee.arrange, "_cpu_time", lambda: now[0])
+    monkeypatch.setattr(referee.arrange._Sweep, "_narrowest", first_passes)

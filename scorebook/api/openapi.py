@@ -142,7 +142,7 @@ QUESTION_DOCS: dict[str, tuple[str, list[str]]] = {
                    ["unknown-player", "names-mismatch"]),
     "arrange": ("The split of cards into melds with the highest melded value (every hand "
                 "of up to 40 cards is answered: exact, or the best split found within the "
-                "search's limit, with exact false).",
+                "search's CPU time, with exact false).",
                 ["too-many-cards", "too-many-copies", "no-jokers"]),
     "rules": ("A rule set resolved: every option, decks, deal and target.", []),
     "referee/log": ("A played hand replayed from its deal and log: the discard pile at every "

@@ -700,13 +700,14 @@ class ArrangeAnswer(Answer):
     value: int | None = None
     complete: bool | None = None
     exact: bool = Field(default=True, description=(
-        "true: no split of the cards is better. false: the search stopped at its limit "
-        "(search_limit steps) and this is the best split it found"))
+        "true: no split of the cards is better. false: the search stopped at its bound "
+        "(search_limit_ms of CPU time) and this is the best split it found"))
     at_most: int | None = Field(default=None, description=(
         "when exact is false: the most melded value any split of the cards could have "
         "(a bound, seldom reached)"))
-    search_limit: int | None = Field(default=None, description=(
-        "when exact is false: the steps the search may take"))
+    search_limit_ms: int | None = Field(default=None, description=(
+        "when exact is false: the CPU time the search may take, in milliseconds (the "
+        "CPU time of the thread answering, which other processes' load does not add to)"))
     message: str | None = Field(default=None, description=(
         "when exact is false: that said for the reader, in the request's language"))
 

@@ -55,7 +55,8 @@ Asked = Callable[[dict[str, Any]], tuple[Verdict, dict[str, Any]]]
 
 #: The most cards /arrange splits at once: a hand after the deepest draw of a game of
 #: five or more (two decks, four jokers) has that many and more, and every hand up to
-#: that size is answered, best or best found, within ``referee.arrange.ARRANGE_LIMIT``.
+#: that size is answered, best or best found, within ``referee.arrange.ARRANGE_CPU_S`` of
+#: CPU time.
 ARRANGE_MOST = 40
 
 
@@ -269,13 +270,14 @@ def arrange(body: dict[str, Any]) -> dict[str, Any]:
         "stranded": [str(c) for c in result.stranded], "value": result.value,
         "complete": result.complete, "exact": result.exact}
     if not result.exact:
-        # the best split found within the search's limit: how far from the best it may
-        # be, and the limit, said in the reader's language by whoever shows it (``note``)
+        # the best split found within the search's CPU time: how far from the best it
+        # may be, and the bound, said in the reader's language by whoever shows it
+        # (``note``)
         most = result.value if result.ceiling is None else result.ceiling
-        limit = meld_search.ARRANGE_LIMIT
-        answer.update(at_most=most, search_limit=limit,
+        limit_ms = round(meld_search.ARRANGE_CPU_S * 1000)
+        answer.update(at_most=most, search_limit_ms=limit_ms,
                       note=sentence("referee.arrange-best-found", more=most - result.value,
-                                    steps=limit))
+                                    ms=limit_ms))
     return answer
 
 

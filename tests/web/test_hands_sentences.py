@@ -106,13 +106,13 @@ def test_the_wording_in_english_and_spanish(app: Flask, said, english: str,
 
 
 @pytest.mark.parametrize(("more", "language", "words"), [
-    (0, "en", "The referee stopped looking after 80,000 steps: no arrangement melds more "
-              "points, but one with fewer melds or fewer points left in the hand might "
-              "exist."),
-    (0, "es", "El árbitro dejó de buscar tras 80.000 pasos: ninguna otra forma de agrupar "
-              "las cartas baja más puntos"),
-    (0, "it", "L'arbitro ha smesso di cercare dopo 80.000 passi: nessun altro modo di "
-              "raggruppare le carte cala più punti"),
+    (0, "en", "The referee stopped looking after 1,500 milliseconds of computing: no "
+              "arrangement melds more points, but one with fewer melds or fewer points left "
+              "in the hand might exist."),
+    (0, "es", "El árbitro dejó de buscar tras 1.500 milisegundos de cálculo: ninguna otra "
+              "forma de agrupar las cartas baja más puntos"),
+    (0, "it", "L'arbitro ha smesso di cercare dopo 1.500 millisecondi di calcolo: nessun "
+              "altro modo di raggruppare le carte cala più punti"),
     (1, "en", "another might meld up to 1 more point."),
     (1, "es", "otra podría bajar hasta 1 punto más."),
     (1, "it", "un altro potrebbe calare fino a 1 punto in più."),
@@ -123,8 +123,9 @@ def test_the_wording_in_english_and_spanish(app: Flask, said, english: str,
 def test_a_best_arrangement_found_within_the_limit_says_so(app: Flask, more: int,
                                                            language: str, words: str) -> None:
     """referee.arrange-best-found: "Group my cards" past the search's limit, in the page's
-    language, with the steps and how many more points another split might meld."""
-    said = sentence("referee.arrange-best-found", more=more, steps=80_000)
+    language, with its CPU time (a bound of 1,500 ms, to show the thousands) and how many
+    more points another split might meld."""
+    said = sentence("referee.arrange-best-found", more=more, ms=1_500)
     with app.test_request_context(headers={"Accept-Language": language}):
         assert words in say(said)
 

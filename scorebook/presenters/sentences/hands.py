@@ -93,18 +93,20 @@ def _too_many_ways(p: Mapping[str, Any]) -> str:
 
 @words("referee.arrange-best-found")
 def _arrange_best_found(p: Mapping[str, Any]) -> str:
-    # the best arrangement found within the search's limit, not proven best (see
-    # referee.arrange.ARRANGE_LIMIT): how much better another could be, at most
+    # the best arrangement found within the search's CPU time, not proven best (see
+    # referee.arrange.ARRANGE_CPU_S): how much better another could be, at most
     if p["more"] > 0:
         return str(ngettext(
-            "The referee stopped looking after %(steps)s steps, so this is the best "
-            "arrangement it found: another might meld up to %(points)s more point.",
-            "The referee stopped looking after %(steps)s steps, so this is the best "
-            "arrangement it found: another might meld up to %(points)s more points.",
-            p["more"], steps=number(p["steps"]), points=number(p["more"])))
-    return gettext("The referee stopped looking after %(steps)s steps: no arrangement melds "
-                   "more points, but one with fewer melds or fewer points left in the hand "
-                   "might exist.", steps=number(p["steps"]))
+            "The referee stopped looking after %(ms)s milliseconds of computing, so this "
+            "is the best arrangement it found: another might meld up to %(points)s more "
+            "point.",
+            "The referee stopped looking after %(ms)s milliseconds of computing, so this "
+            "is the best arrangement it found: another might meld up to %(points)s more "
+            "points.",
+            p["more"], ms=number(p["ms"]), points=number(p["more"])))
+    return gettext("The referee stopped looking after %(ms)s milliseconds of computing: no "
+                   "arrangement melds more points, but one with fewer melds or fewer points "
+                   "left in the hand might exist.", ms=number(p["ms"]))
 
 
 # --- reading what was sent ----------------------------------------------------------------
