@@ -12,6 +12,7 @@ from flask import Blueprint, Response, abort, jsonify, session, url_for
 
 from scorebook.extensions import db
 from scorebook.models import Job
+from scorebook.presenters.sentences.jobs import job_error
 from scorebook.services import jobs
 from scorebook.services.exports import collect
 
@@ -22,6 +23,8 @@ def job_json(job: Job) -> dict[str, Any]:
     """The job as the API (and ``/jobs/<id>.json``) shows it: its progress, its page, and
     the league a finished import opened to this browser."""
     body = jobs.progress(job)
+    if job.error:  # (worded in this request's language, as the page words it)
+        body["error"] = [job_error(job)]
     body["url"] = url_for("jobs.job_page", job_id=job.id)
     league = collect(session, job)
     if league is not None:

@@ -1496,6 +1496,9 @@ def _import_job(job: Job) -> Generator[jobs.Step, None, None]:
             data = read_league_file(stream)
         except JSONError:
             raise LeagueImportError(NOT_JSON) from None
+        if payload.get("name") and isinstance(data.get("league"), dict):
+            # (the importer's name for it here: the file's was taken, or not wanted)
+            data["league"] = {**data["league"], "name": str(payload["name"])}
         games = data.get("games")
         total = games.count if isinstance(games, StreamedGames) else None
         # (the file read through, nothing written: the lease renewed)

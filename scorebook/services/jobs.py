@@ -225,7 +225,7 @@ def claim(worker: str, lease: float | None = None, job_id: int | None = None
 
 
 def _save(job: Job, worker: str, lease: float, step: Step | None = None,
-          state: str = JOB_RUNNING, error: list[str] | None = None) -> None:
+          state: str = JOB_RUNNING, error: list[Any] | None = None) -> None:
     """Write the job's progress in the transaction of its step; raises
     :class:`LeaseLost` (the step rolled back) if the job is no longer this worker's."""
     now = utcnow()
@@ -331,10 +331,61 @@ def _fail(job_id: int, worker: str, lease: float, kind: Kind, word: Word,
                     _save(job, worker, lease)
                     # (the clean-up's step is in this transaction: committed with it)
         with transaction():
-            _save(job, worker, lease, None, JOB_FAILED, [text])
+            _save(job, worker, lease, None, JOB_FAILED, [text, *_kept(said)])
     except LeaseLost:
         return JOB_RUNNING
     return JOB_FAILED
+
+
+class _NotPlain(ValueError):
+    """A sentence's parameter that JSON cannot keep as it is."""
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    if isinstance(value, Sentence):
+        return {"sentence": {"id": value.id,
+                             "params": {k: _encode(v) for k, v in value.params.items()}}}
+    if isinstance(value, list | tuple):
+        return {"list": [_encode(v) for v in value]}
+    raise _NotPlain(type(value).__name__)
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, dict) and "sentence" in value:
+        said = value["sentence"]
+        return sentence(str(said["id"]), **{k: _decode(v) for k, v in said["params"].items()})
+    if isinstance(value, dict) and "list" in value:
+        return tuple(_decode(v) for v in value["list"])
+    if isinstance(value, dict | list):
+        raise _NotPlain("a kept value of an unknown shape")
+    return value
+
+
+def _kept(said: Sequence[Sentence]) -> list[dict[str, Any]]:
+    """The sentences of a failure as the job keeps them beside their wording in the
+    asker's language, so that every page and answer words them in its reader's (none when
+    a parameter is more than text, numbers and sentences, e.g. a referee's problem with
+    its cards: then the first wording is all there is)."""
+    try:
+        return [{"said": [_encode(s) for s in said]}] if said else []
+    except _NotPlain:
+        return []
+
+
+def said_by(job: Job) -> list[Sentence] | None:
+    """What a failed job was refused with, as sentences to word in the reader's language;
+    None when only its wording was kept (an older job's, or one whose sentences were more
+    than plain data): ``job.error[0]``."""
+    kept = job.error[1] if job.error and len(job.error) > 1 else None
+    if not isinstance(kept, dict) or not isinstance(kept.get("said"), list):
+        return None
+    try:
+        said = [_decode(s) for s in kept["said"]]
+    except (_NotPlain, TypeError, KeyError, AttributeError):
+        return None
+    return said if all(isinstance(s, Sentence) for s in said) else None
 
 
 def run_one(worker: str, word: Word, stop: Callable[[], bool] | None = None) -> Job | None:
@@ -400,7 +451,8 @@ def seconds_left(job: Job, now: datetime | None = None) -> int | None:
 
 
 def progress(job: Job) -> dict[str, Any]:
-    """The job as its page and its JSON show it."""
+    """The job as its page and its JSON show it (``error``: as kept; the pages and the
+    API word :func:`said_by` in their reader's language instead)."""
     return {"id": job.id, "kind": job.kind, "state": job.state, "done": job.done,
             "total": job.total, "seconds_left": seconds_left(job),
             "result": job.result, "error": job.error, "attempts": job.attempts,

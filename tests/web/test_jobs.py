@@ -294,6 +294,43 @@ def test_a_failed_import_takes_away_what_it_stored(
     assert owner.get(f"/jobs/{job_id}.json").get_json()["error"][0].startswith("Game 8")
 
 
+def test_a_failed_job_says_why_in_the_language_of_whoever_reads_it(
+        app: Flask, owner: FlaskClient) -> None:
+    """The failure is kept as sentences, not only as the asker's words: a Spanish reader
+    of the job's page, its JSON and the API reads it in Spanish, an Italian in Italian."""
+    job_id = job_id_of(upload(owner, b"{nope"))
+    ended = run_worker(app, "worker-a")
+    assert ended is not None and ended.state == JOB_FAILED
+    assert ended.error is not None and ended.error[0].startswith("That file is not JSON")
+    for language, words in (("es", "Ese archivo no es JSON"), ("it", "Quel file non è JSON"),
+                            ("en", "That file is not JSON")):
+        asked = {"Accept-Language": language}
+        page = owner.get(f"/jobs/{job_id}", headers=asked).get_data(as_text=True)
+        assert words in page, language
+        assert owner.get(f"/jobs/{job_id}.json", headers=asked).get_json()["error"] == [
+            owner.get(f"/api/v1/jobs/{job_id}", headers=asked).get_json()["error"][0]]
+        assert owner.get(f"/api/v1/jobs/{job_id}", headers=asked).get_json()[
+            "error"][0].startswith(words)
+
+
+def test_a_failure_kept_in_words_only_is_shown_as_it_was_worded(app: Flask) -> None:
+    """A job that failed before the sentences were kept (or on a referee's problem, whose
+    cards JSON does not keep as they are) shows its first wording."""
+    from scorebook.presenters.sentences.jobs import job_error
+    from scorebook.services.errors import sentence
+    from scorebook.services.jobs import _kept, said_by
+
+    older = Job(kind="league-import", owner="league:1", error=["Worded once."])
+    assert said_by(older) is None
+    with app.test_request_context():
+        assert job_error(older) == "Worded once."
+    nested = sentence("exports.in-game", game=3, problem=(sentence("exports.not-json"),))
+    kept = Job(kind="league-import", owner="league:1",
+               error=["Game 3 in the file: …", *_kept([nested])])
+    assert said_by(kept) == [nested]
+    assert _kept([sentence("exports.problem", problem=object())]) == []
+
+
 def test_a_job_is_seen_by_the_browser_that_asked_alone(
         app: Flask, owner: FlaskClient, small: tuple[Path, int]) -> None:
     job_id = job_id_of(upload(owner, small[0]))

@@ -626,7 +626,18 @@ def test_import_page(client, app: Flask, made: dict[str, Game], join) -> None:
     refused = client.post("/league/import", data={
         "file": (io.BytesIO(text.encode()), "league.json")},
         content_type="multipart/form-data")
-    assert refused.status_code == 400 and "cannot have that name here" in read(refused)
+    assert refused.status_code == 400 and "already has the name" in read(refused)
+    assert "New name for the league" in read(refused)  # the field the sentence names
+    renamed = client.post("/league/import", data={
+        "file": (io.BytesIO(text.encode()), "league.json"), "name": "  Cousins' copy "},
+        content_type="multipart/form-data")
+    assert renamed.status_code == 302, read(renamed)
+    copy = db.session.scalar(select(League).where(League.name == "Cousins' copy"))
+    assert copy is not None and len(copy.games) == len(made)
+    long_name = client.post("/league/import", data={
+        "file": (io.BytesIO(text.encode()), "league.json"), "name": "x" * 81},
+        content_type="multipart/form-data")
+    assert long_name.status_code == 400
     db.session.remove()
     db.drop_all()
     db.create_all()

@@ -185,8 +185,9 @@ def _install_has_league(p: P) -> str:
 
 @words("exports.league-name-taken")
 def _league_name_taken(p: P) -> str:
-    return gettext("The league in the file cannot have that name here: rename it in the "
-                   "file, or in the install it comes from, and import it again.")
+    return gettext("Another league here already has the name of the league in the file: "
+                   "give it a new name in the field “New name for the league” and import "
+                   "the file again.")
 
 
 @words("exports.twice")

@@ -8,7 +8,9 @@ from typing import Any
 
 from flask_babel import gettext
 
+from scorebook.models import Job
 from scorebook.presenters.sentences import words
+from scorebook.services.jobs import said_by
 
 
 @words("jobs.too-many")
@@ -21,3 +23,14 @@ def _too_many(p: Mapping[str, Any]) -> str:
 def _crashed(p: Mapping[str, Any]) -> str:
     return str(gettext("The job stopped on an unexpected error, and nothing of it was kept. "
                        "Try again; if it happens again, tell whoever runs this site."))
+
+
+def job_error(job: Job) -> str:
+    """Why a failed job stopped, in the reader's language (the sentences it kept), or as
+    it was first worded (a job that kept only that); empty for a job that did not fail."""
+    from scorebook.presenters.sentences import say_all
+
+    said = said_by(job)
+    if said is not None:
+        return say_all(said)
+    return str((job.error or [""])[0])

@@ -24,6 +24,7 @@ from flask_babel import format_decimal, gettext
 from scorebook.extensions import db
 from scorebook.models import JOB_DONE, JOB_FAILED, Job, League
 from scorebook.presenters.bidi import isolate
+from scorebook.presenters.sentences.jobs import job_error
 from scorebook.services import export_jobs, jobs
 from scorebook.services.exports import collect
 from scorebook.web import Page
@@ -69,11 +70,11 @@ def job_page(job_id: int) -> Page:
         return render_template("jobs/export.html", job=job, refresh=REFRESH_SECONDS,
                                ended=job.state in (JOB_DONE, JOB_FAILED),
                                kept=export_jobs.path_of(job) is not None,
-                               keep_hours=export_jobs.KEEP_HOURS,
+                               keep_hours=export_jobs.KEEP_HOURS, error=job_error(job),
                                size=_megabytes((job.result or {}).get("bytes", 0)))
     left = jobs.seconds_left(job)
     return render_template("jobs/job.html", job=job, refresh=REFRESH_SECONDS,
-                           ended=job.state in (JOB_DONE, JOB_FAILED),
+                           ended=job.state in (JOB_DONE, JOB_FAILED), error=job_error(job),
                            left=None if left is None else timedelta(seconds=left))
 
 
@@ -81,6 +82,8 @@ def job_page(job_id: int) -> Page:
 def job_json(job_id: int) -> Response:
     job = _job(job_id)
     body: dict[str, Any] = jobs.progress(job)
+    if job.error:
+        body["error"] = [job_error(job)]
     body["url"] = url_for("jobs.job_page", job_id=job.id)
     league = _collected(job)
     if league is not None:

@@ -6,9 +6,10 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import DateField, StringField
-from wtforms.validators import InputRequired, Optional
+from wtforms.validators import InputRequired, Length, Optional
 
 from scorebook.plain_text import PlainText
+from scorebook.services.access import MAX_LEAGUE_NAME
 from scorebook.services.games import MAX_NAME_LENGTH
 from scorebook.services.league import MAX_SEASON_NAME
 from scorebook.services.seasons import FIRST_DAY, LAST_DAY
@@ -41,3 +42,8 @@ class SeasonForm(FlaskForm):
 class ImportForm(FlaskForm):
     file = FileField(_l("League file (JSON, or compressed: .json.gz)"),
                      validators=[FileRequired(_l("Choose the file to import."))])
+    #: The imported league's name here, when the file's is taken (or not wanted).
+    name = StringField(_l("New name for the league (optional)"),
+                       validators=[Optional(), Length(max=MAX_LEAGUE_NAME), PlainText()],
+                       render_kw={"maxlength": MAX_LEAGUE_NAME, "autocomplete": "off",
+                                  "autocapitalize": "words"})

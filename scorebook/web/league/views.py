@@ -38,6 +38,7 @@ from scorebook.presenters.bidi import isolate
 from scorebook.presenters.charts import histogram, rating_chart
 from scorebook.presenters.i18n import day
 from scorebook.presenters.sentences import say, say_all
+from scorebook.presenters.sentences.jobs import job_error
 from scorebook.presenters.sentences.league import SORT_LABELS
 from scorebook.presenters.wording import family_name
 from scorebook.services import access, export_jobs, jobs, undo
@@ -577,7 +578,9 @@ def import_page() -> Page:
         path = _keep_upload(form.file.data.stream)
         try:
             job = jobs.submit(IMPORT_JOB, f"league:{league.id}", league.id, {
-                "file": path, "replace": league.id, "language": str(get_locale() or "en")})
+                "file": path, "replace": league.id, "language": str(get_locale() or "en"),
+                **({"name": form.name.data.strip()} if (form.name.data or "").strip()
+                   else {})})
         except jobs.TooMany as refused:
             os.unlink(path)
             error, status = say(refused.sentence), refused.status
@@ -590,7 +593,7 @@ def import_page() -> Page:
             if imported is not None:
                 flash_imported(imported)
                 return redirect(url_for("league.standings", season="all"))
-            error = (ended.error or [""])[0]
+            error = job_error(ended)
     else:
         error = _form_errors(form)
     league = _league()
