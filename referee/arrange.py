@@ -440,7 +440,7 @@ SEARCH_LIMIT = 120_000
 #: does not add to it.  A hand past it is still answered: with the best arrangement
 #: found by then, not proven best (``Arrangement.exact``), and the most any split could
 #: meld (benchmarks/README.md, "Meld search").
-ARRANGE_CPU_S = 0.1
+ARRANGE_CPU_S = 0.25
 #: the steps between two looks at the clock (a look costs about a microsecond; this
 #: many steps take 0.1-2 ms, so the bound is overshot by about that much, and by a
 #: garbage collection of the interpreter that comes then)

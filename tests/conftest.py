@@ -276,6 +276,10 @@ def new_game(app: Flask, client: FlaskClient) -> Callable[..., int]:
     return _new_game
 
 
+#: The best arrangement's real bound, read before any test sets its own.
+ARRANGE_CPU_S = __import__("referee.arrange").arrange.ARRANGE_CPU_S
+
+
 @pytest.fixture(autouse=True)
 def _meld_search_untimed(monkeypatch: pytest.MonkeyPatch) -> None:
     """The best arrangement's search stops at ``referee.arrange.ARRANGE_CPU_S`` of its
@@ -297,11 +301,12 @@ def stopped_search(monkeypatch: pytest.MonkeyPatch) -> None:
 def stop_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """A clock of our own for the best arrangement's search (no time measured), which it
     looks at every 20 steps: it stands still while the search's narrowest passes run
-    (the answer it always has), then jumps a second on, past ``ARRANGE_CPU_S`` (0.1 s);
-    so the search stops at its next look and answers with the best it found, the same
-    on any machine."""
+    (the answer it always has), then jumps a second on, past ``ARRANGE_CPU_S`` (the
+    real bound, 0.25 s); so the search stops at its next look and answers with the best
+    it found, the same on any machine."""
     import referee.arrange
 
+    real = ARRANGE_CPU_S
     now = [0.0]
     narrowest = referee.arrange._Sweep._narrowest
 
@@ -310,7 +315,7 @@ def stop_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
         now[0] += 1.0
         return found
 
-    monkeypatch.setattr(referee.arrange, "ARRANGE_CPU_S", 0.1)
+    monkeypatch.setattr(referee.arrange, "ARRANGE_CPU_S", real)
     monkeypatch.setattr(referee.arrange, "_CHECK_EVERY", 20)
     monkeypatch.setattr(referee.arrange, "_cpu_time", lambda: now[0])
     monkeypatch.setattr(referee.arrange._Sweep, "_narrowest", first_passes)

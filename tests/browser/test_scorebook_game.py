@@ -186,7 +186,7 @@ def test_grouping_a_hand_past_the_search_limit_says_it_is_the_best_found(
              "5 of hearts", "6 of hearts", "joker", "joker")
     tap.tool(0, "Group my cards")
     note = page.locator("#player-0")
-    expect(note).to_contain_text("stopped looking after 100 milliseconds of computing")
+    expect(note).to_contain_text("stopped looking after 250 milliseconds of computing")
     expect(page.locator("#player-0 .slot-cards").filter(has_text="4♣")).to_have_count(1)
 
 

@@ -35,6 +35,7 @@ from referee.arrange import SearchTooLarge, melds_containing, pool_of
 from referee.cards import SUITS, full_deck
 from referee.melds import card_value
 from referee.table import fits, layoff_targets, place
+from tests.conftest import ARRANGE_CPU_S as REAL_BOUND
 from tests.conftest import stop_the_search
 from tests.referee import reference_search as old
 
@@ -515,7 +516,7 @@ def test_forty_card_hands_within_the_cpu_bound_are_answered_and_exact_where_it_f
     rng = random.Random(2800 + seed)
     hands = [rng.sample(TWO_DECKS, 40) if i % 2 == 0 else dense_hand(rng, 40)
              for i in range(4)]
-    monkeypatch.setattr(arrange, "ARRANGE_CPU_S", 0.1)
+    monkeypatch.setattr(arrange, "ARRANGE_CPU_S", REAL_BOUND)
     bounded = [check_arrangement(cards, PAGAT) for cards in hands]
     monkeypatch.setattr(arrange, "ARRANGE_CPU_S", 10.0**6)
     for cards, found in zip(hands, bounded):
