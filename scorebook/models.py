@@ -370,6 +370,12 @@ class Hand(Model):
     scores: Mapped[list[HandScore]] = relationship(
         back_populates="hand", cascade="all, delete-orphan"
     )
+    #: A hand the table logged turn by turn: its deal and its moves (issue 29), deleted
+    #: with it by the ORM (SQLite does not enforce the foreign keys' ON DELETE).
+    played: Mapped[PlayedHand | None] = relationship(cascade="all, delete-orphan")
+    played_moves: Mapped[list[PlayedMove]] = relationship(
+        order_by="PlayedMove.position", cascade="all, delete-orphan"
+    )
 
     #: Every UPDATE says ``WHERE version = <as read>``; the services choose the new value.
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}

@@ -19,7 +19,7 @@ from sqlalchemy import inspect, select
 from sqlalchemy.orm import selectinload
 
 from scorebook.api.referee import worded
-from scorebook.api.schemas import hand_refused
+from scorebook.api.schemas import hand_refused, played_refused
 from scorebook.errors import error_response
 from scorebook.extensions import db
 from scorebook.models import Game, Hand, HandScore, Meld, Player, UndoStep
@@ -48,7 +48,7 @@ from scorebook.services.hands import (
     sent_before,
     undo_step,
 )
-from scorebook.services.payloads import PayloadError, check_budget, parse_json
+from scorebook.services.payloads import PayloadError, check_budget, parse_json, text_from
 from scorebook.services.played import (
     Logged,
     LogOvertaken,
@@ -412,6 +412,13 @@ def _length(body: dict[str, Any]) -> int:
     return length
 
 
+def _fits(kind: str, body: dict[str, Any]) -> None:
+    """Refuse a body that does not fit the document's model of it (400)."""
+    refusal = played_refused(kind, body)
+    if refusal is not None:
+        raise HandError(as_is(refusal.message), refusal.code)
+
+
 def _played_answer(game_id: int, logged: Logged, status: int) -> tuple[Response, int]:
     game = game_or_404(game_id)
     response = jsonify({"logged": {"position": logged.position, "move": logged.move,
@@ -452,10 +459,10 @@ def start_played_hand(game_id: int) -> Response | tuple[Response, int]:
     game = game_or_404(game_id)
     try:
         body = _body()
+        _fits("start", body)
         dealer = body.get("dealer")
-        if dealer is not None and not isinstance(dealer, str):
-            raise HandError(as_is("dealer must be the name of a player of the game"),
-                            "bad-request")
+        if dealer is not None:  # (a name may be sent as a number, as everywhere)
+            dealer = str(text_from(dealer, "dealer"))
         dealt = body.get("dealt")
         if dealt is not None and (not isinstance(dealt, int) or isinstance(dealt, bool)
                                   or not 1 <= dealt <= 54):
@@ -465,6 +472,8 @@ def start_played_hand(game_id: int) -> Response | tuple[Response, int]:
             raise HandError(as_is("upcard: the first card turned up is needed"),
                             "missing-field")
         start_played(game, upcard_from(body["upcard"]), dealer, dealt)
+    except PayloadError as exc:
+        return _hand_error(HandError(as_is(exc.message), exc.code))
     except HandConflict as conflict:
         return _log_conflict(game, conflict)
     except HandError as error:
@@ -478,7 +487,9 @@ def log_played_move(game_id: int) -> Response | tuple[Response, int]:
     try:
         body = _body()
         key = send_key(request.headers.get(IDEMPOTENCY_KEY) or body.get("key"))
-        logged = log_move(game, body, _length(body), key)
+        length = _length(body)
+        _fits("move", body)
+        logged = log_move(game, body, length, key)
     except HandConflict as conflict:
         return _log_conflict(game, conflict)
     except MoveRefused as refused:
@@ -498,7 +509,9 @@ def undo_played_move(game_id: int) -> Response | tuple[Response, int]:
     try:
         raw = _json()
         body = raw if isinstance(raw, dict) else {}
-        undone = undo_last(game, _length(body))
+        length = _length(body)
+        _fits("undo", body)
+        undone = undo_last(game, length)
     except HandConflict as conflict:
         return _log_conflict(game, conflict)
     except HandError as error:

@@ -287,3 +287,20 @@ def test_no_played_hand_and_a_plain_live_hand_unchanged(app: Flask) -> None:
         assert game is not None
     assert one.post(f"/games/{game_id}/hands/live/start").status_code == 302
     assert one.get(f"/api/v1/games/{game_id}/played").status_code == 404
+
+
+def test_a_cancelled_played_hand_leaves_no_log_behind(app: Flask) -> None:
+    """Cancelling the live hand takes its deal and its moves with it (SQLite does not
+    enforce ON DELETE: a hand id used again must not find an old log)."""
+    game_id, (one, _two) = table_of(app, "Ann Bo")
+    start(one, game_id, "Bo", "9C")
+    log_all(one, game_id, "Ann draw\nAnn meld 4S 5S 6S")
+    assert one.post(f"/games/{game_id}/hands/live/cancel", data={
+        "cancel-moves": "1", "cancel-confirm": "y"}).status_code == 302
+    with app.app_context():
+        from scorebook.models import PlayedHand
+
+        assert db.session.scalar(db.select(db.func.count(PlayedHand.id))) == 0
+    assert stored_moves(app, game_id) == 0
+    assert one.post(f"/games/{game_id}/hands/live/start").status_code == 302
+    assert one.get(f"/api/v1/games/{game_id}/played").status_code == 404
