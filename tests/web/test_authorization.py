@@ -296,6 +296,9 @@ def ask(client: FlaskClient, method: str, url: str) -> Any:
 
 def answer(response: Any) -> str:
     if response.status_code == 404:
+        body = response.get_json(silent=True) or {}
+        if (body.get("error") or {}).get("code") == "not-played":
+            return ALLOW  # past the checks: the game has no hand logged turn by turn
         return NOT_FOUND
     if response.status_code == 403:
         return FORBIDDEN
