@@ -370,6 +370,12 @@ class Hand(Model):
     scores: Mapped[list[HandScore]] = relationship(
         back_populates="hand", cascade="all, delete-orphan"
     )
+    #: A hand the table logged turn by turn: its deal and its moves (issue 29), deleted
+    #: with it by the ORM (SQLite does not enforce the foreign keys' ON DELETE).
+    played: Mapped[PlayedHand | None] = relationship(cascade="all, delete-orphan")
+    played_moves: Mapped[list[PlayedMove]] = relationship(
+        order_by="PlayedMove.position", cascade="all, delete-orphan"
+    )
 
     #: Every UPDATE says ``WHERE version = <as read>``; the services choose the new value.
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
@@ -479,6 +485,45 @@ class MeldCard(Model):
     @property
     def text(self) -> str:
         return f"{self.card}={self.declared}" if self.declared else self.card
+
+
+class PlayedHand(Model):
+    """A live hand the table also logs turn by turn (issue 29): its deal — the first card
+    turned up (``upcard``) and, when the table knows it, the cards dealt to each
+    (``dealt``; None: as ``cards.deal`` says); who dealt is the hand's ``dealer``.  The
+    moves are :class:`PlayedMove` rows.  A live hand without one is logged as before
+    (its melds and lay-offs only)."""
+
+    __tablename__ = "played_hand"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id", ondelete="CASCADE"),
+                                         unique=True)
+    upcard: Mapped[str] = mapped_column(String(4))
+    dealt: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PlayedMove(Model):
+    """One move of a played hand's log, at ``position`` (0, 1, ...): by ``player``,
+    ``move`` as the JSON API writes it without its player (``{"move": "take", "take":
+    5}``).  ``key`` is the phone's key for the send that logged it: a send tried again is
+    answered as already logged; unique per hand, as the position is, so of two phones
+    logging at once one move lands.  ``overridden``: the message id of the rule's verdict
+    the table agreed to override (``agreed`` in the move)."""
+
+    __tablename__ = "played_move"
+    __table_args__ = (UniqueConstraint("hand_id", "position"),
+                      UniqueConstraint("hand_id", "key"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    key: Mapped[str | None] = mapped_column(String(64))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    move: Mapped[dict[str, Any]] = mapped_column(JSON)
+    overridden: Mapped[str | None] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class StrandedCard(Model):

@@ -18,7 +18,8 @@ from flask import Blueprint, Response, jsonify, request
 from sqlalchemy import inspect, select
 from sqlalchemy.orm import selectinload
 
-from scorebook.api.schemas import hand_refused
+from scorebook.api.referee import worded
+from scorebook.api.schemas import hand_refused, played_refused
 from scorebook.errors import error_response
 from scorebook.extensions import db
 from scorebook.models import Game, Hand, HandScore, Meld, Player, UndoStep
@@ -47,7 +48,17 @@ from scorebook.services.hands import (
     sent_before,
     undo_step,
 )
-from scorebook.services.payloads import PayloadError, check_budget, parse_json
+from scorebook.services.payloads import PayloadError, check_budget, parse_json, text_from
+from scorebook.services.played import (
+    Logged,
+    LogOvertaken,
+    MoveRefused,
+    log_move,
+    log_state,
+    start_played,
+    undo_last,
+    upcard_from,
+)
 from scorebook.services.seasons import as_utc
 
 bp = Blueprint("games_api", __name__)
@@ -379,3 +390,132 @@ def remove_hand(game_id: int, number: int) -> Response:
     except HandError as error:
         return _hand_error(error)
     return jsonify({"game": game_json(game_or_404(game_id))})
+
+
+# --- the played hand: a live hand logged turn by turn (scorebook.services.played) ---------
+
+
+def _played_state(game: Game, question: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The played hand's log replayed, every verdict worded in the request's language."""
+    return dict(worded(log_state(game, question)))
+
+
+def _length(body: dict[str, Any]) -> int:
+    """The log's length the move or undo was made against: required (428 without)."""
+    length = _whole(body, "length", "length must be the number of moves the log held when "
+                                    "the move was made")
+    if length is None:
+        error = HandError(as_is("say the log's length the move was made against (length)"),
+                          "length-required")
+        error.status = 428
+        raise error
+    return length
+
+
+def _fits(kind: str, body: dict[str, Any]) -> None:
+    """Refuse a body that does not fit the document's model of it (400)."""
+    refusal = played_refused(kind, body)
+    if refusal is not None:
+        raise HandError(as_is(refusal.message), refusal.code)
+
+
+def _played_answer(game_id: int, logged: Logged, status: int) -> tuple[Response, int]:
+    game = game_or_404(game_id)
+    response = jsonify({"logged": {"position": logged.position, "move": logged.move,
+                                   "overridden": logged.overridden},
+                        "already_logged": logged.replayed, "played": _played_state(game)})
+    if logged.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+        status = 200
+    return response, status
+
+
+def _log_conflict(game: Game, conflict: HandConflict) -> Response:
+    response = _conflict(game, conflict)
+    if isinstance(conflict, LogOvertaken):
+        body = response.get_json()
+        try:
+            body["error"]["length"] = log_state(game)["length"]
+        except HandError:  # (the hand ended meanwhile)
+            pass
+        response.set_data(jsonify(body).get_data())
+    return response
+
+
+@bp.get("/<int:game_id>/played")
+def read_played(game_id: int) -> Response | tuple[Response, int]:
+    game = game_or_404(game_id)
+    question = {key: request.args[key] for key in ("card", "hand") if request.args.get(key)}
+    try:
+        return jsonify(_played_state(game, question))
+    except HandError as error:
+        return _hand_error(error)
+    except PayloadError as exc:
+        return _hand_error(HandError(as_is(exc.message), exc.code))
+
+
+@bp.post("/<int:game_id>/played")
+def start_played_hand(game_id: int) -> Response | tuple[Response, int]:
+    game = game_or_404(game_id)
+    try:
+        body = _body()
+        _fits("start", body)
+        dealer = body.get("dealer")
+        if dealer is not None:  # (a name may be sent as a number, as everywhere)
+            dealer = str(text_from(dealer, "dealer"))
+        dealt = body.get("dealt")
+        if dealt is not None and (not isinstance(dealt, int) or isinstance(dealt, bool)
+                                  or not 1 <= dealt <= 54):
+            raise HandError(as_is("dealt must be the cards dealt to each player, a whole "
+                                  "number from 1"), "bad-request")
+        if body.get("upcard") is None:
+            raise HandError(as_is("upcard: the first card turned up is needed"),
+                            "missing-field")
+        start_played(game, upcard_from(body["upcard"]), dealer, dealt)
+    except PayloadError as exc:
+        return _hand_error(HandError(as_is(exc.message), exc.code))
+    except HandConflict as conflict:
+        return _log_conflict(game, conflict)
+    except HandError as error:
+        return _hand_error(error)
+    return jsonify(_played_state(game_or_404(game_id))), 201
+
+
+@bp.post("/<int:game_id>/played/moves")
+def log_played_move(game_id: int) -> Response | tuple[Response, int]:
+    game = game_or_404(game_id)
+    try:
+        body = _body()
+        key = send_key(request.headers.get(IDEMPOTENCY_KEY) or body.get("key"))
+        length = _length(body)
+        _fits("move", body)
+        logged = log_move(game, body, length, key)
+    except HandConflict as conflict:
+        return _log_conflict(game, conflict)
+    except MoveRefused as refused:
+        response = _hand_error(refused)
+        body = response.get_json()
+        body["error"]["reason"] = refused.reason
+        response.set_data(jsonify(body).get_data())
+        return response
+    except HandError as error:
+        return _hand_error(error)
+    return _played_answer(game_id, logged, 201)
+
+
+@bp.post("/<int:game_id>/played/undo")
+def undo_played_move(game_id: int) -> Response | tuple[Response, int]:
+    game = game_or_404(game_id)
+    try:
+        raw = _json()
+        body = raw if isinstance(raw, dict) else {}
+        length = _length(body)
+        _fits("undo", body)
+        undone = undo_last(game, length)
+    except HandConflict as conflict:
+        return _log_conflict(game, conflict)
+    except HandError as error:
+        return _hand_error(error)
+    return jsonify({"undone": {"position": undone.position, "move": undone.move,
+                               "overridden": undone.overridden},
+                    "played": _played_state(game_or_404(game_id))}), 200

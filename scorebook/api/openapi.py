@@ -35,7 +35,17 @@ from scorebook.api.schemas import (
     LeaguePath,
     NotFound,
     Parameters,
+    PlayedAnswer,
+    PlayedConflict,
+    PlayedLogged,
+    PlayedMissing,
+    PlayedMoveBody,
+    PlayedQuery,
+    PlayedStart,
+    PlayedUndoBody,
+    PlayedUndone,
     ReadQuery,
+    RefusedMove,
     SearchTooLarge,
     SeasonQuery,
     StandingsAnswer,
@@ -51,6 +61,14 @@ from scorebook.api.schemas import (
     WriteHeaders,
 )
 from scorebook.services.table_log import DOWN_TO_CODES
+
+#: What a played hand's start may be refused for, its body fitting the document.
+PLAYED_START_CODES = ["unknown-player", "dealt-too-many", "too-many-copies", "no-jokers"]
+#: What a move of the played hand may be refused for, its body fitting the document: 400
+#: (it cannot be read against the log: a take down to a card the pile does not hold) or
+#: 422 (the log cannot hold it, or a rule refuses it: rule-refused).
+PLAYED_MOVE_CODES = ["bad-request", "bad-key", *DOWN_TO_CODES, "rule-refused",
+                     *LOG_ERROR_CODES]
 
 # --- what a body that fits the document may still be refused for (x-content-codes) ------
 
@@ -216,6 +234,57 @@ ROUTES: list[Route] = [
                        "what, and on which phone), or it was undone already", UndoRefused),
            410: Answer("Too late: its time ran out (code undo-expired)", UndoExpired)},
           parameters=(UndoPath,)),
+    Route("get", "/games/{game_id}/played",
+          "The hand being logged turn by turn: its deal, the log's length and the log "
+          "replayed (the pile at every step, what each player melded when, the moves "
+          "the table agreed to against a rule) with the table's eleven questions answered",
+          {200: Answer("The played hand", PlayedAnswer),
+           400: Answer("card or hand is not cards", HandRefused),
+           404: Answer("No such game (not_found), or no hand of it is logged turn by turn "
+                       "(not-played)", PlayedMissing)},
+          parameters=(GamePath, PlayedQuery)),
+    Route("post", "/games/{game_id}/played",
+          "Start the next hand as a played hand (or make the live hand one, while it "
+          "holds no meld), with its deal: the first upturned card and who dealt",
+          {201: Answer("The played hand, its log empty", PlayedAnswer),
+           400: _bad_input(PLAYED_START_CODES, HandRefused), 403: FORBIDDEN,
+           404: NOT_FOUND,
+           409: Answer("Started already with another deal (played-already), the live hand "
+                       "holds melds recorded without its turns (live-moves), or the game "
+                       "is over", PlayedConflict), 413: TOO_LARGE},
+          PlayedStart, (GamePath,), PLAYED_START_CODES,
+          "Sent again with the same deal, it answers the hand started (201)."),
+    Route("post", "/games/{game_id}/played/moves",
+          "Log one move of the played hand, made against the log's length; judged by the "
+          "referee first: a move a rule refuses is not logged unless agreed",
+          {201: Answer("The move logged, and the played hand after", PlayedLogged),
+           200: Answer("Logged before by a send with the same key (already_logged)",
+                       PlayedLogged, REPLAYED),
+           400: _bad_input(PLAYED_MOVE_CODES, HandRefused), 403: FORBIDDEN,
+           404: Answer("No such game, or no played hand (not-played)", PlayedMissing),
+           409: Answer("Another phone logged (or took back) a move first: the log's length "
+                       "is not the one sent (log-overtaken, error.length: now); nothing "
+                       "was logged. Or the hand has ended", PlayedConflict),
+           413: TOO_LARGE,
+           422: Answer("Not logged: a rule refuses the move (rule-refused: the rule's "
+                       "sentence, its rule ids and error.reason; send it again with agreed "
+                       "true to log it as overridden by agreement), or the log cannot hold "
+                       "it (out-of-turn, not-held, ...: the code says)", RefusedMove),
+           428: Answer("The move did not say the log's length it was made against "
+                       "(length-required)", HandRefused)},
+          PlayedMoveBody, (GamePath, WriteHeaders), PLAYED_MOVE_CODES),
+    Route("post", "/games/{game_id}/played/undo",
+          "Take back the played hand's last move (and its meld or lay-off), if the log "
+          "still holds the length sent",
+          {200: Answer("The move taken back, and the played hand after", PlayedUndone),
+           400: _bad_input(["nothing-to-undo"], HandRefused), 403: FORBIDDEN,
+           404: Answer("No such game, or no played hand (not-played)", PlayedMissing),
+           409: Answer("The log changed since (log-overtaken, error.length: now): nothing "
+                       "was taken back", PlayedConflict),
+           413: TOO_LARGE,
+           428: Answer("The undo did not say the log's length (length-required)",
+                       HandRefused)},
+          PlayedUndoBody, (GamePath,), ["nothing-to-undo"]),
     Route("get", "/leagues/{league_id}/standings",
           "A league's standings, all time or one season, placed as its standings page "
           "places them (equal records share a place)",

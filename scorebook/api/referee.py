@@ -134,15 +134,15 @@ for _path, _question in {**_ANSWERS, **_NOTED}.items():
                     view_func=json_endpoint(_path, _question), methods=["POST"])
 
 
-def _worded(value: Any) -> Any:
+def worded(value: Any) -> Any:
     """An answer with every referee verdict in it as the API gives one: with its
     ``message`` in the request's language."""
     if isinstance(value, Verdict):
         return {**verdict_json(value), "message": explain(value, plain=True)}
     if isinstance(value, dict):
-        return {key: _worded(item) for key, item in value.items()}
+        return {key: worded(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_worded(item) for item in value]
+        return [worded(item) for item in value]
     return value
 
 
@@ -151,7 +151,7 @@ def table_log(body: dict[str, Any]) -> dict[str, Any]:
     every verdict worded; a log that cannot be a hand is refused with the move's number
     and the referee's reason, in the request's language."""
     try:
-        return dict(_worded(played_log(body)))
+        return dict(worded(played_log(body)))
     except LogRefused as exc:
         raise PayloadError(exc.code, log_refusal_text(exc.verdict, exc.step),
                            rules=exc.rules) from exc

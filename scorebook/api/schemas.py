@@ -1029,6 +1029,86 @@ class JobList(Answer):
     jobs: list[JobAnswer]
 
 
+# --- the played hand: a live hand logged turn by turn (/games/{game_id}/played) ---------
+
+
+class PlayedStart(Body):
+    """Start the game's next hand (or the live hand, while it holds no meld) as a played
+    hand: its deal."""
+
+    upcard: Card = Field(description="the first card turned up to start the discard pile")
+    dealer: Maybe(Name, description=(
+        "who dealt (a player of the game; left out: whoever's turn it is to deal)"))
+    dealt: Maybe(Whole(1, 54), description=(
+        "the cards dealt to each player, if the table knows (cards.deal when left out)"))
+
+
+class PlayedMoveBody(LogMove):
+    """One move of the played hand's log (as a move of /referee/log), with the log's
+    length it was made against and the phone's key for this send."""
+
+    length: Whole(0, MAX_MOVES) = Field(description=(
+        "how many moves the log held when the move was made (GET's length): a move made "
+        "against a log another phone has grown since is a 409, not logged"))
+    key: Annotated[str | None, Field(default=None, pattern=f"^({SEND_KEY.pattern})$",
+                                     description=(
+        "the phone's key for this send (or the Idempotency-Key header): sent again, the "
+        "move is answered as already logged (200, already_logged), never logged twice"))]
+
+
+class PlayedUndoBody(Body):
+    """Take back the log's last move."""
+
+    length: Whole(0, MAX_MOVES) = Field(description=(
+        "how many moves the log held when the phone asked (its last move is the one taken "
+        "back): a log that changed since is a 409, and nothing is taken back"))
+
+
+def played_refused(kind: str, body: dict[str, Any]) -> PayloadError | None:
+    """Why ``body`` is not a played hand's ``start``, ``move`` or ``undo``, or None."""
+    model = {"start": PlayedStart, "move": PlayedMoveBody, "undo": PlayedUndoBody}[kind]
+    return _refusal(model, body)
+
+
+class PlayedHandRef(Answer):
+    id: int
+    number: int
+    version: int
+
+
+class PlayedAnswer(LogAnswer):
+    """The played hand: its deal, the log's length and the log replayed (every step with
+    the pile after it, the moves the table agreed to against a rule, what each player
+    melded when) with the table's questions answered."""
+
+    hand: PlayedHandRef = Field(description="the live hand the log belongs to")
+    upcard: str = Field(description="the first card turned up")
+    dealt: int = Field(description="the cards dealt to each player")
+    length: int = Field(description="how many moves the log holds: send it with a move")
+
+
+class LoggedMove(Answer):
+    position: int = Field(description="its place in the log, from 0")
+    move: dict[str, Any] = Field(description="the move as logged, without its player")
+    overridden: str | None = Field(description=(
+        "the message id of the rule's verdict the table agreed to override"))
+
+
+class PlayedLogged(Answer):
+    """A move logged (or, already_logged, logged before by a send with the same key)."""
+
+    logged: LoggedMove
+    already_logged: bool
+    played: PlayedAnswer
+
+
+class PlayedUndone(Answer):
+    """The move taken back, and the played hand after."""
+
+    undone: LoggedMove
+    played: PlayedAnswer
+
+
 # --- errors ---------------------------------------------------------------------------
 
 
@@ -1127,6 +1207,51 @@ class Gone(Error):
     error: GoneDetail
 
 
+#: Why a played hand's start, move or undo was not made (409).
+PLAYED_CONFLICT_CODES = ["log-overtaken", "played-already", "live-moves", "hand-finished",
+                         "hand-cancelled", "hand-changed", "hand-recorded", "game-closed"]
+
+
+class PlayedConflictDetail(ErrorDetail):
+    code: str = Field(json_schema_extra={"enum": PLAYED_CONFLICT_CODES})
+    length: int | None = Field(default=None, description=(
+        "log-overtaken: how many moves the log holds now"))
+    problems: list[Problem] | None = Field(default=None, description="(game-closed)")
+    renumbered: bool | None = None
+
+
+class PlayedConflict(Error):
+    """Nothing was logged or taken back: another phone logged (or took back) a move first,
+    or the hand ended; the log is as the other phone left it (GET it again)."""
+
+    error: PlayedConflictDetail
+
+
+class MoveRefusedDetail(HandErrorDetail):
+    reason: str | None = Field(default=None, description=(
+        "rule-refused: the message id of the rule's verdict (send the move again with "
+        "agreed true to log it all the same, as the table's agreement)"))
+
+
+class RefusedMove(Error):
+    """A move not logged: a rule refuses it (rule-refused, its rule ids in rules), or the
+    log cannot hold it (out of turn, a card the player cannot hold: the code says)."""
+
+    error: MoveRefusedDetail
+
+
+class PlayedMissingDetail(ErrorDetail):
+    code: str = Field(json_schema_extra={"enum": ["not_found", "not-played"]})
+    problems: list[Problem] | None = None
+
+
+class PlayedMissing(Error):
+    """No such game (or not in your leagues), or (not-played) no hand of it is being
+    logged turn by turn."""
+
+    error: PlayedMissingDetail
+
+
 NotFound = _coded("NotFound", ["not_found"], "No such game or hand (or not in your leagues).")
 Forbidden = _coded("Forbidden", ["forbidden"], "A viewer may read the game, not change it.")
 TooLarge = _coded("TooLarge", ["payload_too_large"], "The body is larger than the limit.")
@@ -1160,6 +1285,16 @@ class HandPath(GamePath):
 
 class UndoPath(GamePath):
     step_id: int = Field(ge=0, le=MAX_ID, description="the step's id (GET …/undo)")
+
+
+class PlayedQuery(Parameters):
+    """What the table asks of its played hand (as ask in /referee/log)."""
+
+    located = "query"
+    card: str | None = Field(default=None, max_length=20, description=(
+        "may_discard: the card the player to play means to discard"))
+    hand: str | None = Field(default=None, max_length=400, description=(
+        "pile: the cards the player to play holds, as text (7S 8S 9S)"))
 
 
 class LeaguePath(Parameters):
@@ -1291,6 +1426,8 @@ def components(answers: list[type[BaseModel]]) -> dict[str, Any]:
     models: list[tuple[type[BaseModel], JsonSchemaMode]] = [
         (LaidCard, "validation"), (PlayerMeld, "validation"), (HandBody, "validation"),
         (PointsPlayer, "validation"), (CardPlayer, "validation"),
+        (PlayedStart, "validation"), (PlayedMoveBody, "validation"),
+        (PlayedUndoBody, "validation"),
         *((m, "validation") for m in REQUESTS.values()),
         *((m, "serialization") for m in answers)]
     _, top = models_json_schema(models, ref_template=REF)

@@ -49,6 +49,9 @@ def action_name(action: str) -> str:
         history.PLAYERS_MERGED: gettext("Players merged"),
         history.MERGE_UNDONE: gettext("Merge undone"),
         history.UNDONE: gettext("Undone"),
+        history.PLAYED_STARTED: gettext("Hand logged turn by turn"),
+        history.PLAYED_MOVE: gettext("Move logged"),
+        history.PLAYED_UNDO: gettext("Logged move taken back"),
     }
     return names.get(action, action)
 

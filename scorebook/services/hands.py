@@ -51,6 +51,7 @@ from referee import (
     PlayerHand,
     RuleSet,
     ScoringError,
+    Table,
     TableError,
     Verdict,
     apply_layoff,
@@ -79,6 +80,7 @@ from scorebook.models import (
     Hand,
     Meld,
     MeldCard,
+    PlayedHand,
     SendKey,
     StrandedCard,
     UndoStep,
@@ -915,11 +917,25 @@ def _ensure_live(hand: Hand) -> None:
         raise GameClosed(sentence("hand.game-over"), "game-closed")
 
 
+def is_played(hand: Hand) -> bool:
+    """Whether the table logs this live hand turn by turn (:mod:`scorebook.services.played`)."""
+    return db.session.scalar(select(PlayedHand.id).where(PlayedHand.hand_id == hand.id)
+                             ) is not None
+
+
+def _not_logged(hand: Hand) -> None:
+    """A meld, lay-off or take-back of the live page on a hand the table logs turn by turn
+    is refused: it is a move of the log (else the log and the table would disagree)."""
+    if is_played(hand):
+        raise HandError(sentence("played.log-the-move", number=hand.number), "played-hand")
+
+
 def live_meld(hand: Hand, player: str, cards: Sequence[Card], version: int | None = None
               ) -> Meld:
     """A meld put down during play.  ``version`` is accepted for older forms and not
     checked: a move conflicts only with what it really clashes with (see the module)."""
     _ensure_live(hand)
+    _not_logged(hand)
     game = hand.game
     rules = game.rules
     _names, ids = _names_ids(game)
@@ -936,14 +952,7 @@ def live_meld(hand: Hand, player: str, cards: Sequence[Card], version: int | Non
         k = sum(1 for m in hand.melds if m.owner_id == ids[player]) + 1
         while meld_label(player, k) in taken:
             k += 1
-        label = meld_label(player, k)
-        reading = make_meld(label, cards, rules).reading
-        meld = Meld(owner_id=ids[player], label=label,
-                    position=max((m.position for m in hand.melds), default=-1) + 1,
-                    kind=reading.kind, reading=str(reading))
-        meld.cards = [_meld_card(c, ids[player], False, i)
-                      for i, c in enumerate(_declared(cards, reading))]
-        hand.melds.append(meld)
+        meld = store_meld(hand, ids[player], cards, meld_label(player, k))
         change = history.log(game, history.LIVE_MELD,
                              f"{player}: {' '.join(str(c) for c in cards)}", hand.number)
         _undoable_move(hand, change)
@@ -959,6 +968,7 @@ def live_layoff(hand: Hand, player: str, card: Card, onto: str, version: int | N
     ``version`` is not checked (see :func:`live_meld`): the lay-off is checked against
     the table as it is when the hand's row is taken."""
     _ensure_live(hand)
+    _not_logged(hand)
     game = hand.game
     rules = game.rules
     _names, ids = _names_ids(game)
@@ -994,15 +1004,44 @@ def live_layoff(hand: Hand, player: str, card: Card, onto: str, version: int | N
             else:
                 said = sentence("hand.say-joker")
             raise HandError([Problem(said, player, "layoffs")]) from exc
-        before, now = table.get(onto).reading, after.get(onto).reading
-        placed = now.cards[0] if now.kind == RUN and now.low < before.low else now.cards[-1]
-        laid = placed if card.is_joker else card
-        meld.cards.append(_meld_card(laid, ids[player], True, len(meld.cards),
-                                     layoff_end(after, onto, laid)))
-        meld.kind, meld.reading = now.kind, str(now)
+        store_layoff(meld, ids[player], card, table, after)
         change = history.log(game, history.LIVE_LAYOFF, f"{player}: {card} → {onto}",
                              hand.number)
         _undoable_move(hand, change)
+
+
+def store_meld(hand: Hand, owner_id: int, cards: Sequence[Card], label: str) -> Meld:
+    """Add to a live hand the meld ``label`` of ``cards``, put down by ``owner_id`` (the
+    caller has checked it and holds the hand's row)."""
+    reading = make_meld(label, cards, hand.game.rules).reading
+    meld = Meld(owner_id=owner_id, label=label,
+                position=max((m.position for m in hand.melds), default=-1) + 1,
+                kind=reading.kind, reading=str(reading))
+    meld.cards = [_meld_card(c, owner_id, False, i)
+                  for i, c in enumerate(_declared(cards, reading))]
+    hand.melds.append(meld)
+    return meld
+
+
+def store_layoff(meld: Meld, laid_by: int, card: Card, table: Table, after: Table) -> None:
+    """Add to ``meld`` the card laid off on it, ``table`` the hand's table before and
+    ``after`` after it (:func:`~referee.apply_layoff`): where it went, and at which end."""
+    onto = meld.label
+    before, now = table.get(onto).reading, after.get(onto).reading
+    placed = now.cards[0] if now.kind == RUN and now.low < before.low else now.cards[-1]
+    laid = placed if card.is_joker else card
+    meld.cards.append(_meld_card(laid, laid_by, True, len(meld.cards),
+                                 layoff_end(after, onto, laid)))
+    meld.kind, meld.reading = now.kind, str(now)
+
+
+@contextmanager
+def live_move(hand: Hand) -> Iterator[None]:
+    """One move on the live hand, locked (the hand's row taken: moves from other phones
+    wait) and committed at the end; refused (an exception): rolled back."""
+    _ensure_live(hand)
+    with _live_move(hand):
+        yield
 
 
 def last_live_card(hand: Hand) -> MeldCard | None:
@@ -1019,6 +1058,7 @@ def live_undo(hand: Hand, version: int | None = None, move: int | None = None,
     phone has recorded a move since, nothing is taken back (:class:`HandConflict`).
     ``step``: the move's undo step (:func:`undo_step`), marked undone with it."""
     _ensure_live(hand)
+    _not_logged(hand)
     with _live_move(hand):
         last = last_live_card(hand)
         if last is None:

@@ -45,6 +45,9 @@ RESULT_SHARED = "result-shared"  # a link to the result made (scorebook.services
 SHARE_STOPPED = "share-stopped"  # the owner stopped that link
 PLAYERS_MERGED = "players-merged"  # one of the game's players merged into another name
 MERGE_UNDONE = "merge-undone"  # that merge undone: the game has its player back
+PLAYED_STARTED = "played-started"  # a live hand logged turn by turn: its deal (the upcard)
+PLAYED_MOVE = "played-move"  # a move of its log (scorebook.services.played)
+PLAYED_UNDO = "played-undo"  # the last move of its log taken back
 UNDONE = "undone"  # a step at the table undone (scorebook.services.undo): details["undid"]
 
 _BROWSERS = (("Edg", "Edge"), ("Firefox", "Firefox"), ("Chrome", "Chrome"),

@@ -101,7 +101,9 @@ def _down_to(walk: Replay, item: Mapping[str, Any], what: str) -> int | None:
     return len(walk.pile) - places[0]
 
 
-def _move(walk: Replay, item: Any, index: int) -> Move:
+def move_from(walk: Replay, item: Any, index: int) -> Move:
+    """The move ``item`` (a JSON object) of a log, the ``index``-th, read against the
+    position ``walk`` has reached (a take ``down_to`` a card counts the pile as it is)."""
     what = f"move {index + 1}"
     item = require_object(item, what)
     player = str(text_from(item.get("player"), f"{what}: player"))
@@ -140,7 +142,7 @@ def replay_log(body: Mapping[str, Any]) -> Replay:
     try:
         walk = Replay(deal)
         for index, item in enumerate(moves):
-            walk.play(_move(walk, item, index))
+            walk.play(move_from(walk, item, index))
     except LogError as exc:
         raise LogRefused(exc) from exc
     return walk
@@ -182,7 +184,12 @@ def played_log(body: Mapping[str, Any]) -> dict[str, Any]:
     """The replay of a deal and its log, and the answers (verdicts as they are)."""
     walk = replay_log(body)
     question = body.get("ask")
-    question = {} if question is None else require_object(question, "ask")
+    return replayed(walk, {} if question is None else require_object(question, "ask"))
+
+
+def replayed(walk: Replay, question: Mapping[str, Any]) -> dict[str, Any]:
+    """What a replayed log shows: every step, the position it reached and the answers
+    to the table's questions (``question``: the ``ask`` of the API, card and hand)."""
     card: Card | None = None
     if question.get("card") is not None:
         card = card_from(question["card"], "ask.card")

@@ -132,6 +132,10 @@ KINDS: dict[str, str] = {
     "games_api.remove_hand": GAME,
     "games_api.read_undo": GAME,
     "games_api.undo_change": GAME,
+    "games_api.read_played": GAME,  # a played hand's log (issue 29): as the live hand's moves
+    "games_api.start_played_hand": GAME,
+    "games_api.log_played_move": GAME,
+    "games_api.undo_played_move": GAME,
     "league.game_export": GAME,
     "league.standings": CURRENT,
     "league.players": CURRENT,
@@ -292,6 +296,9 @@ def ask(client: FlaskClient, method: str, url: str) -> Any:
 
 def answer(response: Any) -> str:
     if response.status_code == 404:
+        body = response.get_json(silent=True) or {}
+        if (body.get("error") or {}).get("code") == "not-played":
+            return ALLOW  # past the checks: the game has no hand logged turn by turn
         return NOT_FOUND
     if response.status_code == 403:
         return FORBIDDEN

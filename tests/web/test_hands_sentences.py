@@ -29,11 +29,12 @@ from scorebook.services.errors import sentence
 
 ROOT = Path(__file__).resolve().parents[2]
 RAISERS = ["scorebook/services/hands.py", "scorebook/services/entry.py",
-           "scorebook/services/questions.py", "scorebook/web/hands/views.py",
+           "scorebook/services/questions.py", "scorebook/services/played.py",
+           "scorebook/web/hands/views.py",
            "scorebook/api/games.py"]
 #: A sentence id as these files write it: ``sentence("hand.game-over", ...)``, and the ids
 #: a table of them holds (``_NOT_LAID_OFF``).
-SENTENCE_ID = re.compile(r"""["']((?:hand|referee)\.[a-z][a-z-]*)["']""")
+SENTENCE_ID = re.compile(r"""["']((?:hand|referee|played)\.[a-z][a-z-]*)["']""")
 
 
 def raised_ids() -> set[str]:
@@ -44,7 +45,7 @@ def raised_ids() -> set[str]:
 
 
 def test_the_services_word_nothing_themselves() -> None:
-    for name in RAISERS[:3]:
+    for name in RAISERS[:4]:
         text = (ROOT / name).read_text(encoding="utf-8")
         assert not re.search(r"^\s*(from|import) (flask_babel|scorebook\.web)\b", text,
                              re.M), name
@@ -60,7 +61,7 @@ def test_every_sentence_the_hands_can_raise_has_a_wording() -> None:
 def test_every_hands_wording_is_raised_somewhere() -> None:
     """No wording left behind for a sentence nothing raises (exports raises a few of
     the hands' own, ``hand.verdict``, ``hand.layoff-off-table``, ``hand.not-a-card``)."""
-    ours = {i for i in catalogue() if i.startswith(("hand.", "referee."))}
+    ours = {i for i in catalogue() if i.startswith(("hand.", "referee.", "played."))}
     assert ours - raised_ids() == set()
 
 

@@ -577,3 +577,65 @@ def _undo_hand_gone(p: Mapping[str, Any]) -> str:
 def _undo_hand_changed(p: Mapping[str, Any]) -> str:
     return gettext("Nothing was undone: hand %(number)s was changed since on another phone.",
                    number=p["number"])
+
+
+# --- the played hand: a live hand logged turn by turn (scorebook.services.played) --------
+
+
+@words("played.log-the-move")
+def _played_log_the_move(p: Mapping[str, Any]) -> str:
+    return gettext("Hand %(number)s is logged turn by turn: log this meld or lay-off as a "
+                   "move of the player's turn (or take back the log's last move).",
+                   number=p["number"])
+
+
+@words("played.none")
+def _played_none(p: Mapping[str, Any]) -> str:
+    return gettext("No hand of this game is being logged turn by turn.")
+
+
+@words("played.unknown-player")
+def _played_unknown_player(p: Mapping[str, Any]) -> str:
+    return gettext("%(player)s does not play in this game.", player=isolate(p["player"]))
+
+
+@words("played.started-already")
+def _played_started_already(p: Mapping[str, Any]) -> str:
+    return gettext("Hand %(number)s is already being logged, with %(card)s turned up first: "
+                   "nothing was changed.", number=p["number"], card=p["card"].pretty())
+
+
+@words("played.moves-already")
+def _played_moves_already(p: Mapping[str, Any]) -> str:
+    return gettext("Hand %(number)s already holds melds or lay-offs recorded without its "
+                   "turns, so it cannot be logged turn by turn now.", number=p["number"])
+
+
+@words("played.overtaken")
+def _played_overtaken(p: Mapping[str, Any]) -> str:
+    return str(ngettext("Another phone logged a move first (%(player)s's): the log now holds "
+                    "%(num)s move, not %(length)s. Yours was not logged; look at the table, "
+                    "then log it again if it still stands.",
+                    "Another phone logged a move first (%(player)s's): the log now holds "
+                    "%(num)s moves, not %(length)s. Yours was not logged; look at the table, "
+                    "then log it again if it still stands.",
+                    p["count"], player=isolate(p["player"]), length=p["length"]))
+
+
+@words("played.undone-since")
+def _played_undone_since(p: Mapping[str, Any]) -> str:
+    return str(ngettext("Another phone took a move back: the log now holds %(num)s move, not "
+                    "%(length)s. Nothing was logged or taken back; look at the table first.",
+                    "Another phone took a move back: the log now holds %(num)s moves, not "
+                    "%(length)s. Nothing was logged or taken back; look at the table first.",
+                    p["count"], length=p["length"]))
+
+
+@words("played.nothing-to-undo")
+def _played_nothing_to_undo(p: Mapping[str, Any]) -> str:
+    return gettext("The log holds no move to take back.")
+
+
+@words("played.bad-move")
+def _played_bad_move(p: Mapping[str, Any]) -> str:
+    return gettext("That move cannot be read: %(message)s", message=p["message"])
