@@ -304,3 +304,31 @@ def test_a_cancelled_played_hand_leaves_no_log_behind(app: Flask) -> None:
     assert stored_moves(app, game_id) == 0
     assert one.post(f"/games/{game_id}/hands/live/start").status_code == 302
     assert one.get(f"/api/v1/games/{game_id}/played").status_code == 404
+
+
+def test_a_logged_hand_finishes_with_only_the_cards_still_held(app: Flask) -> None:
+    """The melds the log made are the live hand's: the finish asks for the cards still
+    held, and the stored hand holds the logged melds beside them, scored."""
+    game_id, (one, _two) = table_of(app, "Ann Bo")
+    start(one, game_id, "Bo", "9C")
+    log_all(one, game_id, "Ann draw\nAnn meld 4S 5S 6S\nAnn discard 2H\n"
+                          "Bo draw\nBo meld 7H 8H 9H\nBo discard KC")
+    with app.app_context():
+        live = db.session.scalar(db.select(Hand).where(Hand.game_id == game_id,
+                                                       Hand.complete.is_(False)))
+        assert live is not None
+        live_id = live.id
+    finished = one.post(f"/games/{game_id}/hands/live/finish", data={
+        "hand": live_id, "finish-players-1-hand": "kd qd", "finish-outcome": "p0",
+        "finish-missing_ok": ["Ann", "Bo"]})
+    assert finished.status_code == 302, finished.get_data(as_text=True)[-1500:]
+    stored = one.get(f"/api/v1/games/{game_id}/hands/1")
+    assert stored.status_code == 200, stored.get_json()
+    players = {p["name"]: p for p in stored.get_json()["players"]}
+    assert [m["cards"] for m in players["Ann"]["melds"]] == [["4S", "5S", "6S"]]
+    assert [m["cards"] for m in players["Bo"]["melds"]] == [["7H", "8H", "9H"]]
+    assert players["Bo"]["hand"] == ["KD", "QD"]
+    scores = stored.get_json()["scores"]
+    assert scores["Ann"] == 15 and scores["Bo"] == 24 - 20  # (7+8+9 melded, K Q held)
+    # the log is the finished hand's: a new played hand starts empty
+    assert start(one, game_id, "Ann", "3C")["length"] == 0
