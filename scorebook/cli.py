@@ -26,30 +26,39 @@ scorebook_cli = AppGroup("scorebook", help="Scorebook maintenance.")
 def verify_command() -> None:
     """Recompute every stored hand score from the stored cards and report any difference
     (a hand kept as points only: its points checked against what a hand can score) or
-    impossible hand (out.empty-hand); list the players with fewer cards than dealt whom
-    nobody confirmed as missing cards (RULES.md §10), which is not an error."""
+    impossible hand (out.empty-hand), and any hand logged turn by turn whose log does
+    not replay or made other melds and lay-offs than the hand's (issue 29); list the
+    players with fewer cards than dealt whom nobody confirmed as missing cards (RULES.md
+    §10), which is not an error."""
     from scorebook.models import Game, Hand, Meld
     from scorebook.services.hands import unconfirmed_short, verify
+    from scorebook.services.played import verify_logs
 
     games = list(db.session.scalars(db.select(Game).order_by(Game.id).options(
         selectinload(Game.seats),
         selectinload(Game.hands).selectinload(Hand.melds).selectinload(Meld.cards),
         selectinload(Game.hands).selectinload(Hand.stranded),
         selectinload(Game.hands).selectinload(Hand.scores),
+        selectinload(Game.hands).selectinload(Hand.played),
+        selectinload(Game.hands).selectinload(Hand.played_moves),
     )))
     hands = sum(1 for g in games for h in g.hands if h.complete)
-    problems = verify(games)
+    problems = verify(games) + verify_logs(games)
+    logs = sum(1 for g in games for h in g.hands if h.played is not None)
     short = unconfirmed_short(games)
     for line in problems + short:
         click.echo(line)
     if problems:
         raise click.ClickException(
             f"{len(problems)} difference(s) between the stored scores and the stored cards, "
-            "or impossible hands")
+            "or impossible hands, or logs that are not their hands'")
     points = sum(1 for g in games for h in g.hands if h.complete and h.points_only)
     click.echo(f"All {hands} stored hand(s) in {len(games)} game(s) match their cards"
                + (f" ({points} kept as points only: their points are ones a hand can score)."
                   if points else "."))
+    if logs:
+        click.echo(f"{logs} hand(s) logged turn by turn: each log replays, and made the "
+                   "hand's melds and lay-offs.")
     if short:
         click.echo(f"{len(short)} player(s) in stored hands have fewer cards than were dealt, "
                    "and nobody confirmed that cards are missing (listed above): those hands "

@@ -26,6 +26,7 @@ from referee.rules import FAMILIES
 from scorebook.models import GAME_STATUSES, HAND_ENDINGS, RUN_ENDS
 from scorebook.plain_text import MAX_ID
 from scorebook.services.payloads import CARD_PATTERN
+from scorebook.services.table_log import MAX_MOVES
 
 #: What an export's ``format`` says it is.
 FORMAT = "rummy-scorebook/league"
@@ -130,6 +131,40 @@ class ExportScore(Part):
         "they count in stranded as the cards would. Left out: the cards say it."))
 
 
+class ExportMove(Part):
+    player: PlayerName = Field(description="Who made the move.")
+    move: dict[str, Any] = Field(description=(
+        "The move as the played-hand API takes it, without its player: "
+        "{\"move\": \"draw\"}, {\"move\": \"take\", \"take\": 3}, "
+        "{\"move\": \"meld\", \"cards\": [\"4S\", \"5S\", \"6S\"], \"id\": \"A\"}, "
+        "{\"move\": \"layoff\", \"card\": \"7S\", \"onto\": \"A\"}, "
+        "{\"move\": \"discard\", \"card\": \"KC\"}, {\"move\": \"rummy\", \"take\": 2}, "
+        "{\"move\": \"stock-out\"}; \"agreed\": true when the table agreed to a move "
+        "a rule refuses."))
+    key: str | None = Field(default=None, description=(
+        "The key the phone sent the move with (a send tried again is logged once); "
+        "unique in the hand."))
+    overridden: str | None = Field(default=None, description=(
+        "The message id of the rule's verdict the table agreed to override "
+        "(log.deep-not-melded); null when no rule was overridden."))
+    at: Time
+
+
+class ExportLog(Part):
+    """A hand the table logged turn by turn (issue 29): its deal and its moves, in order."""
+
+    dealer: PlayerName = Field(description="Who dealt: the hand's dealer.")
+    upcard: CardText = Field(description="The first card turned up from the stock.")
+    dealt: Whole | None = Field(default=None, ge=1, le=54, description=(
+        "The cards dealt to each player; null: as the rules say (cards.deal)."))
+    created_at: Time
+    moves: list[ExportMove] = Field(max_length=MAX_MOVES, description=(
+        "Every move of the log, in the order logged (at most 600). An import replays "
+        "them with the referee: each must be a move the log can hold, that no rule "
+        "refuses unless agreed, and together they must make exactly the hand's melds "
+        "and lay-offs."))
+
+
 class ExportHand(Part):
     number: Whole = Field(description="1, 2, 3… each once, in the order played.")
     dealer: PlayerName
@@ -146,6 +181,9 @@ class ExportHand(Part):
     stranded: list[ExportStranded]
     scores: list[ExportScore] = Field(description="The file's scores, which must be what "
                                                   "the cards give.")
+    log: ExportLog | None = Field(default=None, description=(
+        "The hand's log, when the table logged it turn by turn; left out: it was not "
+        "logged."))
 
 
 class ExportChange(Part):

@@ -57,6 +57,7 @@ from referee import (
     make_rules,
     parse_card,
 )
+from referee.log import Deal
 from referee.rules import OPTIONS
 from scorebook.extensions import db
 from scorebook.models import (
@@ -74,6 +75,8 @@ from scorebook.models import (
     League,
     Meld,
     MeldCard,
+    PlayedHand,
+    PlayedMove,
     Player,
     Season,
     Seat,
@@ -82,7 +85,7 @@ from scorebook.models import (
     column_lengths,
 )
 from scorebook.plain_text import MAX_ID, has_unwanted
-from scorebook.services import access, jobs, ratings
+from scorebook.services import access, jobs, played, ratings
 from scorebook.services.access import MAX_LEAGUE_NAME
 from scorebook.services.entry import Entry, HandError
 from scorebook.services.errors import Sentence, sentence
@@ -527,7 +530,9 @@ def exported_batches(league: League, batch: int | None = None, after: int = 0
                 selectinload(Game.seats),
                 selectinload(Game.hands).selectinload(Hand.melds).selectinload(Meld.cards),
                 selectinload(Game.hands).selectinload(Hand.stranded),
-                selectinload(Game.hands).selectinload(Hand.scores))))
+                selectinload(Game.hands).selectinload(Hand.scores),
+                selectinload(Game.hands).selectinload(Hand.played),
+                selectinload(Game.hands).selectinload(Hand.played_moves))))
         if not games:
             return
         changes: dict[int, list[Change]] = {}
@@ -615,12 +620,26 @@ def _export_game(game: Game, name: Mapping[int, str], changes: Sequence[Change]
                         **({"held_points": s.held_points} if s.held_points is not None
                            else {})}
                        for s in sorted(h.scores, key=lambda s: s.id)],
+            **({"log": _export_log(h, name)} if h.played is not None else {}),
         } for h in game.hands],
         "changes": [{"hand": c.hand_number, "action": c.action, "summary": c.summary,
                      "details": c.details, "device": c.device, "player": c.player,
                      "session": c.session_key, "at": _time(c.at)}
                     for c in changes],
     }
+
+
+def _export_log(h: Hand, name: Mapping[int, str]) -> dict[str, Any]:
+    """A hand the table logged turn by turn (issue 29): its deal and every move as stored,
+    with the key of the send that logged it and the rule the table agreed to override.
+    Only a hand with a log has one: a hand without keeps the shape it always had."""
+    deal = h.played
+    assert deal is not None
+    return {"dealer": name[h.dealer_id], "upcard": deal.upcard, "dealt": deal.dealt,
+            "created_at": _time(deal.created_at),
+            "moves": [{"player": name[m.player_id], "move": m.move, "key": m.key,
+                       "overridden": m.overridden, "at": _time(m.created_at)}
+                      for m in sorted(h.played_moves, key=lambda m: m.position)]}
 
 
 def _export_card(c: MeldCard, name: Mapping[int, str]) -> dict[str, Any]:
@@ -889,7 +908,8 @@ class _Built:
     game: dict[str, Any]
     seats: list[dict[str, Any]]
     hands: list[tuple[dict[str, Any], list[tuple[dict[str, Any], list[dict[str, Any]]]],
-                      list[dict[str, Any]], list[dict[str, Any]]]]
+                      list[dict[str, Any]], list[dict[str, Any]], dict[str, Any] | None,
+                      list[dict[str, Any]]]]
     changes: list[dict[str, Any]]
 
 
@@ -944,7 +964,9 @@ def _rows(game: Game, changes: Sequence[Change]) -> _Built:
     row["winner_id"] = game.winner.id if game.winner is not None else None
     hands = [(_row(h, "game_id"),
               [(_row(m, "hand_id"), [_row(c, "meld_id") for c in m.cards]) for m in h.melds],
-              [_row(c, "hand_id") for c in h.stranded], [_row(c, "hand_id") for c in h.scores])
+              [_row(c, "hand_id") for c in h.stranded], [_row(c, "hand_id") for c in h.scores],
+              _row(h.played, "hand_id") if h.played is not None else None,
+              [_row(m, "hand_id") for m in h.played_moves])
              for h in game.hands]
     return _Built(row, [_row(s, "game_id") for s in game.seats], hands,
                   [_row(c, "game_id") for c in changes])
@@ -986,6 +1008,10 @@ def _store_games(built: Sequence[_Built]) -> None:
                            for hand_id, h in zip(hand_ids, hands, strict=True) for c in h[2]])
     _insert(HandScore, [{**c, "hand_id": hand_id}
                         for hand_id, h in zip(hand_ids, hands, strict=True) for c in h[3]])
+    _insert(PlayedHand, [{**h[4], "hand_id": hand_id}
+                         for hand_id, h in zip(hand_ids, hands, strict=True) if h[4] is not None])
+    _insert(PlayedMove, [{**m, "hand_id": hand_id}
+                         for hand_id, h in zip(hand_ids, hands, strict=True) for m in h[5]])
     _insert(Change, changes)
 
 
@@ -1431,6 +1457,7 @@ def _import_hand(game: Game, rules: RuleSet, h: ExportHand, who: Callable[[str],
     if not h.complete:
         _check_live(rules, players)
         hand.melds = rows
+        _import_log(hand, rules, h, ids, seated)
         return hand
     points = None
     if points_only:
@@ -1455,7 +1482,55 @@ def _import_hand(game: Game, rules: RuleSet, h: ExportHand, who: Callable[[str],
                 given_melded=given[0], given_stranded=given[1], score=player_score.score,
                 melded=player_score.melded, stranded=player_score.stranded))
     _store(hand, game, players, result, short)
+    _import_log(hand, rules, h, ids, seated)
     return hand
+
+
+def _import_log(hand: Hand, rules: RuleSet, h: ExportHand, ids: Mapping[str, int],
+                seated: Callable[[str], str]) -> None:
+    """The hand's log, if the file gives one: replayed by the referee move by move, and
+    its melds and lay-offs held against the hand's (:func:`played.replay_checked`,
+    :func:`played.check_melds_logged`); kept as stored, each move as the API stores it."""
+    log = h.log
+    if log is None:
+        return
+    name_of = {pid: name for name, pid in ids.items()}
+    dealer = seated(log.dealer)
+    if ids[dealer] != hand.dealer_id:
+        raise LeagueImportError(sentence("exports.log-dealer", name=dealer,
+                                         dealer=name_of[hand.dealer_id]))
+    upcard = _card({"card": log.upcard, "declared": None})
+    keys: set[str] = set()
+    moves = []
+    for m in log.moves:
+        moves.append((seated(m.player), m.move, m.overridden))
+        if m.key is not None:
+            if m.key in keys:
+                raise LeagueImportError(sentence("exports.log-key-twice", key=m.key[:40]))
+            keys.add(m.key)
+    try:
+        walk, stored = played.replay_checked(
+            Deal(rules, tuple(ids), name_of[hand.dealer_id], upcard, log.dealt), moves)
+        played.check_melds_logged(walk, hand.melds, name_of)
+    except played.LogFault as exc:
+        raise LeagueImportError(_log_fault(exc)) from None
+    hand.played = PlayedHand(upcard=str(upcard), dealt=log.dealt,
+                             created_at=_parse_time(log.created_at, "created_at"))
+    hand.played_moves = [
+        PlayedMove(position=i, key=m.key, player_id=ids[player], move=move,
+                   overridden=m.overridden, created_at=_parse_time(m.at, "at"))
+        for i, (m, (player, _move, _over), move) in enumerate(
+            zip(log.moves, moves, stored, strict=True))]
+
+
+def _log_fault(exc: played.LogFault) -> Sentence:
+    if exc.meld is not None:
+        return sentence("exports.log-melds", meld=exc.meld[:40])
+    if exc.overridden is not None:
+        return sentence("exports.log-overridden", number=exc.number,
+                        given=exc.overridden[0] or "", found=exc.overridden[1] or "")
+    return sentence("exports.log-refused", number=exc.number, verdict=exc.verdict,
+                    message=exc.message)
 
 
 def _check_live(rules: RuleSet, players: Sequence[PlayerHand]) -> None:

@@ -24,7 +24,8 @@ against the log replayed so far (:mod:`referee.replay`, through
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +36,7 @@ from referee import Card, Verdict, build_table, parse_card
 from referee.log import Deal, LogError
 from referee.replay import Replay
 from scorebook.extensions import db
-from scorebook.models import Game, Hand, PlayedHand, PlayedMove
+from scorebook.models import Game, Hand, Meld, PlayedHand, PlayedMove
 from scorebook.services import history
 from scorebook.services.entry import HandError
 from scorebook.services.errors import Sentence, sentence
@@ -318,3 +319,124 @@ def upcard_from(value: Any) -> Card:
     except PayloadError as exc:
         raise HandError(sentence("played.bad-move", message=exc.message), exc.code) from None
 
+
+
+# --- a log checked against its hand (a league's import, ``flask scorebook verify``) ---------
+
+
+class LogFault(ValueError):
+    """A log (stored, or in a league's file) that is not its hand's: it cannot be replayed
+    past move ``number`` (counted from 1; 0: its deal) — the referee's ``verdict``, or
+    ``message`` for a move that cannot be read — or the move says it overrode a rule
+    (``given``: a verdict's message id, or None) other than the one the referee finds
+    (``found``); or (``meld``) the melds and lay-offs it made are not the hand's, from
+    the meld labelled ``meld`` on."""
+
+    def __init__(self, number: int = 0, verdict: Verdict | None = None, message: str = "",
+                 *, overridden: tuple[str | None, str | None] | None = None,
+                 meld: str | None = None) -> None:
+        self.number = number
+        self.verdict = verdict
+        self.message = message or (verdict.message if verdict is not None else "")
+        self.overridden = overridden
+        self.meld = meld
+        super().__init__(self.text())
+
+    def text(self) -> str:
+        """In English, as ``flask scorebook verify`` reports it."""
+        if self.meld is not None:
+            return (f"its log's melds and lay-offs are not the hand's (meld {self.meld})")
+        if self.overridden is not None:
+            given, found = self.overridden
+            return (f"its log's move {self.number} says it overrode {given or 'no rule'}; "
+                    f"the referee finds {found or 'no rule'} to override")
+        where = "its deal" if self.number == 0 else f"move {self.number}"
+        return f"its log does not replay at {where}: {self.message}"
+
+
+def replay_checked(deal: Deal, moves: Sequence[tuple[str, Mapping[str, Any], str | None]]
+                   ) -> tuple[Replay, list[dict[str, Any]]]:
+    """Replay a log given as its moves (each: its player, the move as stored, the rule it
+    says it overrode): every move must be one the log can hold, that no rule refuses
+    unless the table agreed to it, and that overrode the rule it says (as :func:`log_move`
+    stored it); else :class:`LogFault`.  The replay, and each move as it is stored."""
+    try:
+        walk = Replay(deal)
+    except LogError as exc:
+        raise LogFault(0, exc.verdict) from None
+    stored: list[dict[str, Any]] = []
+    for index, (player, item, overridden) in enumerate(moves):
+        try:
+            move = move_from(walk, {**item, "player": player}, index)
+            step = walk.play(move)
+        except LogError as exc:
+            raise LogFault(index + 1, exc.verdict) from None
+        except PayloadError as exc:
+            raise LogFault(index + 1, message=exc.message) from None
+        if step.refused is not None:
+            raise LogFault(index + 1, step.refused)
+        found = step.overridden.code if step.overridden is not None else None
+        if found != overridden:
+            raise LogFault(index + 1, overridden=(overridden, found))
+        written = move_json(move)
+        del written["player"]
+        stored.append(written)
+    return walk, stored
+
+
+def check_melds_logged(walk: Replay, melds: Sequence[Meld], name_of: Mapping[int, str]
+                       ) -> None:
+    """The hand's melds and lay-offs must be the ones its log made (its melds by their
+    owners with their cards, each lay-off by its player onto its meld): else
+    :class:`LogFault`, naming the first meld (by label) that differs."""
+    logged: dict[str, tuple[str, Counter[str]]] = {}
+    logged_layoffs: dict[str, Counter[tuple[str, str]]] = {}
+    for played in walk.played:
+        if played.kind == "meld":
+            logged[played.meld_id] = (played.player,
+                                      Counter(str(c.natural) for c in played.cards))
+        else:
+            logged_layoffs.setdefault(played.meld_id, Counter()).update(
+                (played.player, str(c.natural)) for c in played.cards)
+    stored: dict[str, tuple[str, Counter[str]]] = {}
+    stored_layoffs: dict[str, Counter[tuple[str, str]]] = {}
+    for meld in melds:
+        stored[meld.label] = (name_of.get(meld.owner_id, ""),
+                              Counter(c.card for c in meld.cards if not c.is_layoff))
+        laid = Counter((name_of.get(c.laid_by_id, ""), c.card)
+                       for c in meld.cards if c.is_layoff)
+        if laid:
+            stored_layoffs[meld.label] = laid
+    for label in sorted(set(logged) | set(stored) | set(logged_layoffs) | set(stored_layoffs)):
+        if (logged.get(label) != stored.get(label)
+                or logged_layoffs.get(label) != stored_layoffs.get(label)):
+            raise LogFault(meld=label)
+
+
+def check_stored_log(game: Game, hand: Hand) -> None:
+    """A stored hand's log (:attr:`Hand.played`, :attr:`Hand.played_moves`) replayed and
+    held against the hand's melds and lay-offs: :class:`LogFault` if it is not the
+    hand's."""
+    deal = hand.played
+    assert deal is not None
+    _names_, ids = _names(game)
+    name_of = {pid: name for name, pid in ids.items()}
+    walk, _stored_moves = replay_checked(
+        deal_of(game, hand, deal),
+        [(name_of.get(m.player_id, ""), m.move, m.overridden) for m in hand.played_moves])
+    check_melds_logged(walk, hand.melds, name_of)
+
+
+def verify_logs(games: Sequence[Game]) -> list[str]:
+    """``flask scorebook verify``: one line per stored hand whose log does not replay, or
+    whose melds and lay-offs are not the ones its log made."""
+    problems = []
+    for game in games:
+        for hand in game.hands:
+            if hand.played is None:
+                continue
+            try:
+                check_stored_log(game, hand)
+            except LogFault as exc:
+                problems.append(f"game {game.id} hand {hand.number}: {exc.text()}")
+    return problems

@@ -39,12 +39,12 @@ from flask import Flask
 from openskill.models import PlackettLuce
 from sqlalchemy import select
 
-from referee import parse_cards
+from referee import parse_card, parse_cards
 from scorebook.extensions import db
 from scorebook.models import FINISHED, Game, GameResult, Hand, League, Player, Season, Seat
 from scorebook.presenters.bidi import plain
 from scorebook.presenters.sentences import say, say_all
-from scorebook.services import games, hands, league, ratings
+from scorebook.services import games, hands, league, played, ratings
 from scorebook.services.entry import entry_from_text
 from scorebook.services.exports import (
     LeagueImportError,
@@ -55,6 +55,7 @@ from scorebook.services.exports import (
 )
 from scorebook.services.seasons import as_utc
 from tests.reading import page as read
+from tests.web.test_api_log import moves as log_moves
 
 T = dict[str, dict[str, str]]
 
@@ -579,7 +580,13 @@ def test_csv_downloads(client, made: dict[str, Game]) -> None:
 def test_json_export_import_export_is_identical(app: Flask, made: dict[str, Game]) -> None:
     league.prepare(the_league())
     league.set_retired(player("Dee"), True)
+    # G5's live hand logged turn by turn (issue 29): its log goes with it
+    played.start_played(made["g5"], parse_card("9C"), "Ben")
+    for i, move in enumerate(log_moves("Ann draw\nAnn meld 4S 5S 6S\nAnn discard 2H")):
+        played.log_move(made["g5"], move, i, f"g5-{i}")
     exported = export_league(the_league())
+    assert [len(h["log"]["moves"]) for g in exported["games"] for h in g["hands"]
+            if "log" in h] == [3]
     before_rows = result_rows()
     text = json.dumps(exported, sort_keys=True)
     db.session.remove()
@@ -591,6 +598,7 @@ def test_json_export_import_export_is_identical(app: Flask, made: dict[str, Game
     assert {r.name: r.games for r in league.standings(imported)} == {
         "Ann": 3, "Ben": 3, "Cy": 3, "Dee": 2}
     assert hands.verify(list(db.session.scalars(select(Game)))) == []
+    assert played.verify_logs(list(db.session.scalars(select(Game)))) == []
 
 
 @contextmanager

@@ -339,6 +339,43 @@ def _live_hand(p: P) -> str:
                    "until it ends nobody has gone out and nothing is scored.")
 
 
+@words("exports.log-refused")
+def _log_refused(p: P) -> str:
+    """A hand's log (issue 29) the referee cannot replay: at which move, and why."""
+    reason = explain(p["verdict"]) if p.get("verdict") is not None else p["message"]
+    if not p["number"]:
+        return gettext("its log cannot be replayed from its deal: %(reason)s", reason=reason)
+    return gettext("its log cannot be replayed at move %(number)s: %(reason)s",
+                   number=p["number"], reason=reason)
+
+
+@words("exports.log-overridden")
+def _log_overridden(p: P) -> str:
+    if not p["given"]:
+        return gettext("move %(number)s of its log overrides a rule by agreement, but the "
+                       "file does not say so.", number=p["number"])
+    return gettext("move %(number)s of its log says the table agreed to override a rule "
+                   "the referee does not refuse there.", number=p["number"])
+
+
+@words("exports.log-melds")
+def _log_melds(p: P) -> str:
+    return gettext("its log's melds and lay-offs are not the hand's: meld %(meld)s "
+                   "differs.", meld=isolate(p["meld"]))
+
+
+@words("exports.log-dealer")
+def _log_dealer(p: P) -> str:
+    return gettext("its log says %(name)s dealt, but the hand says %(dealer)s did.",
+                   name=isolate(p["name"]), dealer=isolate(p["dealer"]))
+
+
+@words("exports.log-key-twice")
+def _log_key_twice(p: P) -> str:
+    return gettext("its log holds two moves sent with the key %(key)s.",
+                   key=isolate(p["key"]))
+
+
 @words("exports.no-score")
 def _no_score(p: P) -> str:
     return gettext("the file has no score for %(name)s.", name=p["name"])
