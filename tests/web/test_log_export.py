@@ -213,6 +213,21 @@ def test_the_import_refuses_a_log_that_is_not_its_hand(app: Flask) -> None:
             exported, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 
+@pytest.mark.parametrize("language", ["es", "it"])
+def test_the_refusal_is_worded_in_the_readers_language(app: Flask, language: str) -> None:
+    logged_league(app)
+    with app.test_request_context(headers={"Accept-Language": language}):
+        exported = export_league(games.default_league())
+        fresh_install()
+        exported["games"][0]["hands"][0]["log"]["moves"][7]["move"]["onto"] = "Bo-1"
+        exported["games"][0]["hands"][0]["log"]["moves"][7]["move"]["card"] = "10H"
+        with pytest.raises(LeagueImportError) as caught:
+            import_league(exported)
+        message = say_all(caught.value.sentences)
+        assert "Ann-1" in message and "log's melds" not in message, message
+        assert {"es": "combinación", "it": "combinazione"}[language] in message, message
+
+
 def test_verify_reports_a_stored_log_that_is_not_its_hand(app: Flask) -> None:
     logged_league(app)
     runner = app.test_cli_runner()
