@@ -12,9 +12,12 @@
 // JavaScript the page simply stays as it was served.
 //
 // What the reader is doing survives a refresh: text typed, a choice ticked, a
-// <details> opened, the field with the focus, a message marked data-live-keep. When
+// <details> opened, the field with the focus, a message marked data-live-keep. The
+// field being typed into is not swapped at all: it stays in the page (its value, its
+// caret, a word the phone's keyboard is composing), the fresh region around it. When
 // the fresh page no longer has one of the regions (the live hand ended on another
-// phone), the whole page is loaded again.
+// phone), the whole page is loaded again ("live:reloading" first: a page script may
+// cancel it when it is already leaving for another page).
 //
 // While the page is visible it asks for the version about once a second with
 // If-None-Match (a 304 costs the server one small query). When the version
@@ -43,6 +46,7 @@
   var busy = false;
   var again = false;
   var failures = 0;
+  var leaving = false; // the page is being left: nothing more to follow
 
   function show(state) {
     if (!status) return;
@@ -114,6 +118,63 @@
     }
   }
 
+  // A field a person is typing into (text, a number) is never swapped: the element itself
+  // stays, with its value, caret, and the word a phone's keyboard is still composing.
+  function typedInto(el) {
+    if (!el || el === document.body) return false;
+    if (el.tagName === "TEXTAREA") return true;
+    return el.tagName === "INPUT" &&
+      /^(text|search|number|tel|email|url|)$/.test(el.getAttribute("type") || "");
+  }
+
+  // From ``top`` down to ``el`` (both included), or null when ``el`` is not inside ``top``.
+  function pathTo(top, el) {
+    var path = [];
+    for (var n = el; n; n = n.parentElement) {
+      path.unshift(n);
+      if (n === top) return path;
+    }
+    return null;
+  }
+
+  function copyAttributes(from, to) {
+    var k;
+    for (k = to.attributes.length - 1; k >= 0; k--) {
+      if (!from.hasAttribute(to.attributes[k].name)) to.removeAttribute(to.attributes[k].name);
+    }
+    for (k = 0; k < from.attributes.length; k++) {
+      to.setAttribute(from.attributes[k].name, from.attributes[k].value);
+    }
+  }
+
+  // Make the region ``old`` (in the page) read as ``fresh`` while the element ``keep``
+  // inside it stays in the page: each element from ``old`` down to ``keep`` is kept and
+  // takes the fresh attributes, everything around them is the fresh page's. Returns false
+  // (nothing changed) when the fresh region has no such field in the same place.
+  function graft(old, fresh, keep) {
+    var twin = counterpart(fresh, keep);
+    var mine = pathTo(old, keep);
+    var theirs = twin && pathTo(fresh, twin);
+    if (!mine || !theirs || mine.length !== theirs.length) return false;
+    for (var d = 0; d < mine.length; d++) {
+      if (mine[d].tagName !== theirs[d].tagName) return false;
+    }
+    for (var i = 0; i < mine.length - 1; i++) {
+      var here = mine[i], there = theirs[i], stay = mine[i + 1], stand = theirs[i + 1];
+      copyAttributes(there, here);
+      Array.prototype.slice.call(here.childNodes).forEach(function (child) {
+        if (child !== stay) here.removeChild(child);
+      });
+      var before = true;
+      Array.prototype.slice.call(there.childNodes).forEach(function (child) {
+        if (child === stand) { before = false; return; }
+        if (before) here.insertBefore(child, stay);
+        else here.appendChild(child);
+      });
+    }
+    return true;
+  }
+
   // Returns the fresh page's version, or null when the page must be loaded again.
   function swapRegions(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
@@ -131,6 +192,7 @@
       var old = regions[i];
       var fresh = document.importNode(doc.getElementById(old.id), true);
       keepState(old, fresh);
+      if (typedInto(focused) && old.contains(focused) && graft(old, fresh, focused)) continue;
       old.replaceWith(fresh);
     }
     var values = document.querySelectorAll("[data-live-value][id]");
@@ -168,8 +230,12 @@
           known = version;
           // (not reload(): a page answering a form would post the form again). A page
           // script that would ask before leaving lets this one go ("live:reloading"):
-          // what it holds is kept as a draft, and the fresh page says so.
-          document.dispatchEvent(new CustomEvent("live:reloading"));
+          // what it holds is kept as a draft, and the fresh page says so. A page script
+          // already on its way elsewhere (the hand it finished stored: to the game)
+          // cancels the event, and this page goes where it sends it.
+          var going = new CustomEvent("live:reloading", { cancelable: true });
+          if (leaving || !document.dispatchEvent(going)) { leaving = true; return; }
+          leaving = true;
           window.location.assign(pageUrl.split("#")[0]);
           return;
         }
@@ -180,7 +246,7 @@
   }
 
   function poll() {
-    if (busy) return;
+    if (busy || leaving) return;
     busy = true;
     fetch(versionUrl, {
       cache: "no-store",
