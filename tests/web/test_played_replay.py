@@ -27,11 +27,11 @@ WORDS = {
     "en": {"draw": "drew from the stock", "take": "took the pile down to",
            "meld": "melded", "discard": "discarded", "pile": "Discard pile:",
            "title": "The table log of hand 1", "agreed": "agreed by the table"},
-    "es": {"draw": "robó del mazo", "take": "se llevó el pozo hasta",
-           "meld": "bajó", "discard": "descartó", "pile": "Pozo:",
+    "es": {"draw": "robó del mazo", "take": "tomó el montón de descartes hasta",
+           "meld": "bajó", "discard": "descartó", "pile": "Descartes:",
            "title": "El registro de la mano 1", "agreed": "aceptado por la mesa"},
-    "it": {"draw": "ha pescato dal tallone", "take": "ha preso gli scarti fino al",
-           "meld": "ha calato", "discard": "ha scartato", "pile": "Scarti:",
+    "it": {"draw": "ha pescato dal tallone", "take": "ha preso il pozzo fino a",
+           "meld": "ha calato", "discard": "ha scartato", "pile": "Pozzo:",
            "title": "Il registro della mano 1", "agreed": "accettata dal tavolo"},
 }
 
@@ -62,7 +62,7 @@ def deep_draw(app: Flask) -> tuple[int, FlaskClient]:
     return game_id, one
 
 
-@pytest.mark.parametrize("language", ["en"])
+@pytest.mark.parametrize("language", ["en", "es", "it"])
 def test_the_live_replay_shows_every_step_and_the_pile(app: Flask, language: str) -> None:
     game_id, phone = deep_draw(app)
     live = phone.get(f"/games/{game_id}/hands/live", headers={"Accept-Language": language})
@@ -90,7 +90,7 @@ def test_the_live_replay_shows_every_step_and_the_pile(app: Flask, language: str
     assert "#turn.order" in page
 
 
-@pytest.mark.parametrize("language", ["en"])
+@pytest.mark.parametrize("language", ["en", "es", "it"])
 def test_an_agreed_move_is_marked_with_the_rule_it_broke(app: Flask, language: str
                                                          ) -> None:
     game_id, (one, _two) = table_of(app, "Ann Bo Cy")
