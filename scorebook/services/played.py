@@ -177,6 +177,19 @@ def log_state(game: Game, question: Mapping[str, Any] | None = None) -> dict[str
             "length": len(walk.steps), **replayed(walk, question or {})}
 
 
+def hand_log(game: Game, hand: Hand) -> Replay | None:
+    """The log of ``hand`` (live or finished) replayed, or None when the table did not
+    log it turn by turn: what the replay page shows."""
+    deal = db.session.scalar(select(PlayedHand).where(PlayedHand.hand_id == hand.id))
+    return None if deal is None else replay_stored(game, hand, deal)
+
+
+def has_log(hand: Hand) -> bool:
+    """Was ``hand`` logged turn by turn (it has a deal, perhaps no move yet)?"""
+    return db.session.scalar(select(PlayedHand.id).where(PlayedHand.hand_id == hand.id)
+                             ) is not None
+
+
 def _logged(move: PlayedMove, replayed_send: bool = False) -> Logged:
     return Logged(move.position, dict(move.move), move.overridden, replayed_send)
 

@@ -49,6 +49,7 @@ from scorebook.presenters.cards import (
 )
 from scorebook.presenters.sentences import say, say_all
 from scorebook.presenters.sentences.hands import end_names, end_word, end_words, scores_text
+from scorebook.presenters.table_log import shown_answers, shown_steps
 from scorebook.presenters.wording import family_name, meld_name, meld_phrase
 from scorebook.services import access
 from scorebook.services.entry import (
@@ -92,6 +93,7 @@ from scorebook.services.hands import (
     sent_before,
     start_live,
 )
+from scorebook.services.played import hand_log, has_log
 from scorebook.web import Page
 from scorebook.web.games.forms import VersionForm, choices
 from scorebook.web.games.undo import undo_offer
@@ -577,7 +579,38 @@ def show(game_id: int, number: int) -> str:
     return render_template("hands/show.html", game=game, hand=hand,
                            delete_form=VersionForm(version=str(hand.version),
                                                    hand_id=str(hand.id)),
-                           **hand_details(game, hand))
+                           logged=has_log(hand), **hand_details(game, hand))
+
+
+def render_replay(game: Game, hand: Hand) -> str:
+    """The replay page of a hand the table logged turn by turn (issue 29): the deal, each
+    move with the pile after it, and the answers the log gives; 404 without a log."""
+    walk = hand_log(game, hand)
+    if walk is None:
+        abort(404)
+    return render_template(
+        "hands/replay.html", game=game, hand=hand, walk=walk,
+        dealer=walk.name(walk.dealer), upcard=walk.deal.upcard,
+        dealt=walk.deal.cards_dealt, steps=shown_steps(walk, game.family),
+        answers=shown_answers(walk, game.family),
+        held=[(walk.name(seat), count) for seat, count in enumerate(walk.held)],
+        to_play=None if walk.over else walk.name(
+            walk.top_call.caller if walk.top_call else walk.to_play))
+
+
+@bp.get("/<int:number>/log")
+def replay(game_id: int, number: int) -> str:
+    game = get_game(game_id)
+    return render_replay(game, get_hand(game, number))
+
+
+@bp.get("/live/log")
+def live_replay(game_id: int) -> str:
+    game = get_game(game_id)
+    hand = live_hand(game)
+    if hand is None:
+        abort(404)
+    return render_replay(game, hand)
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
@@ -770,6 +803,7 @@ def render_live(game: Game, error: HandError | None = None, status: int = 200,
         decks=rules.decks(len(names)), jokers=rules.jokers_in_play(len(names)),
         used=json.dumps(used), texts=picker_texts(), last_move=last_move(hand, game),
         followed=followed_hand(game, hand), offer=undo_offer(game),
+        logged=hand is not None and has_log(hand),
         draft=draft_key(game, "live", hand.id) if hand else None,
         **live_forms(game, hand))
     return (page, status) if status != 200 else page
