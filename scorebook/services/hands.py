@@ -781,6 +781,12 @@ def edit_hand(hand: Hand, entry: Entry, version: int | None, hand_id: int | None
     key for this send, kept with what it did: :class:`SendKey`)."""
     game = hand.game
     check_stale(game, hand.number, hand, hand_id, version)
+    if hand.played is not None:
+        # A logged hand edited: the record was wrong, so its log no longer says how the
+        # hand was played (the export's import and verify would find them apart). The
+        # log goes in the edit's transaction (kept if the edit is refused).
+        hand.played = None
+        hand.played_moves.clear()
     return _store_complete(hand, game, entry, history.EDITED, {"before": snapshot(hand)},
                            key=key)
 

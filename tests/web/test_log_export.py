@@ -268,3 +268,30 @@ def test_verify_reports_a_stored_log_that_is_not_its_hand(app: Flask) -> None:
     assert changed.exit_code != 0
     assert (f"game {game_id} hand 1: its log's melds and lay-offs are not the hand's "
             "(meld Bo-1)") in changed.output, changed.output
+
+
+def test_an_edited_logged_hand_drops_its_log_and_still_exports(app: Flask) -> None:
+    """Editing a finished logged hand changes its melds: the log, which no longer says how
+    the hand was recorded, goes with the edit, so verify passes and the league's export
+    imports again."""
+    logged_league(app)
+    with app.test_request_context():
+        game = db.session.scalars(db.select(Game).order_by(Game.id)).first()
+        assert game is not None
+        hand = db.session.scalar(db.select(Hand).where(Hand.game_id == game.id,
+                                                       Hand.number == 1))
+        assert hand is not None and hand.played is not None
+        entry = entry_from_text(["Ann", "Bo"], {
+            "Ann": {"melds": "4s 5s 6s 7s"},  # (the 7S melded, not laid off)
+            "Bo": {"melds": "7h 8h 9h", "hand": "kd qd"}}, "Ann", None, False, False)
+        hand_id = hand.id
+        hands.edit_hand(hand, entry, hand.version)
+        db.session.remove()
+        edited = db.session.get(Hand, hand_id)
+        assert edited is not None and edited.played is None and edited.played_moves == []
+        stored = list(db.session.scalars(db.select(Game).order_by(Game.id)))
+        assert verify_logs(stored) == []
+        expected = whole(games.default_league())
+        assert len(logs(json.loads(expected))) == 2  # the two hands still as logged
+        fresh_install()
+        assert whole(import_league(json.loads(expected))) == expected
