@@ -6,6 +6,7 @@ what is wrong in the file."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -103,3 +104,39 @@ def test_the_job_page_keeps_its_place_until_the_import_ends(
         expect(page.locator("h1")).to_contain_text("Queued family")
     finally:
         app.config["JOBS_INLINE"] = True
+
+
+def test_a_league_whose_name_is_taken_is_imported_under_a_new_name_in_italian(
+        page: Page, import_server: tuple[str, bytes, Flask]) -> None:
+    """An Italian family imports a league whose name another league here already has: the
+    refusal, in Italian, names the field for a new name; with a name typed there, the
+    league is imported under it."""
+    from tests.browser.conftest import SHOTS
+
+    url, file, app = import_server
+    data = json.loads(file)
+    data["league"]["name"] = "Famiglia doppia"
+    with app.test_request_context():
+        league = games.default_league()  # another league here has the file's name
+        league.name = "Famiglia doppia"
+        db.session.commit()
+        db.session.remove()
+    start_game(page, url, ["Gio", "Ugo"], "rummy-500")
+    page.goto(f"{url}/league/export")
+    page.locator("header").get_by_text("IT", exact=True).click()
+    expect(page.locator("html")).to_have_attribute("lang", "it")
+    form = page.locator("form[data-import]")
+    form.locator("input[type=file]").set_input_files(
+        {"name": "campionato.json", "mimeType": "application/json",
+         "buffer": json.dumps(data).encode()})
+    form.get_by_role("button", name="Importa").click()
+    expect(page.locator("#import-error")).to_contain_text("Nome nuovo del campionato")
+    if os.environ.get("SCREENSHOTS") == "1":
+        page.screenshot(path=str(SHOTS / "league-import-name-taken-it.png"), full_page=True)
+    form = page.locator("form[data-import]")
+    form.locator("input[type=file]").set_input_files(
+        {"name": "campionato.json", "mimeType": "application/json",
+         "buffer": json.dumps(data).encode()})
+    form.get_by_label("Nome nuovo del campionato (facoltativo)").fill("Famiglia Bianchi")
+    form.get_by_role("button", name="Importa").click()
+    expect(page.locator("h1")).to_contain_text("Famiglia Bianchi")
