@@ -93,8 +93,7 @@ class SharedPages:
         self.loads = 0  #: pages read from the folder (for tests and benchmarks)
         self.waits = 0  #: times a page being rendered by another worker was waited for
         self._lock = threading.Lock()
-        folder.mkdir(parents=True, exist_ok=True)
-        self.clear()
+        self.clear()  # (the folder is made by the first page saved)
 
     def clear(self) -> None:
         for pattern in ("*.page", "*.rendering"):
@@ -109,6 +108,10 @@ class SharedPages:
     def claim(self, key: int, variant: Any) -> bool:
         """Whether this worker is now the one rendering the page (False: another is)."""
         path = self.path(key, variant).with_suffix(".rendering")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return True  # no folder: render, as without sharing
         for _ in range(2):
             try:
                 os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
@@ -174,6 +177,7 @@ class SharedPages:
         head = json.dumps({"version": version, "headers": headers,
                            "sizes": [len(p) for p in (*parts, *gzipped)]}).encode("utf-8")
         try:
+            self.folder.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".", suffix=".tmp")
             try:
                 with os.fdopen(fd, "wb") as out:

@@ -130,7 +130,7 @@ def test_a_league_whose_name_is_taken_is_imported_under_a_new_name_in_italian(
         {"name": "campionato.json", "mimeType": "application/json",
          "buffer": json.dumps(data).encode()})
     form.get_by_role("button", name="Importa").click()
-    expect(page.locator("#import-error")).to_contain_text("Nome nuovo del campionato")
+    expect(page.locator("#import-error")).to_contain_text("un nome nuovo qui sotto")
     if os.environ.get("SCREENSHOTS") == "1":
         page.screenshot(path=str(SHOTS / "league-import-name-taken-it.png"), full_page=True)
     form = page.locator("form[data-import]")

@@ -639,7 +639,7 @@ def test_importing_a_league_touches_nobody_elses(app: Flask, owner: FlaskClient,
 
     clash = upload(phone, exported)  # its own league still has that name
     assert clash.status_code == 400
-    assert "cannot have that name here" in text(clash)
+    assert "already has the name" in text(clash)
     assert theirs.name not in text(clash) and "Empty one" not in text(clash)
     exported["league"]["name"] = "Cy and Dee, restored"
     done = upload(phone, exported)

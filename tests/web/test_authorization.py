@@ -116,6 +116,8 @@ KINDS: dict[str, str] = {
     "live.version": GAME,
     "hands.new": GAME_WRITE,
     "hands.show": GAME,
+    "hands.replay": GAME,
+    "hands.live_replay": GAME,
     "hands.edit": GAME_WRITE,
     "hands.delete": GAME,
     "hands.live": GAME,
@@ -299,6 +301,8 @@ def answer(response: Any) -> str:
         body = response.get_json(silent=True) or {}
         if (body.get("error") or {}).get("code") == "not-played":
             return ALLOW  # past the checks: the game has no hand logged turn by turn
+        if response.headers.get("X-Scorebook-Missing") == "log":
+            return ALLOW  # past the checks: the replay page of a hand not logged
         return NOT_FOUND
     if response.status_code == 403:
         return FORBIDDEN

@@ -186,8 +186,7 @@ def _install_has_league(p: P) -> str:
 @words("exports.league-name-taken")
 def _league_name_taken(p: P) -> str:
     return gettext("Another league here already has the name of the league in the file: "
-                   "give it a new name in the field “New name for the league” and import "
-                   "the file again.")
+                   "give it a new name below and import the file again.")
 
 
 @words("exports.twice")

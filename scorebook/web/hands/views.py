@@ -8,11 +8,12 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import (
     Blueprint,
     abort,
+    after_this_request,
     flash,
     jsonify,
     redirect,
@@ -582,12 +583,24 @@ def show(game_id: int, number: int) -> str:
                            logged=has_log(hand), **hand_details(game, hand))
 
 
-def render_replay(game: Game, hand: Hand) -> str:
+def _no_log() -> NoReturn:
+    """404 for a hand with no log (or no live hand): past the access checks, and said so
+    in a header (``X-Scorebook-Missing: log``) for programs and the access tests."""
+
+    @after_this_request
+    def say(response: Response) -> Response:
+        response.headers["X-Scorebook-Missing"] = "log"
+        return response
+
+    abort(404)
+
+
+def render_replay(game: Game, hand: Hand | None) -> str:
     """The replay page of a hand the table logged turn by turn (issue 29): the deal, each
     move with the pile after it, and the answers the log gives; 404 without a log."""
-    walk = hand_log(game, hand)
+    walk = hand_log(game, hand) if hand is not None else None
     if walk is None:
-        abort(404)
+        _no_log()
     return render_template(
         "hands/replay.html", game=game, hand=hand, walk=walk,
         dealer=walk.name(walk.dealer), upcard=walk.deal.upcard,
@@ -607,10 +620,7 @@ def replay(game_id: int, number: int) -> str:
 @bp.get("/live/log")
 def live_replay(game_id: int) -> str:
     game = get_game(game_id)
-    hand = live_hand(game)
-    if hand is None:
-        abort(404)
-    return render_replay(game, hand)
+    return render_replay(game, live_hand(game))
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
