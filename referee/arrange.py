@@ -1782,14 +1782,7 @@ class _Sweep:
         any question takes)."""
         if self.clock is None:
             self.limit = self.work + self.limit // 2
-        try:
-            for beam in _LAST_BEAMS:
-                found = self.run(beam=beam)
-                if found is not None:
-                    return found
-        except SearchTooLarge:
-            pass
-        return None
+        return self._narrowest()
 
     @staticmethod
     def _narrow(states: dict[int, tuple[int, Any, Any]], bounds: dict[int, int], width: int

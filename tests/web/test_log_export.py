@@ -34,7 +34,7 @@ from scorebook.services.played import verify_logs
 from scorebook.worker import Worker
 from tests.conftest import join_league
 from tests.referee.logged_hands import DEEP_DRAW as DEEP
-from tests.web.test_played_hand import log_all, start, table_of
+from tests.web.test_played_hand import finish_ann_and_bo, log_all, start, table_of
 
 
 @pytest.fixture
@@ -59,14 +59,7 @@ def logged_league(app: Flask) -> None:
     log_all(one, game_id, "Ann draw\nAnn meld 4S 5S 6S\nAnn discard 2H\n"
                           "Bo draw\nBo meld 7H 8H 9H\nBo discard KC\n"
                           "Ann draw\nAnn layoff 7S Ann-1\nAnn discard 3D")
-    with app.app_context():
-        live = db.session.scalar(db.select(Hand).where(Hand.game_id == game_id,
-                                                       Hand.complete.is_(False)))
-        assert live is not None
-        live_id = live.id
-    finished = one.post(f"/games/{game_id}/hands/live/finish", data={
-        "hand": live_id, "finish-players-1-hand": "kd qd", "finish-outcome": "p0",
-        "finish-missing_ok": ["Ann", "Bo"]})
+    finished = finish_ann_and_bo(app, one, game_id)
     assert finished.status_code == 302, finished.get_data(as_text=True)[-1500:]
     start(one, game_id, "Ann", "3C")
     log_all(one, game_id, "Bo draw\nBo discard 5C")

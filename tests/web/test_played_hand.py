@@ -103,6 +103,19 @@ def stored_moves(app: Flask, game_id: int) -> int:
             Hand, Hand.id == PlayedMove.hand_id).where(Hand.game_id == game_id)) or 0
 
 
+def finish_ann_and_bo(app: Flask, client: FlaskClient, game_id: int) -> Any:
+    """Finish Ann and Bo's live hand on ``client``: Ann went out, Bo holds K♦ Q♦, both
+    short of the deal (§10); the finish's answer."""
+    with app.app_context():
+        live = db.session.scalar(db.select(Hand).where(Hand.game_id == game_id,
+                                                       Hand.complete.is_(False)))
+        assert live is not None
+        live_id = live.id
+    return client.post(f"/games/{game_id}/hands/live/finish", data={
+        "hand": live_id, "finish-players-1-hand": "kd qd", "finish-outcome": "p0",
+        "finish-missing_ok": ["Ann", "Bo"]})
+
+
 # --- the rule book's logged hands, move by move -----------------------------------------------
 
 
@@ -313,14 +326,7 @@ def test_a_logged_hand_finishes_with_only_the_cards_still_held(app: Flask) -> No
     start(one, game_id, "Bo", "9C")
     log_all(one, game_id, "Ann draw\nAnn meld 4S 5S 6S\nAnn discard 2H\n"
                           "Bo draw\nBo meld 7H 8H 9H\nBo discard KC")
-    with app.app_context():
-        live = db.session.scalar(db.select(Hand).where(Hand.game_id == game_id,
-                                                       Hand.complete.is_(False)))
-        assert live is not None
-        live_id = live.id
-    finished = one.post(f"/games/{game_id}/hands/live/finish", data={
-        "hand": live_id, "finish-players-1-hand": "kd qd", "finish-outcome": "p0",
-        "finish-missing_ok": ["Ann", "Bo"]})
+    finished = finish_ann_and_bo(app, one, game_id)
     assert finished.status_code == 302, finished.get_data(as_text=True)[-1500:]
     stored = one.get(f"/api/v1/games/{game_id}/hands/1")
     assert stored.status_code == 200, stored.get_json()

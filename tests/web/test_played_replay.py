@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 from scorebook.extensions import db
 from scorebook.models import Hand
 from tests.referee.logged_hands import DEEP_DRAW as DEEP
-from tests.web.test_played_hand import log_all, start, table_of
+from tests.web.test_played_hand import finish_ann_and_bo, log_all, start, table_of
 
 #: What the page says of §5's moves, by language: the draw, the take down to the 4♠
 #: (five cards), the meld and the discard, and the pile's heading.
@@ -108,14 +108,7 @@ def test_the_finished_hand_links_its_log_and_keeps_it(app: Flask) -> None:
     start(one, game_id, "Bo", "9C")
     log_all(one, game_id, "Ann draw\nAnn meld 4S 5S 6S\nAnn discard 2H\n"
                           "Bo draw\nBo meld 7H 8H 9H\nBo discard KC")
-    with app.app_context():
-        live = db.session.scalar(db.select(Hand).where(Hand.game_id == game_id,
-                                                       Hand.complete.is_(False)))
-        assert live is not None
-        live_id = live.id
-    finished = one.post(f"/games/{game_id}/hands/live/finish", data={
-        "hand": live_id, "finish-players-1-hand": "kd qd", "finish-outcome": "p0",
-        "finish-missing_ok": ["Ann", "Bo"]})
+    finished = finish_ann_and_bo(app, one, game_id)
     assert finished.status_code == 302
     shown = one.get(f"/games/{game_id}/hands/1").get_data(as_text=True)
     assert f'href="/games/{game_id}/hands/1/log"' in shown
